@@ -1,0 +1,97 @@
+// The pool of worker threads that own the browsers. Configuration, not logic: Piscina
+// schedules tasks onto workers; a BroadcastChannel carries the two messages Piscina cannot
+// (each worker's launch status, and "close your browsers").
+import { BroadcastChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { unpack } from 'msgpackr';
+import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
+import type { LaunchOptions } from '../workers/engine.js';
+import { CONTROL_CHANNEL, type ControlMessage, type GeometryResult, type WorkerConfig, type WorkerTask } from '../workers/tasks.js';
+import { CASE_WORKER } from './paths.js';
+import { log } from './log.js';
+
+export interface FarmOptions {
+  engines: EngineName[];
+  workers: number;
+  pages: number;
+  launch: LaunchOptions;
+}
+
+const START_TIMEOUT_MS = 180_000;
+const CLOSE_TIMEOUT_MS = 20_000;
+
+export class EngineFarm {
+  private constructor(
+    private readonly pool: Piscina,
+    private readonly control: BroadcastChannel,
+    private readonly workerCount: number,
+    /** Engine → version, for every engine that launched. */
+    readonly versions: Partial<Record<EngineName, string>>,
+  ) {}
+
+  get engines(): EngineName[] {
+    return ENGINE_NAMES.filter((e) => this.versions[e] !== undefined);
+  }
+
+  static async start(options: FarmOptions): Promise<EngineFarm> {
+    const control = new BroadcastChannel(CONTROL_CHANNEL);
+    const statuses: Extract<ControlMessage, { type: 'status' }>[] = [];
+    const allReported = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`workers did not report within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+      control.onmessage = (event) => {
+        const message = (event as { data: ControlMessage }).data;
+        if (message.type !== 'status') return;
+        statuses.push(message);
+        if (statuses.length === options.workers) clearTimeout(timer), resolve();
+      };
+    });
+    const workerData: WorkerConfig = { engines: options.engines, launch: options.launch, pages: options.pages };
+    const pool = new Piscina({
+      filename: CASE_WORKER,
+      minThreads: options.workers,
+      maxThreads: options.workers,
+      concurrentTasksPerWorker: options.pages,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      // Workers wait on the browsers' sockets between tasks; Atomics.wait would block them.
+      atomics: 'disabled',
+      workerData,
+    });
+    try {
+      await allReported;
+    } catch (error) {
+      control.close();
+      await pool.destroy();
+      throw error;
+    }
+    const versions: Partial<Record<EngineName, string>> = {};
+    for (const status of statuses) {
+      for (const [engine, version] of Object.entries(status.versions) as [EngineName, string][]) versions[engine] = version;
+      for (const [engine, reason] of Object.entries(status.failures)) log(`${engine} is not available in worker ${status.threadId}: ${reason}`);
+    }
+    return new EngineFarm(pool, control, options.workers, versions);
+  }
+
+  async run(task: WorkerTask): Promise<GeometryResult> {
+    const packed = (await this.pool.run(task)) as Uint8Array;
+    return unpack(packed) as GeometryResult;
+  }
+
+  /** Ask every worker to close its browsers, then stop the pool. */
+  async close(): Promise<void> {
+    let closed = 0;
+    const allClosed = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
+      this.control.onmessage = (event) => {
+        if ((event as { data: ControlMessage }).data.type === 'closed' && ++closed === this.workerCount) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+    });
+    this.control.postMessage({ type: 'close' } satisfies ControlMessage);
+    await allClosed;
+    if (closed < this.workerCount) log(`${this.workerCount - closed} worker(s) did not close their browsers in time`);
+    this.control.close();
+    await this.pool.destroy();
+  }
+}

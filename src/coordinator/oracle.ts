@@ -1,0 +1,147 @@
+// The coordinator: reads request lines, validates them, schedules cases onto the engine farm
+// with a bound on cases in flight, and writes exactly one response line per request.
+import PQueue from 'p-queue';
+import { ENGINE_NAMES, type EngineName, type GeometryRequest, type ProfileName } from '../protocol/schema.js';
+import { parseRequestLine } from '../protocol/validate.js';
+import { OracleError } from '../protocol/errors.js';
+import type { LaunchOptions } from '../workers/engine.js';
+import { CaseServer } from './case-server.js';
+import { EngineFarm } from './engine-farm.js';
+import { readLines, type InputLine } from './line-reader.js';
+import { LineWriter } from './output.js';
+import { startXvfb, type Display } from './xvfb.js';
+import { killDescendants } from './reaper.js';
+import { FONTCONFIG_FILE } from './paths.js';
+import { log } from './log.js';
+
+export interface OracleOptions {
+  engines: EngineName[];
+  profile: ProfileName;
+  workers: number;
+  pages: number;
+  timeoutMs: number;
+  maxLineBytes: number;
+  browsers: LaunchOptions['browsers'];
+  display: string | undefined;
+}
+
+const json = JSON.stringify;
+
+export async function serve(options: OracleOptions): Promise<number> {
+  const stdin = process.stdin;
+  let display: Display | undefined;
+  let cases: CaseServer | undefined;
+  let farm: EngineFarm | undefined;
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${why}: finishing cases in flight, then closing browsers`);
+    stdin.destroy();
+  };
+  const onSignal = (signal: string) => () => stop(`received ${signal}`);
+  process.once('SIGTERM', onSignal('SIGTERM'));
+  process.once('SIGINT', onSignal('SIGINT'));
+  const writer = new LineWriter(process.stdout, () => stop('stdout closed'));
+
+  try {
+    if (options.engines.includes('webkit') && !options.display && options.browsers !== 'bundled') {
+      display = await startXvfb().catch((error: Error) => (log(`webkit will not run: ${error.message}`), undefined));
+    }
+    cases = await CaseServer.start();
+    farm = await EngineFarm.start({
+      engines: options.engines,
+      workers: options.workers,
+      pages: options.pages,
+      launch: { profile: options.profile, display: options.display ?? display?.name, fontconfigFile: FONTCONFIG_FILE, browsers: options.browsers },
+    });
+    const launched = farm.engines;
+    log(`ready: ${launched.map((e) => `${e} ${farm!.versions[e]}`).join(', ') || 'no engine'}; ` +
+      `${options.workers} worker(s) × ${options.pages} page(s) per engine; profile ${options.profile}`);
+    for (const e of options.engines) if (!launched.includes(e)) log(`${e} did not launch; requests naming it get "engine_not_launched"`);
+
+    const queue = new PQueue({ concurrency: options.workers * options.pages });
+    const respond = (line: string) => writer.write(line);
+    const geometry = (request: GeometryRequest) => runGeometry(request, farm!, cases!, queue, options.timeoutMs, respond);
+
+    let shutdownId: string | undefined;
+    try {
+      for await (const input of readLines(stdin, options.maxLineBytes)) {
+        const parsed = parse(input, options.maxLineBytes);
+        if (!parsed.ok) {
+          void respond(json({ id: parsed.id, error: parsed.error.wireText }));
+        } else if (parsed.op === 'ping') {
+          void respond(`{"id":${json(parsed.request.id)},"ok":true,"engines":${json(launched)},"versions":${json(farm.versions)},"profile":${json(options.profile)}}`);
+        } else if (parsed.op === 'shutdown') {
+          shutdownId = parsed.request.id;
+          break;
+        } else {
+          void geometry(parsed.request as GeometryRequest);
+        }
+        // Backpressure: read no further while the queue holds a full round of waiting cases.
+        if (queue.size >= queue.concurrency) await queue.onSizeLessThan(queue.concurrency);
+        if (stopping) break;
+      }
+    } catch (error) {
+      if (!stopping) throw error;
+    }
+    await queue.onIdle();
+    if (shutdownId !== undefined) await respond(`{"id":${json(shutdownId)},"ok":true}`);
+    await writer.flush();
+    return 0;
+  } finally {
+    await farm?.close().catch((e: Error) => log(`closing the engines: ${e.message}`));
+    await cases?.close();
+    await display?.stop();
+    const strays = killDescendants();
+    if (strays) log(`killed ${strays} process(es) left behind by the engines`);
+  }
+}
+
+function parse(input: InputLine, maxLineBytes: number) {
+  if ('bytes' in input) return parseRequestLine(input.bytes);
+  const id = /"id"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(input.head.toString('utf8'))?.[1];
+  return {
+    ok: false as const,
+    id: id ? (JSON.parse(id) as string) : null,
+    error: new OracleError('line_too_long', `the line has ${input.length} bytes; the limit is ${maxLineBytes} (--max-line-bytes)`),
+  };
+}
+
+async function runGeometry(
+  request: GeometryRequest,
+  farm: EngineFarm,
+  cases: CaseServer,
+  queue: PQueue,
+  timeoutMs: number,
+  respond: (line: string) => Promise<void>,
+): Promise<void> {
+  const wanted = request.engines ?? farm.engines;
+  const errors: Partial<Record<EngineName, string>> = {};
+  const dumps: Partial<Record<EngineName, string>> = {};
+  const runnable = wanted.filter((e) => farm.engines.includes(e));
+  for (const e of wanted) if (!runnable.includes(e)) errors[e] = 'engine_not_launched: engine not launched';
+  if (runnable.length) {
+    const page = cases.publish(request.html);
+    try {
+      const result = await queue.add(
+        () => farm.run({ kind: 'geometry', url: page.url, script: request.script ?? null, engines: runnable, timeoutMs }),
+      );
+      Object.assign(dumps, result.dumps);
+      Object.assign(errors, result.errors);
+    } catch (error) {
+      for (const e of runnable) errors[e] = `internal_error: ${(error as Error).message}`;
+    } finally {
+      page.release();
+    }
+  }
+  await respond(geometryResponse(request.id, dumps, errors));
+}
+
+/** `{id, dumps, errors?}` with engines in a fixed order; dump texts are already JSON. */
+export function geometryResponse(id: string, dumps: Partial<Record<EngineName, string>>, errors: Partial<Record<EngineName, string>>): string {
+  const dumpPart = ENGINE_NAMES.filter((e) => dumps[e] !== undefined).map((e) => `${json(e)}:${dumps[e]}`).join(',');
+  const errorEngines = ENGINE_NAMES.filter((e) => errors[e] !== undefined);
+  const errorPart = errorEngines.length ? `,"errors":{${errorEngines.map((e) => `${json(e)}:${json(errors[e])}`).join(',')}}` : '';
+  return `{"id":${json(id)},"dumps":{${dumpPart}}${errorPart}}`;
+}

@@ -1,0 +1,64 @@
+// The dump as it leaves the page (flat arrays) and as it goes on the wire (JSON in the
+// contract's key order). Serializing straight from the flat arrays keeps key order exact
+// in every engine and avoids building a million small objects for a large document.
+import { STYLE_PROPERTIES, type EngineName } from './schema.js';
+
+export interface RawWalk {
+  viewport: [number, number];
+  devicePixelRatio: number;
+  overflowed: boolean;
+  /** Per node, document order. */
+  tags: string[];
+  parents: number[];
+  /** 4 numbers per node: x, y, width, height (zeroed when the node has no fragments). */
+  bounding: number[];
+  rectCounts: number[];
+  /** 4 numbers per fragment, nodes in order. */
+  rects: number[];
+  /** STYLE_PROPERTIES.length strings per node. */
+  styles: string[];
+  /** Time from the response's arrival to the end of the walk, measured in the page. */
+  inPageMs: number;
+}
+
+const STYLE_KEYS = STYLE_PROPERTIES.map((p) => JSON.stringify(p) + ':');
+const STYLE_COUNT = STYLE_PROPERTIES.length;
+
+/** JSON for a finite double at full precision; -0 and non-finite values cannot occur in a layout box, but must not corrupt a line if they do. */
+const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
+
+function rectJson(values: number[], at: number): string {
+  return `{"x":${num(values[at]!)},"y":${num(values[at + 1]!)},"w":${num(values[at + 2]!)},"h":${num(values[at + 3]!)}}`;
+}
+
+/** Depth per node from the parent indices (a parent always precedes its children). */
+export function depthsOf(parents: number[]): number[] {
+  const depths = new Array<number>(parents.length);
+  for (let i = 0; i < parents.length; i++) {
+    const p = parents[i]!;
+    depths[i] = p < 0 ? 0 : depths[p]! + 1;
+  }
+  return depths;
+}
+
+/** The contract's dump object, as JSON text. */
+export function dumpJson(engine: EngineName, engineVersion: string, raw: RawWalk): string {
+  const depths = depthsOf(raw.parents);
+  const parts: string[] = [];
+  let rectAt = 0;
+  for (let i = 0; i < raw.tags.length; i++) {
+    const fragments: string[] = [];
+    for (let f = 0; f < raw.rectCounts[i]!; f++, rectAt += 4) fragments.push(rectJson(raw.rects, rectAt));
+    const style: string[] = [];
+    for (let s = 0; s < STYLE_COUNT; s++) style.push(STYLE_KEYS[s] + JSON.stringify(raw.styles[i * STYLE_COUNT + s]));
+    parts.push(
+      `{"index":${i},"parent":${raw.parents[i]},"tag":${JSON.stringify(raw.tags[i])},"depth":${depths[i]},` +
+        `"bounding":${rectJson(raw.bounding, i * 4)},"rects":[${fragments.join(',')}],"style":{${style.join(',')}}}`,
+    );
+  }
+  return (
+    `{"engine":${JSON.stringify(engine)},"engine_version":${JSON.stringify(engineVersion)},` +
+    `"viewport":{"width":${num(raw.viewport[0])},"height":${num(raw.viewport[1])}},` +
+    `"overflowed":${raw.overflowed},"nodes":[${parts.join(',')}]}`
+  );
+}

@@ -1,0 +1,42 @@
+// Stable error codes. On the wire the code leads the message text ("case_timeout: ..."),
+// so the contract's `errors: {engine: "message"}` shape is unchanged while clients can
+// still branch on the code.
+
+export const ERROR_CODES = {
+  invalid_json: 'the line is not valid JSON (or not UTF-8); send one JSON object per line',
+  invalid_request: 'a field is missing, unknown or of the wrong type; fix the named field',
+  line_too_long: 'the line exceeds the size limit; raise --max-line-bytes or send a smaller case',
+  engine_not_launched: 'the engine is not running in this oracle; see its stderr for why',
+  engine_launch_failed: 'the engine could not be started; see the message for the command to fix it',
+  case_timeout: 'the engine did not finish the case in time; the page was replaced',
+  engine_crashed: 'the engine process died during the case; it is being relaunched',
+  script_error: "the case's script threw; the message carries its error",
+  navigation_failed: 'the engine could not load the case document',
+  cancelled: 'the oracle shut down before the case ran',
+  internal_error: 'a bug in the oracle; please report it with the request line',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** An error whose code survives the worker → coordinator hop and leads its wire text. */
+export class OracleError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OracleError';
+  }
+
+  /** `code: message`, the form every error takes on the wire. */
+  get wireText(): string {
+    return `${this.code}: ${this.message}`;
+  }
+}
+
+/** The wire text for any thrown value; non-oracle errors are reported as `internal_error`. */
+export function errorWireText(error: unknown): string {
+  if (error instanceof OracleError) return error.wireText;
+  const message = error instanceof Error ? error.message : String(error);
+  return `internal_error: ${message}`;
+}

@@ -1,0 +1,134 @@
+// The wire contract, once: TypeBox schemas give both the TypeScript types and the
+// runtime validators, and `npm run schema` publishes them as JSON Schema.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+export const PROFILE_NAMES = ['default'] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
+/** The style subset, in the contract's order: every dump lists exactly these, in this order. */
+export const STYLE_PROPERTIES = [
+  'display', 'position', 'box-sizing', 'direction', 'writing-mode', 'float', 'clear',
+  'width', 'height', 'min-width', 'max-width', 'min-height', 'max-height',
+  'margin-top', 'margin-right', 'margin-bottom', 'margin-left',
+  'padding-top', 'padding-right', 'padding-bottom', 'padding-left',
+  'border-top-width', 'border-right-width', 'border-bottom-width', 'border-left-width',
+  'overflow-x', 'overflow-y',
+] as const;
+
+const strict = { additionalProperties: false } as const;
+
+const literalUnion = <T extends readonly string[]>(values: T, description: string) =>
+  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v)), { description }));
+
+export const EngineNameSchema = literalUnion(ENGINE_NAMES, 'A browser engine the oracle drives.');
+
+const Id = Type.String({ description: 'Chosen by the client; echoed on the response that answers it.' });
+
+const EngineList = Type.Array(EngineNameSchema, {
+  minItems: 1,
+  uniqueItems: true,
+  description: 'Which engines run the case; omitted means every engine the oracle launched.',
+});
+
+export const GeometryRequestSchema = Type.Object(
+  {
+    id: Id,
+    html: Type.String({ description: 'The whole document, parsed as a top-level page.' }),
+    engines: Type.Optional(EngineList),
+    script: Type.Optional(Type.String({ description: 'Run after the document loads and before the dump walk.' })),
+  },
+  { ...strict, $id: 'GeometryRequest', title: 'Geometry request' },
+);
+
+export const PingRequestSchema = Type.Object(
+  { id: Id, op: Type.Literal('ping') },
+  { ...strict, $id: 'PingRequest', title: 'Ping' },
+);
+
+export const ShutdownRequestSchema = Type.Object(
+  { id: Id, op: Type.Literal('shutdown') },
+  { ...strict, $id: 'ShutdownRequest', title: 'Shutdown' },
+);
+
+/** Every request kind, keyed by its `op` (the geometry request has none). */
+export const REQUEST_SCHEMAS = {
+  geometry: GeometryRequestSchema,
+  ping: PingRequestSchema,
+  shutdown: ShutdownRequestSchema,
+} as const satisfies Record<string, TSchema>;
+
+export type GeometryRequest = Static<typeof GeometryRequestSchema>;
+export type PingRequest = Static<typeof PingRequestSchema>;
+export type ShutdownRequest = Static<typeof ShutdownRequestSchema>;
+export type Request = GeometryRequest | PingRequest | ShutdownRequest;
+
+const Rect = Type.Object(
+  { x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number() },
+  { ...strict, description: 'Viewport-relative CSS pixels.' },
+);
+
+const Style = Type.Object(
+  Object.fromEntries(STYLE_PROPERTIES.map((p) => [p, Type.String()])),
+  { ...strict, description: 'getComputedStyle values, keys in the contract order.' },
+);
+
+export const DumpNodeSchema = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0 }),
+    parent: Type.Integer({ minimum: -1 }),
+    tag: Type.String(),
+    depth: Type.Integer({ minimum: 0 }),
+    bounding: Rect,
+    rects: Type.Array(Rect),
+    style: Style,
+  },
+  strict,
+);
+
+export const DumpSchema = Type.Object(
+  {
+    engine: EngineNameSchema,
+    engine_version: Type.String({ minLength: 1 }),
+    viewport: Type.Object({ width: Type.Number(), height: Type.Number() }, strict),
+    overflowed: Type.Boolean(),
+    nodes: Type.Array(DumpNodeSchema),
+  },
+  { ...strict, $id: 'Dump', title: 'Dump' },
+);
+export type Dump = Static<typeof DumpSchema>;
+
+const PerEngine = <T extends TSchema>(value: T) =>
+  Type.Object(Object.fromEntries(ENGINE_NAMES.map((e) => [e, Type.Optional(value)])), strict);
+
+export const GeometryResponseSchema = Type.Object(
+  { id: Id, dumps: PerEngine(DumpSchema), errors: Type.Optional(PerEngine(Type.String())) },
+  { ...strict, $id: 'GeometryResponse', title: 'Geometry response' },
+);
+
+export const PingResponseSchema = Type.Object(
+  {
+    id: Id,
+    ok: Type.Literal(true),
+    engines: Type.Array(EngineNameSchema),
+    versions: PerEngine(Type.String()),
+    profile: literalUnion(PROFILE_NAMES, 'The launch profile of this process.'),
+  },
+  { ...strict, $id: 'PingResponse', title: 'Ping response' },
+);
+
+export const ErrorResponseSchema = Type.Object(
+  {
+    id: Type.Union([Id, Type.Null()], { description: 'null when no string id could be read from the line.' }),
+    error: Type.String({ description: 'A stable code, a colon, then what went wrong and what to do.' }),
+  },
+  { ...strict, $id: 'ErrorResponse', title: 'Error response (a line the oracle could not accept)' },
+);
+
+export const RESPONSE_SCHEMAS = {
+  geometry: GeometryResponseSchema,
+  ping: PingResponseSchema,
+  error: ErrorResponseSchema,
+} as const satisfies Record<string, TSchema>;

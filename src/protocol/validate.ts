@@ -1,0 +1,82 @@
+// Turns one input line into a typed request, or into the error line that answers it.
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import type { TSchema } from '@sinclair/typebox';
+import { REQUEST_SCHEMAS, type Request } from './schema.js';
+import { OracleError } from './errors.js';
+
+type Op = keyof typeof REQUEST_SCHEMAS;
+
+const checkers = Object.fromEntries(
+  Object.entries(REQUEST_SCHEMAS).map(([op, schema]) => [op, TypeCompiler.Compile(schema as TSchema)]),
+) as Record<Op, TypeCheck<TSchema>>;
+
+/** Ops a client may name; the geometry request is the one without `op`. */
+const NAMED_OPS = Object.keys(REQUEST_SCHEMAS).filter((op) => op !== 'geometry');
+
+export type Parsed =
+  | { ok: true; op: Op; request: Request }
+  | { ok: false; id: string | null; error: OracleError };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Validate one line (without its newline), as raw bytes or already-decoded text. */
+export function parseRequestLine(line: Uint8Array | string): Parsed {
+  let text: string;
+  try {
+    text = typeof line === 'string' ? line : utf8.decode(line);
+  } catch {
+    return fail(null, 'invalid_json', 'the line is not valid UTF-8');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return fail(null, 'invalid_json', `the line is not JSON (${(e as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail(null, 'invalid_request', 'the line must be a JSON object');
+  }
+  const record = value as Record<string, unknown>;
+  const id = typeof record.id === 'string' ? record.id : null;
+  if (id === null) {
+    return fail(null, 'invalid_request', `field "id": ${'id' in record ? 'must be a string' : 'is required'}`);
+  }
+  const op = record.op === undefined ? 'geometry' : record.op;
+  if (typeof op !== 'string' || (op === 'geometry' && record.op !== undefined) || !(op in checkers)) {
+    return fail(id, 'invalid_request', `field "op": unknown op ${JSON.stringify(op)} (known: ${NAMED_OPS.join(', ')}; omit op for a geometry request)`);
+  }
+  const checker = checkers[op as Op];
+  if (!checker.Check(value)) {
+    return fail(id, 'invalid_request', describe(checker.Errors(value).First()!));
+  }
+  return { ok: true, op: op as Op, request: value as Request };
+}
+
+function fail(id: string | null, code: 'invalid_json' | 'invalid_request', message: string): Parsed {
+  return { ok: false, id, error: new OracleError(code, message) };
+}
+
+/** "field \"engines[1]\": must be one of ..." — names the field a client has to fix. */
+function describe(error: ValueError): string {
+  const field = error.path.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('').replace(/^\./, '');
+  const name = `field "${field}"`;
+  switch (error.type) {
+    case ValueErrorType.ObjectAdditionalProperties:
+      return `${name}: unknown field`;
+    case ValueErrorType.ObjectRequiredProperty:
+      return `${name}: is required`;
+    case ValueErrorType.Union: {
+      const options = (error.schema.anyOf as TSchema[] | undefined)?.map((s) => s.const).filter((c) => c !== undefined);
+      return options?.length ? `${name}: must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}` : `${name}: ${error.message}`;
+    }
+    case ValueErrorType.Literal:
+      return `${name}: must be ${JSON.stringify(error.schema.const)}`;
+    case ValueErrorType.ArrayMinItems:
+      return `${name}: must not be empty`;
+    case ValueErrorType.ArrayUniqueItems:
+      return `${name}: must not repeat an entry`;
+    default:
+      return `${name}: ${error.message.toLowerCase()}`;
+  }
+}

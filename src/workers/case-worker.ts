@@ -1,0 +1,85 @@
+// The Piscina worker: a plain exported function. Loading this module launches this
+// worker's browsers (Piscina awaits the exported promise before the worker takes tasks);
+// each browser then lives as long as the worker.
+import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { pack } from 'msgpackr';
+import type { EngineName } from '../protocol/schema.js';
+import { dumpJson } from '../protocol/dump.js';
+import { errorWireText } from '../protocol/errors.js';
+import type { LaunchEngine } from './engine.js';
+import { EngineHost } from './engine-host.js';
+import { launchChromium } from './engines/chromium.js';
+import { launchFirefox } from './engines/firefox.js';
+import { launchWebKit } from './engines/webkit.js';
+import { log } from './log.js';
+import { CONTROL_CHANNEL, type ControlMessage, type GeometryResult, type GeometryTask, type WorkerConfig } from './tasks.js';
+
+const LAUNCHERS: Record<EngineName, LaunchEngine> = {
+  chromium: launchChromium,
+  firefox: launchFirefox,
+  webkit: launchWebKit,
+};
+
+// Anything a library prints must not reach the protocol channel.
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
+const config = workerData as WorkerConfig;
+const hosts = new Map<EngineName, EngineHost>();
+const failures: Partial<Record<EngineName, string>> = {};
+
+await Promise.all(
+  config.engines.map(async (engine) => {
+    const host = new EngineHost(engine, LAUNCHERS[engine], config.launch, config.pages);
+    try {
+      await host.start();
+      hosts.set(engine, host);
+    } catch (error) {
+      failures[engine] = (error as Error).message.split('\n')[0]!;
+      log(`${engine}: launch failed: ${failures[engine]}`);
+      await host.close();
+    }
+  }),
+);
+
+const control = new BroadcastChannel(CONTROL_CHANNEL);
+control.unref();
+const post = (message: ControlMessage) => control.postMessage(message);
+control.onmessage = async (event) => {
+  if ((event as { data: ControlMessage }).data.type !== 'close') return;
+  await Promise.all([...hosts.values()].map((h) => h.close()));
+  post({ type: 'closed', threadId });
+};
+post({
+  type: 'status',
+  threadId,
+  versions: Object.fromEntries([...hosts].map(([engine, host]) => [engine, host.version])),
+  failures,
+});
+
+async function runGeometry(task: GeometryTask): Promise<GeometryResult> {
+  const result: GeometryResult = { dumps: {}, errors: {}, inPageMs: {} };
+  await Promise.all(
+    task.engines.map(async (engine) => {
+      const host = hosts.get(engine);
+      if (!host) {
+        result.errors[engine] = 'engine_not_launched: engine not launched';
+        return;
+      }
+      try {
+        const walk = await host.run(task.url, task.script, task.timeoutMs);
+        result.dumps[engine] = dumpJson(engine, host.version, walk);
+        result.inPageMs[engine] = walk.inPageMs;
+      } catch (error) {
+        result.errors[engine] = errorWireText(error);
+      }
+    }),
+  );
+  return result;
+}
+
+export default async function runTask(task: GeometryTask) {
+  const packed = pack(await runGeometry(task));
+  // Copy out of msgpackr's reusable buffer into one we can hand over without another copy.
+  return Piscina.move(new Uint8Array(packed));
+}

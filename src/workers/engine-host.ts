@@ -1,0 +1,156 @@
+// Owns one engine's browser and its reusable pages inside one worker: hands a free page to
+// each case, enforces the per-case timeout, replaces a page that hung or broke, and
+// relaunches the browser (with backoff) when its process goes away.
+import type { EngineName } from '../protocol/schema.js';
+import type { RawWalk } from '../protocol/dump.js';
+import { OracleError } from '../protocol/errors.js';
+import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from './engine.js';
+import { log } from './log.js';
+
+const MAX_BACKOFF_MS = 30_000;
+/** Page-level errors that leave the page usable for the next case. */
+const PAGE_SURVIVES: ReadonlySet<string> = new Set(['script_error']);
+
+export class EngineHost {
+  private browser: EngineBrowser | undefined;
+  private launching: Promise<EngineBrowser> | undefined;
+  private generation = 0;
+  private readonly free: EnginePage[] = [];
+  private readonly waiting: ((page: EnginePage) => void)[] = [];
+  private closing = false;
+
+  constructor(
+    readonly engine: EngineName,
+    private readonly launchEngine: LaunchEngine,
+    private readonly options: LaunchOptions,
+    private readonly pageCount: number,
+  ) {}
+
+  get version(): string {
+    return this.browser?.version ?? '';
+  }
+
+  /** Launch and open every page; throws (with the reason) when the engine cannot serve. */
+  async start(): Promise<void> {
+    const browser = await this.ensureBrowser();
+    const pages = await Promise.all(Array.from({ length: this.pageCount }, () => this.openVerifiedPage(browser)));
+    for (const page of pages) this.give(page);
+  }
+
+  async run(url: string, script: string | null, timeoutMs: number): Promise<RawWalk> {
+    const page = await this.take();
+    const generation = this.generation;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new OracleError('case_timeout', `no answer from ${this.engine} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      const walk = await Promise.race([page.runCase(url, script, timeoutMs + 1_000), timeout]);
+      this.give(page);
+      return walk;
+    } catch (error) {
+      const code = error instanceof OracleError ? error.code : undefined;
+      if (code && PAGE_SURVIVES.has(code)) this.give(page);
+      else this.replace(page);
+      if (generation !== this.generation) {
+        throw new OracleError('engine_crashed', `${this.engine} exited during the case; it is being relaunched`);
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    const browser = this.browser ?? (await this.launching?.catch(() => undefined));
+    await Promise.all(this.free.splice(0).map((p) => p.close()));
+    await browser?.close();
+  }
+
+  private take(): Promise<EnginePage> {
+    const page = this.free.pop();
+    return page ? Promise.resolve(page) : new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private give(page: EnginePage): void {
+    const waiter = this.waiting.shift();
+    if (waiter) waiter(page);
+    else this.free.push(page);
+  }
+
+  /** Close a page that hung or broke, in the background, and open its successor. */
+  private replace(page: EnginePage): void {
+    void page.close();
+    void this.addPage();
+  }
+
+  private async addPage(): Promise<void> {
+    for (let attempt = 0; !this.closing; attempt++) {
+      try {
+        const browser = await this.ensureBrowser();
+        this.give(await this.openVerifiedPage(browser));
+        return;
+      } catch (error) {
+        log(`${this.engine}: could not open a page (attempt ${attempt + 1}): ${(error as Error).message}`);
+        if (attempt >= 1 && this.browser) {
+          // A browser that cannot open pages is as good as dead.
+          const stale = this.browser;
+          this.browser = undefined;
+          this.generation++;
+          void stale.close();
+        }
+        await sleep(Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt));
+      }
+    }
+  }
+
+  private ensureBrowser(): Promise<EngineBrowser> {
+    if (this.browser) return Promise.resolve(this.browser);
+    this.launching ??= this.launchEngine(this.options).then(
+      (browser) => {
+        this.browser = browser;
+        this.launching = undefined;
+        void browser.exited.then(() => this.onExit(browser));
+        return browser;
+      },
+      (error: unknown) => {
+        this.launching = undefined;
+        throw error;
+      },
+    );
+    return this.launching;
+  }
+
+  private onExit(browser: EngineBrowser): void {
+    if (this.closing || this.browser !== browser) return;
+    log(`${this.engine}: browser process exited; relaunching`);
+    this.browser = undefined;
+    this.generation++;
+    // Free pages died with it; busy ones are replaced as their cases fail.
+    for (const _ of this.free.splice(0)) void this.addPage();
+  }
+
+  private async openVerifiedPage(browser: EngineBrowser): Promise<EnginePage> {
+    const page = await browser.newPage();
+    try {
+      const probe = await page.runCase('about:blank', null, 30_000);
+      const [width, height] = probe.viewport;
+      if (width !== VIEWPORT.width || height !== VIEWPORT.height || probe.devicePixelRatio !== 1) {
+        throw new Error(
+          `${this.engine} viewport is ${width}×${height} at device pixel ratio ${probe.devicePixelRatio}; ` +
+            `the oracle serves only ${VIEWPORT.width}×${VIEWPORT.height} at 1`,
+        );
+      }
+      return page;
+    } catch (error) {
+      await page.close();
+      throw error;
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,36 @@
+// The one engine interface. Everything outside src/workers/engines talks to a browser
+// through these two types; each engine has one adapter module that implements them.
+import type { EngineName, ProfileName } from '../protocol/schema.js';
+import type { RawWalk } from '../protocol/dump.js';
+
+export const VIEWPORT = { width: 800, height: 600 } as const;
+
+export interface LaunchOptions {
+  profile: ProfileName;
+  /** X display for engines that need one (WebKitGTK's MiniBrowser). */
+  display: string | undefined;
+  /** fontconfig file that pins serif / sans-serif / monospace for every engine. */
+  fontconfigFile: string;
+  /** `auto` prefers Playwright's own browser builds when they are installed. */
+  browsers: 'auto' | 'system' | 'bundled';
+}
+
+/** One page that runs one case at a time and is reused across cases. */
+export interface EnginePage {
+  /** Load `url` as a fresh top-level document, then run the walk (and `script` first). */
+  runCase(url: string, script: string | null, timeoutMs: number): Promise<RawWalk>;
+  /** Release the page; bounded in time even when the page is hung. */
+  close(): Promise<void>;
+}
+
+export interface EngineBrowser {
+  readonly engine: EngineName;
+  /** The exact build, from the driver (never the user agent). */
+  readonly version: string;
+  newPage(): Promise<EnginePage>;
+  /** Resolves when the browser process goes away for any reason. */
+  readonly exited: Promise<void>;
+  close(): Promise<void>;
+}
+
+export type LaunchEngine = (options: LaunchOptions) => Promise<EngineBrowser>;

@@ -1,0 +1,82 @@
+// Chromium and Firefox (and Playwright's own WebKit build, where installed) are driven
+// through playwright-core. This module is the part they share; each engine's module
+// supplies only how to launch it.
+import type { Browser, BrowserContext, BrowserType, LaunchOptions as PwLaunchOptions, Page } from 'playwright-core';
+import type { EngineName } from '../../protocol/schema.js';
+import { STYLE_PROPERTIES } from '../../protocol/schema.js';
+import type { RawWalk } from '../../protocol/dump.js';
+import { OracleError } from '../../protocol/errors.js';
+import { WALK_FUNCTION_SOURCE } from '../page-walk.js';
+import { VIEWPORT, type EngineBrowser, type EnginePage } from '../engine.js';
+
+const STYLE_ARG = JSON.stringify(STYLE_PROPERTIES);
+const PAGE_CLOSE_GRACE_MS = 5_000;
+
+export async function launchPlaywright(
+  engine: EngineName,
+  browserType: BrowserType,
+  launchOptions: PwLaunchOptions,
+): Promise<EngineBrowser> {
+  const browser = await browserType.launch({ headless: true, ...launchOptions });
+  let context: BrowserContext;
+  try {
+    context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, javaScriptEnabled: true });
+  } catch (error) {
+    await browser.close().catch(() => {});
+    throw error;
+  }
+  return new PlaywrightBrowser(engine, browser, context);
+}
+
+class PlaywrightBrowser implements EngineBrowser {
+  readonly version: string;
+  readonly exited: Promise<void>;
+
+  constructor(
+    readonly engine: EngineName,
+    private readonly browser: Browser,
+    private readonly context: BrowserContext,
+  ) {
+    this.version = browser.version();
+    this.exited = new Promise((resolve) => browser.once('disconnected', () => resolve()));
+  }
+
+  async newPage(): Promise<EnginePage> {
+    return new PlaywrightPage(this.engine, await this.context.newPage());
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close().catch(() => {});
+  }
+}
+
+class PlaywrightPage implements EnginePage {
+  constructor(
+    private readonly engine: EngineName,
+    private readonly page: Page,
+  ) {}
+
+  async runCase(url: string, script: string | null, timeoutMs: number): Promise<RawWalk> {
+    try {
+      await this.page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
+    } catch (error) {
+      throw new OracleError('navigation_failed', `${this.engine} could not load the case: ${firstLine(error)}`);
+    }
+    try {
+      return (await this.page.evaluate(`${WALK_FUNCTION_SOURCE}(${JSON.stringify(script)}, ${STYLE_ARG})`)) as RawWalk;
+    } catch (error) {
+      throw new OracleError('script_error', firstLine(error).replace(/^page\.evaluate: /, ''));
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.race([
+      this.page.close({ runBeforeUnload: false }).catch(() => {}),
+      new Promise((resolve) => setTimeout(resolve, PAGE_CLOSE_GRACE_MS).unref()),
+    ]);
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}

@@ -1,0 +1,176 @@
+// WebKit: Playwright's build where installed; otherwise WebKitGTK's own W3C WebDriver
+// server driving MiniBrowser under X (Playwright cannot drive stock WebKit). A
+// WebKitWebDriver serves one session, so each page is its own driver + MiniBrowser pair.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { webkit } from 'playwright-core';
+import WebDriver from 'webdriver';
+import logger from '@wdio/logger';
+import { STYLE_PROPERTIES } from '../../protocol/schema.js';
+import type { RawWalk } from '../../protocol/dump.js';
+import { OracleError } from '../../protocol/errors.js';
+import { WALK_FUNCTION_SOURCE } from '../page-walk.js';
+import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from '../engine.js';
+import { browserEnv, useBundled } from './bundled.js';
+import { launchPlaywright } from './playwright-browser.js';
+
+// @wdio's logger prints to stdout, which is the protocol channel.
+logger.setLogLevelsConfig({}, 'silent');
+
+export const WEBKIT_DRIVER = '/usr/bin/WebKitWebDriver';
+export const MINIBROWSER = ['x86_64-linux-gnu', 'aarch64-linux-gnu']
+  .map((arch) => `/usr/lib/${arch}/webkit2gtk-4.1/MiniBrowser`)
+  .find((path) => existsSync(path)) ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+
+const DRIVER_START_TIMEOUT_MS = 15_000;
+const SESSION_CLOSE_GRACE_MS = 3_000;
+
+type Client = Awaited<ReturnType<typeof WebDriver.newSession>>;
+
+// Runs the walk and always calls back, so a thrown script reaches Node as data.
+const WALK_ASYNC_BODY = `const done = arguments[arguments.length - 1];
+${WALK_FUNCTION_SOURCE}(arguments[0], arguments[1]).then(
+  (walk) => done({ walk }),
+  (e) => done({ error: (e && e.name ? e.name + ': ' + e.message : String(e)) }));`;
+
+export const launchWebKit: LaunchEngine = async (options) => {
+  if (useBundled(webkit, options)) return launchPlaywright('webkit', webkit, { env: browserEnv(options) });
+  if (!options.display) throw new Error('WebKitGTK needs an X display and none was given');
+  const first = await WebKitGtkPage.open(options);
+  return new WebKitGtkBrowser(options, first);
+};
+
+class WebKitGtkBrowser implements EngineBrowser {
+  readonly engine = 'webkit' as const;
+  readonly version: string;
+  // There is no single browser process: each page owns its own, and a dead page is replaced by the host.
+  readonly exited = new Promise<void>(() => {});
+  private spare: WebKitGtkPage | undefined;
+  private readonly pages = new Set<WebKitGtkPage>();
+
+  constructor(
+    private readonly options: LaunchOptions,
+    first: WebKitGtkPage,
+  ) {
+    this.version = first.version;
+    this.spare = first;
+    this.pages.add(first);
+  }
+
+  async newPage(): Promise<EnginePage> {
+    const page = this.spare ?? (await WebKitGtkPage.open(this.options));
+    this.spare = undefined;
+    this.pages.add(page);
+    page.closed.then(() => this.pages.delete(page));
+    return page;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pages].map((p) => p.close()));
+  }
+}
+
+class WebKitGtkPage implements EnginePage {
+  readonly closed: Promise<void>;
+
+  private constructor(
+    private readonly driver: ChildProcess,
+    private readonly client: Client,
+    readonly version: string,
+  ) {
+    this.closed = new Promise((resolve) => driver.once('exit', () => resolve()));
+  }
+
+  static async open(options: LaunchOptions): Promise<WebKitGtkPage> {
+    const port = await freePort();
+    // Own process group, so a hung page's driver, MiniBrowser and web processes die together.
+    const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`, '--host=127.0.0.1'], {
+      detached: true,
+      env: browserEnv(options),
+      stdio: 'ignore',
+    });
+    try {
+      const client = await newSession(port);
+      const page = new WebKitGtkPage(driver, client, String(client.capabilities.browserVersion ?? ''));
+      await page.sizeViewport();
+      return page;
+    } catch (error) {
+      killGroup(driver);
+      throw error;
+    }
+  }
+
+  /** MiniBrowser's toolbar takes part of the window: size the window so the viewport is exact. */
+  private async sizeViewport(): Promise<void> {
+    await this.client.setWindowRect(null, null, VIEWPORT.width, VIEWPORT.height);
+    const [w, h] = (await this.client.executeScript('return [innerWidth, innerHeight]', [])) as [number, number];
+    await this.client.setWindowRect(null, null, 2 * VIEWPORT.width - w, 2 * VIEWPORT.height - h);
+  }
+
+  async runCase(url: string, script: string | null, _timeoutMs: number): Promise<RawWalk> {
+    try {
+      await this.client.navigateTo(url);
+    } catch (error) {
+      throw new OracleError('navigation_failed', `webkit could not load the case: ${(error as Error).message.split('\n')[0]}`);
+    }
+    const result = (await this.client.executeAsyncScript(WALK_ASYNC_BODY, [script, STYLE_PROPERTIES])) as
+      | { walk: RawWalk }
+      | { error: string };
+    if ('error' in result) throw new OracleError('script_error', result.error);
+    return result.walk;
+  }
+
+  async close(): Promise<void> {
+    if (this.driver.exitCode !== null || this.driver.signalCode !== null) return;
+    await Promise.race([
+      this.client.deleteSession().catch(() => {}),
+      new Promise((resolve) => setTimeout(resolve, SESSION_CLOSE_GRACE_MS).unref()),
+    ]);
+    killGroup(this.driver);
+    await this.closed;
+  }
+}
+
+async function newSession(port: number): Promise<Client> {
+  const deadline = Date.now() + DRIVER_START_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return await WebDriver.newSession({
+        hostname: '127.0.0.1',
+        port,
+        path: '/',
+        logLevel: 'silent',
+        connectionRetryCount: 0,
+        connectionRetryTimeout: 10 * 60_000,
+        capabilities: {
+          'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+          pageLoadStrategy: 'normal',
+        } as WebdriverIO.Capabilities,
+      });
+    } catch (error) {
+      const refused = /ECONNREFUSED|fetch failed|Unable to connect/i.test(String((error as Error).message));
+      if (!refused || Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

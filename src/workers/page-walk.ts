@@ -1,0 +1,58 @@
+// The one in-page walk every engine runs. It is shipped to the page as source text
+// (Playwright's evaluate and WebDriver's execute both take it), so it must not refer to
+// anything outside its own body. It returns flat arrays rather than objects: smaller on
+// every driver protocol, and WebKitWebDriver does not keep object key order anyway —
+// the Node side rebuilds objects in the contract's order.
+import type { RawWalk } from '../protocol/dump.js';
+
+async function walkInPage(script: string | null, styleProperties: readonly string[]): Promise<RawWalk> {
+  await document.fonts.ready;
+  if (script !== null) {
+    // Indirect eval: global scope, like a classic <script>, without adding an element.
+    (0, eval)(script);
+    await document.fonts.ready;
+  }
+  const root = document.documentElement;
+  const elements: Element[] = root ? [root, ...Array.from(root.getElementsByTagName('*'))] : [];
+  const indexOf = new Map<Element, number>();
+  const tags: string[] = [];
+  const parents: number[] = [];
+  const bounding: number[] = [];
+  const rectCounts: number[] = [];
+  const rects: number[] = [];
+  const styles: string[] = [];
+  for (let i = 0; i < elements.length; i++) {
+    const el = elements[i]!;
+    indexOf.set(el, i);
+    tags.push(el.tagName);
+    parents.push(el.parentElement ? indexOf.get(el.parentElement) ?? -1 : -1);
+    const fragments = el.getClientRects();
+    rectCounts.push(fragments.length);
+    for (const r of Array.from(fragments)) rects.push(r.x, r.y, r.width, r.height);
+    if (fragments.length === 0) bounding.push(0, 0, 0, 0);
+    else {
+      const b = el.getBoundingClientRect();
+      bounding.push(b.x, b.y, b.width, b.height);
+    }
+    const computed = getComputedStyle(el);
+    for (const p of styleProperties) styles.push(computed.getPropertyValue(p));
+  }
+  const scroller = document.scrollingElement ?? root;
+  const overflowed = scroller !== null && (scroller.scrollWidth > scroller.clientWidth || scroller.scrollHeight > scroller.clientHeight);
+  const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  return {
+    viewport: [innerWidth, innerHeight],
+    devicePixelRatio,
+    overflowed,
+    tags,
+    parents,
+    bounding,
+    rectCounts,
+    rects,
+    styles,
+    inPageMs: performance.now() - (navigation?.responseEnd ?? 0),
+  };
+}
+
+/** An expression evaluating to the walk function: `(script, styleProperties) => Promise<RawWalk>`. */
+export const WALK_FUNCTION_SOURCE = `(${walkInPage.toString()})`;

@@ -1,0 +1,37 @@
+// What the coordinator sends a worker and what comes back. Results travel as msgpack in a
+// transferred buffer (see case-worker.ts); control messages use a BroadcastChannel because
+// Piscina cannot address one particular worker.
+import type { EngineName } from '../protocol/schema.js';
+import type { LaunchOptions } from './engine.js';
+
+export interface WorkerConfig {
+  engines: EngineName[];
+  launch: LaunchOptions;
+  /** Pages per engine in each worker: the cases one worker runs at once. */
+  pages: number;
+}
+
+export interface GeometryTask {
+  kind: 'geometry';
+  url: string;
+  script: string | null;
+  engines: EngineName[];
+  timeoutMs: number;
+}
+
+export type WorkerTask = GeometryTask;
+
+export interface GeometryResult {
+  /** Dump JSON text per engine that succeeded, in the contract's key order. */
+  dumps: Partial<Record<EngineName, string>>;
+  errors: Partial<Record<EngineName, string>>;
+  /** In-page milliseconds per engine (parse + style + layout + walk), for the bench. */
+  inPageMs: Partial<Record<EngineName, number>>;
+}
+
+export const CONTROL_CHANNEL = 'browser-oracle/control';
+
+export type ControlMessage =
+  | { type: 'status'; threadId: number; versions: Partial<Record<EngineName, string>>; failures: Partial<Record<EngineName, string>> }
+  | { type: 'close' }
+  | { type: 'closed'; threadId: number };
