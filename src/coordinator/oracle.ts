@@ -11,7 +11,7 @@ import { readLines, type InputLine } from './line-reader.js';
 import { LineWriter } from './output.js';
 import { startXvfb, type Display } from './xvfb.js';
 import { killDescendants } from './reaper.js';
-import { FONTCONFIG_FILE } from './paths.js';
+import { CONFIG_DIR } from './paths.js';
 import { log } from './log.js';
 
 export interface OracleOptions {
@@ -53,7 +53,7 @@ export async function serve(options: OracleOptions): Promise<number> {
       engines: options.engines,
       workers: options.workers,
       pages: options.pages,
-      launch: { profile: options.profile, display: options.display ?? display?.name, fontconfigFile: FONTCONFIG_FILE, browsers: options.browsers },
+      launch: { profile: options.profile, display: options.display ?? display?.name, configDir: CONFIG_DIR, browsers: options.browsers },
     });
     const launched = farm.engines;
     log(`ready: ${launched.map((e) => `${e} ${farm!.versions[e]}`).join(', ') || 'no engine'}; ` +

@@ -9,8 +9,8 @@ export interface LaunchOptions {
   profile: ProfileName;
   /** X display for engines that need one (WebKitGTK's MiniBrowser). */
   display: string | undefined;
-  /** fontconfig file that pins serif / sans-serif / monospace for every engine. */
-  fontconfigFile: string;
+  /** Holds fonts.conf, which pins serif / sans-serif / monospace for every engine. */
+  configDir: string;
   /** `auto` prefers Playwright's own browser builds when they are installed. */
   browsers: 'auto' | 'system' | 'bundled';
 }

@@ -26,7 +26,7 @@ export function useBundled(browserType: BrowserType, options: LaunchOptions): bo
 export function browserEnv(options: LaunchOptions): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  env.FONTCONFIG_FILE = options.fontconfigFile;
+  env.FONTCONFIG_FILE = `${options.configDir}/fonts.conf`;
   if (options.display) env.DISPLAY = options.display;
   return env;
 }

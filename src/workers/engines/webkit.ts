@@ -23,6 +23,9 @@ export const MINIBROWSER = ['x86_64-linux-gnu', 'aarch64-linux-gnu']
   .map((arch) => `/usr/lib/${arch}/webkit2gtk-4.1/MiniBrowser`)
   .find((path) => existsSync(path)) ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
+// Chromium and Firefox use serif for text that names no family (or only unknown ones);
+// WebKitGTK's default is sans-serif.
+const MINIBROWSER_ARGS = ['--automation', '--default-font-family=serif'];
 const DRIVER_START_TIMEOUT_MS = 15_000;
 const SESSION_CLOSE_GRACE_MS = 3_000;
 
@@ -114,9 +117,16 @@ class WebKitGtkPage implements EnginePage {
     } catch (error) {
       throw new OracleError('navigation_failed', `webkit could not load the case: ${(error as Error).message.split('\n')[0]}`);
     }
-    const result = (await this.client.executeAsyncScript(WALK_ASYNC_BODY, [script, STYLE_PROPERTIES])) as
-      | { walk: RawWalk }
-      | { error: string };
+    let result: { walk: RawWalk } | { error: string };
+    try {
+      result = (await this.client.executeAsyncScript(WALK_ASYNC_BODY, [script, STYLE_PROPERTIES])) as typeof result;
+    } catch (error) {
+      // On a served page WebKit reports an exception from the case's script as the command's
+      // own "javascript error" rather than letting the walk's promise reject.
+      const thrown = /^(?:WebDriverError: )?(.*) when running "execute\/async"/s.exec((error as Error).message);
+      if (thrown) throw new OracleError('script_error', thrown[1]!);
+      throw error;
+    }
     if ('error' in result) throw new OracleError('script_error', result.error);
     return result.walk;
   }
@@ -144,7 +154,7 @@ async function newSession(port: number): Promise<Client> {
         connectionRetryCount: 0,
         connectionRetryTimeout: 10 * 60_000,
         capabilities: {
-          'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+          'webkitgtk:browserOptions': { binary: MINIBROWSER, args: MINIBROWSER_ARGS },
           pageLoadStrategy: 'normal',
         } as WebdriverIO.Capabilities,
       });

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs whatever is missing for the oracle, idempotently, then builds it:
+#   npm dependencies, Debian's browser engines, Xvfb and the pinned fonts.
+# Everything it prints goes to stderr: `npm start` runs it before the oracle, and the
+# oracle's stdout is the protocol channel. --quiet: say nothing when nothing is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quiet=false
+[[ "${1:-}" == "--quiet" ]] && quiet=true
+say() { $quiet || echo "setup: $*" >&2; }
+
+# Debian packages: engine binaries, the X server WebKitGTK needs, the fonts config/fonts.conf names.
+declare -A need=(
+  [chromium]=/usr/bin/chromium
+  [firefox-esr]=/usr/bin/firefox-esr
+  [webkit2gtk-driver]=/usr/bin/WebKitWebDriver
+  [xvfb]=/usr/bin/Xvfb
+  [xauth]=/usr/bin/xauth
+  [fonts-liberation2]=/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf
+)
+missing=()
+for pkg in "${!need[@]}"; do [[ -e "${need[$pkg]}" ]] || missing+=("$pkg"); done
+if ((${#missing[@]})); then
+  cmd="apt-get update && apt-get install -y ${missing[*]}"
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    echo "setup: installing ${missing[*]} (Debian packages; 1–2 minutes)" >&2
+    (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}") </dev/null >&2
+  else
+    echo "setup: missing Debian packages: ${missing[*]}" >&2
+    echo "setup: run this as root, then run the command again:" >&2
+    echo "  $cmd" >&2
+    exit 1
+  fi
+else
+  say "Debian packages present"
+fi
+
+# npm dependencies, when package-lock.json changed since the last install.
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "setup: installing npm dependencies" >&2
+  npm ci --no-audit --no-fund </dev/null >&2
+else
+  say "npm dependencies present"
+fi
+
+# Build (incremental: a no-op costs about a second).
+npx tsc -p tsconfig.json >&2
+say "built"

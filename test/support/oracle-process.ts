@@ -1,0 +1,96 @@
+// Drives a real oracle process over its stdio, as a client would: pipelined requests,
+// responses matched by id, stderr kept for assertions and failure messages.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { descendantsOf } from '../../src/coordinator/reaper.js';
+
+export const ORACLE_MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+export type Line = Record<string, any>;
+
+export class OracleProcess {
+  readonly lines: Line[] = [];
+  stderr = '';
+  readonly exited: Promise<number | null>;
+  private readonly waiters = new Map<string, (line: Line) => void>();
+  private readonly child: ChildProcessWithoutNullStreams;
+
+  constructor(args: string[] = []) {
+    this.child = spawn(process.execPath, [ORACLE_MAIN, ...args], { stdio: 'pipe' });
+    this.child.stderr.on('data', (chunk) => (this.stderr += chunk));
+    createInterface({ input: this.child.stdout }).on('line', (text) => {
+      const line = JSON.parse(text) as Line; // a non-JSON stdout line fails the test right here
+      this.lines.push(line);
+      const waiter = this.waiters.get(String(line.id));
+      if (waiter) this.waiters.delete(String(line.id)), waiter(line);
+    });
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Every process below the oracle (its browsers, drivers, Xvfb). */
+  descendants(): number[] {
+    return descendantsOf(this.pid);
+  }
+
+  sendRaw(text: string | Buffer): void {
+    this.child.stdin.write(text);
+  }
+
+  /** Send one request and wait for the line that answers its id. */
+  request(request: Line): Promise<Line> {
+    const answer = this.response(String(request.id));
+    this.sendRaw(JSON.stringify(request) + '\n');
+    return answer;
+  }
+
+  response(id: string): Promise<Line> {
+    const seen = this.lines.find((l) => String(l.id) === id);
+    return seen ? Promise.resolve(seen) : new Promise((resolve) => this.waiters.set(id, resolve));
+  }
+
+  /** Wait until `n` lines have arrived in total. */
+  async linesUntil(n: number): Promise<Line[]> {
+    while (this.lines.length < n) await new Promise((r) => setTimeout(r, 20));
+    return this.lines;
+  }
+
+  async ready(): Promise<Line> {
+    return this.request({ id: '__ready', op: 'ping' });
+  }
+
+  closeStdin(): void {
+    this.child.stdin.end();
+  }
+
+  kill(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  async shutdown(): Promise<number | null> {
+    if (this.child.exitCode === null) {
+      this.child.stdin.write(JSON.stringify({ id: '__shutdown', op: 'shutdown' }) + '\n');
+    }
+    return this.exited;
+  }
+}
+
+/** True while a process exists and is not a zombie. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
