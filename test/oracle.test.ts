@@ -216,6 +216,22 @@ describe('determinism', () => {
     for (const r of first) assert.deepEqual(Object.keys(r.dumps), [...ENGINE_NAMES]);
   });
 
+  test('a script-free case written into a clean page dumps exactly as a fresh navigation does', async () => {
+    // An empty script forces the navigation path without changing the document.
+    for (const html of cases) {
+      const [fast, navigated] = await Promise.all([run(html), run(html, { script: '' })]);
+      assert.deepEqual(fast.dumps, navigated.dumps);
+    }
+  });
+
+  test('script the fast path cannot see in the markup still runs: the parsed DOM sends the case to navigation', async () => {
+    // No whitespace before the handler attribute (a parse error browsers accept), so only the DOM check notices it.
+    const response = await run(`<!doctype html><img src="missing.png"onerror="document.body.appendChild(document.createElement('b'))">`);
+    for (const engine of ENGINE_NAMES) assert.deepEqual(nodesOf(response, engine).map((n) => n.tag), ['HTML', 'HEAD', 'BODY', 'IMG', 'B'], engine);
+    const clean = await run('<!doctype html><p>next</p>');
+    for (const engine of ENGINE_NAMES) assert.deepEqual(nodesOf(clean, engine).map((n) => n.tag), ['HTML', 'HEAD', 'BODY', 'P'], engine);
+  });
+
   test('one worker and two workers give identical dumps', async () => {
     const single = new OracleProcess(['--workers=1', '--pages=1']);
     try {

@@ -63,7 +63,9 @@ const raw: RawWalk = {
   rectCounts: [1, 0, 1, 2],
   rects: [0, 0, 800, 34, 8, 8, 784, 18, 8, 8, 100.328125, 18, 8, 26, 40.1, 18],
   styles: Array.from({ length: 4 * STYLE_PROPERTIES.length }, (_, i) => `v${i}`),
-  inPageMs: 1,
+  scriptCapable: false,
+  loadMs: 1,
+  walkMs: 1,
 };
 
 test('a serialized dump conforms to the schema, in the contract key order, at full precision', () => {

@@ -11,6 +11,16 @@ const CASE_HEADERS = {
   'content-security-policy': 'sandbox allow-scripts',
 };
 
+// The page script-free cases are written into (see src/workers/script-free.ts). Its CSP lets
+// no page script run — no inline script, handler or javascript: URL — while the drivers' own
+// evaluation still works ('unsafe-eval' is only reachable from script, and none runs).
+const BLANK_PATH = '/blank';
+const BLANK_HEADERS = {
+  ...CASE_HEADERS,
+  'content-security-policy': "sandbox allow-scripts; script-src 'unsafe-eval'",
+};
+const BLANK_BODY = Buffer.from('<!doctype html><title>browser-oracle</title>');
+
 export class CaseServer {
   private readonly pages = new Map<string, Buffer>();
   private readonly prefix = `/case/${randomBytes(8).toString('hex')}-`;
@@ -30,11 +40,16 @@ export class CaseServer {
     const { port } = server.address() as { port: number };
     const cases = new CaseServer(server, `http://127.0.0.1:${port}`);
     server.on('request', (req, res) => {
+      if (req.method === 'GET' && req.url === BLANK_PATH) return void res.writeHead(200, BLANK_HEADERS).end(BLANK_BODY);
       const body = req.method === 'GET' && req.url?.startsWith(cases.prefix) ? cases.pages.get(req.url) : undefined;
       if (body) res.writeHead(200, CASE_HEADERS).end(body);
       else res.writeHead(404, { 'content-type': 'text/plain' }).end('not a case in flight\n');
     });
     return cases;
+  }
+
+  get blankUrl(): string {
+    return this.origin + BLANK_PATH;
   }
 
   /** Publish `html` until the returned release function is called. */

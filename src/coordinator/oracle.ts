@@ -119,29 +119,49 @@ async function runGeometry(
   const wanted = request.engines ?? farm.engines;
   const errors: Partial<Record<EngineName, string>> = {};
   const dumps: Partial<Record<EngineName, string>> = {};
+  let timing: Partial<Record<EngineName, number>> | undefined;
   const runnable = wanted.filter((e) => farm.engines.includes(e));
   for (const e of wanted) if (!runnable.includes(e)) errors[e] = 'engine_not_launched: engine not launched';
   if (runnable.length) {
     const page = cases.publish(request.html);
     try {
       const result = await queue.add(
-        () => farm.run({ kind: 'geometry', url: page.url, script: request.script ?? null, engines: runnable, timeoutMs }),
+        () =>
+          farm.run({
+            kind: 'geometry',
+            url: page.url,
+            blankUrl: cases.blankUrl,
+            html: request.html,
+            script: request.script ?? null,
+            engines: runnable,
+            timeoutMs,
+          }),
       );
       Object.assign(dumps, result.dumps);
       Object.assign(errors, result.errors);
+      if (request.timing) timing = result.inPageMs;
     } catch (error) {
       for (const e of runnable) errors[e] = `internal_error: ${(error as Error).message}`;
     } finally {
       page.release();
     }
   }
-  await respond(geometryResponse(request.id, dumps, errors));
+  await respond(geometryResponse(request.id, dumps, errors, timing));
 }
 
-/** `{id, dumps, errors?}` with engines in a fixed order; dump texts are already JSON. */
-export function geometryResponse(id: string, dumps: Partial<Record<EngineName, string>>, errors: Partial<Record<EngineName, string>>): string {
-  const dumpPart = ENGINE_NAMES.filter((e) => dumps[e] !== undefined).map((e) => `${json(e)}:${dumps[e]}`).join(',');
-  const errorEngines = ENGINE_NAMES.filter((e) => errors[e] !== undefined);
-  const errorPart = errorEngines.length ? `,"errors":{${errorEngines.map((e) => `${json(e)}:${json(errors[e])}`).join(',')}}` : '';
-  return `{"id":${json(id)},"dumps":{${dumpPart}}${errorPart}}`;
+/** `{"a":…,"b":…}` over the engines present in `values`, in the fixed engine order. */
+function perEngine<T>(values: Partial<Record<EngineName, T>>, encode: (value: T) => string): string {
+  return `{${ENGINE_NAMES.filter((e) => values[e] !== undefined).map((e) => `${json(e)}:${encode(values[e]!)}`).join(',')}}`;
+}
+
+/** `{id, dumps, errors?, timing?}`; dump texts are already JSON. */
+export function geometryResponse(
+  id: string,
+  dumps: Partial<Record<EngineName, string>>,
+  errors: Partial<Record<EngineName, string>>,
+  timing?: Partial<Record<EngineName, number>>,
+): string {
+  const errorPart = Object.keys(errors).length ? `,"errors":${perEngine(errors, json)}` : '';
+  const timingPart = timing ? `,"timing":${perEngine(timing, json)}` : '';
+  return `{"id":${json(id)},"dumps":${perEngine(dumps, (d) => d)}${errorPart}${timingPart}}`;
 }

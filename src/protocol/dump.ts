@@ -17,14 +17,18 @@ export interface RawWalk {
   rects: number[];
   /** STYLE_PROPERTIES.length strings per node. */
   styles: string[];
-  /** Time from the response's arrival to the end of the walk, measured in the page. */
-  inPageMs: number;
+  /** The parsed document holds something that could run script (decides the fast path; see script-free.ts). */
+  scriptCapable: boolean;
+  /** Milliseconds from the navigation's response to its load event, measured in the page (stale after an in-place write). */
+  loadMs: number;
+  /** Milliseconds of the walk itself (including the style and layout it forces), measured in the page. */
+  walkMs: number;
 }
 
 const STYLE_KEYS = STYLE_PROPERTIES.map((p) => JSON.stringify(p) + ':');
 const STYLE_COUNT = STYLE_PROPERTIES.length;
 
-/** JSON for a finite double at full precision; -0 and non-finite values cannot occur in a layout box, but must not corrupt a line if they do. */
+/** JSON for a double at full precision (shortest round-trip form); a non-finite value must not corrupt the line. */
 const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
 
 function rectJson(values: number[], at: number): string {

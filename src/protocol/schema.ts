@@ -39,6 +39,9 @@ export const GeometryRequestSchema = Type.Object(
     html: Type.String({ description: 'The whole document, parsed as a top-level page.' }),
     engines: Type.Optional(EngineList),
     script: Type.Optional(Type.String({ description: 'Run after the document loads and before the dump walk.' })),
+    timing: Type.Optional(
+      Type.Boolean({ description: 'Opt-in: the answer adds `timing`, the milliseconds each engine spent inside the page.' }),
+    ),
   },
   { ...strict, $id: 'GeometryRequest', title: 'Geometry request' },
 );
@@ -101,10 +104,17 @@ export const DumpSchema = Type.Object(
 export type Dump = Static<typeof DumpSchema>;
 
 const PerEngine = <T extends TSchema>(value: T) =>
-  Type.Object(Object.fromEntries(ENGINE_NAMES.map((e) => [e, Type.Optional(value)])), strict);
+  Type.Object({ chromium: Type.Optional(value), firefox: Type.Optional(value), webkit: Type.Optional(value) }, strict);
 
 export const GeometryResponseSchema = Type.Object(
-  { id: Id, dumps: PerEngine(DumpSchema), errors: Type.Optional(PerEngine(Type.String())) },
+  {
+    id: Id,
+    dumps: PerEngine(DumpSchema),
+    errors: Type.Optional(PerEngine(Type.String())),
+    timing: Type.Optional(
+      PerEngine(Type.Number({ description: 'From the document arriving to the end of the walk (parse, style, layout, script, walk), measured in the page.' })),
+    ),
+  },
   { ...strict, $id: 'GeometryResponse', title: 'Geometry response' },
 );
 
@@ -132,3 +142,7 @@ export const RESPONSE_SCHEMAS = {
   ping: PingResponseSchema,
   error: ErrorResponseSchema,
 } as const satisfies Record<string, TSchema>;
+
+export type GeometryResponse = Static<typeof GeometryResponseSchema>;
+export type PingResponse = Static<typeof PingResponseSchema>;
+export type ErrorResponse = Static<typeof ErrorResponseSchema>;

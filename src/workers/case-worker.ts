@@ -7,19 +7,10 @@ import { pack } from 'msgpackr';
 import type { EngineName } from '../protocol/schema.js';
 import { dumpJson } from '../protocol/dump.js';
 import { errorWireText } from '../protocol/errors.js';
-import type { LaunchEngine } from './engine.js';
 import { EngineHost } from './engine-host.js';
-import { launchChromium } from './engines/chromium.js';
-import { launchFirefox } from './engines/firefox.js';
-import { launchWebKit } from './engines/webkit.js';
+import { LAUNCHERS } from './engines/index.js';
 import { log } from './log.js';
 import { CONTROL_CHANNEL, type ControlMessage, type GeometryResult, type GeometryTask, type WorkerConfig } from './tasks.js';
-
-const LAUNCHERS: Record<EngineName, LaunchEngine> = {
-  chromium: launchChromium,
-  firefox: launchFirefox,
-  webkit: launchWebKit,
-};
 
 // Anything a library prints must not reach the protocol channel.
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
@@ -67,9 +58,9 @@ async function runGeometry(task: GeometryTask): Promise<GeometryResult> {
         return;
       }
       try {
-        const walk = await host.run(task.url, task.script, task.timeoutMs);
+        const { walk, inPageMs } = await host.run(task);
         result.dumps[engine] = dumpJson(engine, host.version, walk);
-        result.inPageMs[engine] = walk.inPageMs;
+        result.inPageMs[engine] = inPageMs;
       } catch (error) {
         result.errors[engine] = errorWireText(error);
       }

@@ -5,18 +5,41 @@ import type { EngineName } from '../protocol/schema.js';
 import type { RawWalk } from '../protocol/dump.js';
 import { OracleError } from '../protocol/errors.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from './engine.js';
+import { mayRunScript } from './script-free.js';
 import { log } from './log.js';
 
 const MAX_BACKOFF_MS = 30_000;
 /** Page-level errors that leave the page usable for the next case. */
 const PAGE_SURVIVES: ReadonlySet<string> = new Set(['script_error']);
 
+export interface CaseInput {
+  /** The case served as a fresh document (the navigation path). */
+  url: string;
+  /** An empty page whose CSP forbids inline script: the fast path writes cases into it. */
+  blankUrl: string;
+  html: string;
+  script: string | null;
+  timeoutMs: number;
+}
+
+export interface CaseOutput {
+  walk: RawWalk;
+  /** Engine work measured in the page for this case. */
+  inPageMs: number;
+}
+
+/** A reusable page and whether its global object is still untouched by page script. */
+interface Slot {
+  page: EnginePage;
+  clean: boolean;
+}
+
 export class EngineHost {
   private browser: EngineBrowser | undefined;
   private launching: Promise<EngineBrowser> | undefined;
   private generation = 0;
-  private readonly free: EnginePage[] = [];
-  private readonly waiting: ((page: EnginePage) => void)[] = [];
+  private readonly free: Slot[] = [];
+  private readonly waiting: ((slot: Slot) => void)[] = [];
   private closing = false;
 
   constructor(
@@ -34,11 +57,12 @@ export class EngineHost {
   async start(): Promise<void> {
     const browser = await this.ensureBrowser();
     const pages = await Promise.all(Array.from({ length: this.pageCount }, () => this.openVerifiedPage(browser)));
-    for (const page of pages) this.give(page);
+    for (const page of pages) this.give({ page, clean: false });
   }
 
-  async run(url: string, script: string | null, timeoutMs: number): Promise<RawWalk> {
-    const page = await this.take();
+  async run(input: CaseInput): Promise<CaseOutput> {
+    const { timeoutMs } = input;
+    const slot = await this.take();
     const generation = this.generation;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -48,13 +72,13 @@ export class EngineHost {
       );
     });
     try {
-      const walk = await Promise.race([page.runCase(url, script, timeoutMs + 1_000), timeout]);
-      this.give(page);
-      return walk;
+      const output = await Promise.race([this.runOn(slot, input), timeout]);
+      this.give(slot);
+      return output;
     } catch (error) {
       const code = error instanceof OracleError ? error.code : undefined;
-      if (code && PAGE_SURVIVES.has(code)) this.give(page);
-      else this.replace(page);
+      if (code && PAGE_SURVIVES.has(code)) this.give(slot);
+      else this.replace(slot);
       if (generation !== this.generation) {
         throw new OracleError('engine_crashed', `${this.engine} exited during the case; it is being relaunched`);
       }
@@ -67,24 +91,43 @@ export class EngineHost {
   async close(): Promise<void> {
     this.closing = true;
     const browser = this.browser ?? (await this.launching?.catch(() => undefined));
-    await Promise.all(this.free.splice(0).map((p) => p.close()));
+    await Promise.all(this.free.splice(0).map((slot) => slot.page.close()));
     await browser?.close();
   }
 
-  private take(): Promise<EnginePage> {
-    const page = this.free.pop();
-    return page ? Promise.resolve(page) : new Promise((resolve) => this.waiting.push(resolve));
+  /**
+   * A case that cannot run script is written into a clean page (the fast path); anything
+   * else, or a case whose parsed DOM turns out to be script-capable, is loaded by navigation.
+   */
+  private async runOn(slot: Slot, input: CaseInput): Promise<CaseOutput> {
+    const slack = input.timeoutMs + 1_000; // the host's own timer fires first
+    if (input.script === null && !mayRunScript(input.html)) {
+      if (!slot.clean) {
+        await slot.page.runCase(input.blankUrl, null, slack);
+        slot.clean = true;
+      }
+      const walk = await slot.page.writeCase(input.html);
+      if (!walk.scriptCapable) return { walk, inPageMs: walk.walkMs };
+    }
+    slot.clean = false;
+    const walk = await slot.page.runCase(input.url, input.script, slack);
+    return { walk, inPageMs: walk.loadMs + walk.walkMs };
   }
 
-  private give(page: EnginePage): void {
+  private take(): Promise<Slot> {
+    const slot = this.free.pop();
+    return slot ? Promise.resolve(slot) : new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private give(slot: Slot): void {
     const waiter = this.waiting.shift();
-    if (waiter) waiter(page);
-    else this.free.push(page);
+    if (waiter) waiter(slot);
+    else this.free.push(slot);
   }
 
   /** Close a page that hung or broke, in the background, and open its successor. */
-  private replace(page: EnginePage): void {
-    void page.close();
+  private replace(slot: Slot): void {
+    void slot.page.close();
     void this.addPage();
   }
 
@@ -92,7 +135,7 @@ export class EngineHost {
     for (let attempt = 0; !this.closing; attempt++) {
       try {
         const browser = await this.ensureBrowser();
-        this.give(await this.openVerifiedPage(browser));
+        this.give({ page: await this.openVerifiedPage(browser), clean: false });
         return;
       } catch (error) {
         log(`${this.engine}: could not open a page (attempt ${attempt + 1}): ${(error as Error).message}`);

@@ -19,6 +19,12 @@ export interface LaunchOptions {
 export interface EnginePage {
   /** Load `url` as a fresh top-level document, then run the walk (and `script` first). */
   runCase(url: string, script: string | null, timeoutMs: number): Promise<RawWalk>;
+  /**
+   * The fast path for a case that cannot run script: replace the current document in place
+   * (document.open/write/close) and walk. Only sound on a page whose global object has never
+   * run page script — the engine host guarantees that (see script-free.ts).
+   */
+  writeCase(html: string): Promise<RawWalk>;
   /** Release the page; bounded in time even when the page is hung. */
   close(): Promise<void>;
 }

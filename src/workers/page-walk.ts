@@ -4,8 +4,11 @@
 // every driver protocol, and WebKitWebDriver does not keep object key order anyway —
 // the Node side rebuilds objects in the contract's order.
 import type { RawWalk } from '../protocol/dump.js';
+import { STYLE_PROPERTIES } from '../protocol/schema.js';
+import { SCRIPT_CAPABLE_SELECTOR } from './script-free.js';
 
-async function walkInPage(script: string | null, styleProperties: readonly string[]): Promise<RawWalk> {
+async function walkInPage(script: string | null, styleProperties: readonly string[], scriptCapableSelector: string): Promise<RawWalk> {
+  const walkStart = performance.now();
   await document.fonts.ready;
   if (script !== null) {
     // Indirect eval: global scope, like a classic <script>, without adding an element.
@@ -21,8 +24,10 @@ async function walkInPage(script: string | null, styleProperties: readonly strin
   const rectCounts: number[] = [];
   const rects: number[] = [];
   const styles: string[] = [];
+  let scriptCapable = document.querySelector(scriptCapableSelector) !== null;
   for (let i = 0; i < elements.length; i++) {
     const el = elements[i]!;
+    if (!scriptCapable && el.getAttributeNames().some((name) => name.startsWith('on'))) scriptCapable = true;
     indexOf.set(el, i);
     tags.push(el.tagName);
     parents.push(el.parentElement ? indexOf.get(el.parentElement) ?? -1 : -1);
@@ -50,9 +55,15 @@ async function walkInPage(script: string | null, styleProperties: readonly strin
     rectCounts,
     rects,
     styles,
-    inPageMs: performance.now() - (navigation?.responseEnd ?? 0),
+    scriptCapable,
+    // Kept apart: the gap between loading and the walk is driver round trip, not engine work.
+    loadMs: navigation && navigation.loadEventEnd > 0 ? navigation.loadEventEnd - navigation.responseEnd : 0,
+    walkMs: performance.now() - walkStart,
   };
 }
 
-/** An expression evaluating to the walk function: `(script, styleProperties) => Promise<RawWalk>`. */
+/** An expression evaluating to the walk function: `(script, styleProperties, scriptCapableSelector) => Promise<RawWalk>`. */
 export const WALK_FUNCTION_SOURCE = `(${walkInPage.toString()})`;
+
+/** The walk's arguments after `script`, as JSON text (they never change). */
+export const WALK_FIXED_ARGS = [STYLE_PROPERTIES, SCRIPT_CAPABLE_SELECTOR] as const;

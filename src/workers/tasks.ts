@@ -3,6 +3,7 @@
 // Piscina cannot address one particular worker.
 import type { EngineName } from '../protocol/schema.js';
 import type { LaunchOptions } from './engine.js';
+import type { CaseInput } from './engine-host.js';
 
 export interface WorkerConfig {
   engines: EngineName[];
@@ -11,12 +12,9 @@ export interface WorkerConfig {
   pages: number;
 }
 
-export interface GeometryTask {
+export interface GeometryTask extends CaseInput {
   kind: 'geometry';
-  url: string;
-  script: string | null;
   engines: EngineName[];
-  timeoutMs: number;
 }
 
 export type WorkerTask = GeometryTask;

@@ -3,13 +3,12 @@
 // supplies only how to launch it.
 import type { Browser, BrowserContext, BrowserType, LaunchOptions as PwLaunchOptions, Page } from 'playwright-core';
 import type { EngineName } from '../../protocol/schema.js';
-import { STYLE_PROPERTIES } from '../../protocol/schema.js';
 import type { RawWalk } from '../../protocol/dump.js';
 import { OracleError } from '../../protocol/errors.js';
-import { WALK_FUNCTION_SOURCE } from '../page-walk.js';
+import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../page-walk.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage } from '../engine.js';
 
-const STYLE_ARG = JSON.stringify(STYLE_PROPERTIES);
+const FIXED_ARGS = WALK_FIXED_ARGS.map((a) => JSON.stringify(a)).join(', ');
 const PAGE_CLOSE_GRACE_MS = 5_000;
 
 export async function launchPlaywright(
@@ -62,8 +61,17 @@ class PlaywrightPage implements EnginePage {
     } catch (error) {
       throw new OracleError('navigation_failed', `${this.engine} could not load the case: ${firstLine(error)}`);
     }
+    return this.walk(script);
+  }
+
+  async writeCase(html: string): Promise<RawWalk> {
+    await this.page.setContent(html, { waitUntil: 'load' });
+    return this.walk(null);
+  }
+
+  private async walk(script: string | null): Promise<RawWalk> {
     try {
-      return (await this.page.evaluate(`${WALK_FUNCTION_SOURCE}(${JSON.stringify(script)}, ${STYLE_ARG})`)) as RawWalk;
+      return (await this.page.evaluate(`${WALK_FUNCTION_SOURCE}(${JSON.stringify(script)}, ${FIXED_ARGS})`)) as RawWalk;
     } catch (error) {
       throw new OracleError('script_error', firstLine(error).replace(/^page\.evaluate: /, ''));
     }

@@ -7,10 +7,9 @@ import { createServer } from 'node:net';
 import { webkit } from 'playwright-core';
 import WebDriver from 'webdriver';
 import logger from '@wdio/logger';
-import { STYLE_PROPERTIES } from '../../protocol/schema.js';
 import type { RawWalk } from '../../protocol/dump.js';
 import { OracleError } from '../../protocol/errors.js';
-import { WALK_FUNCTION_SOURCE } from '../page-walk.js';
+import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../page-walk.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from '../engine.js';
 import { browserEnv, useBundled } from './bundled.js';
 import { launchPlaywright } from './playwright-browser.js';
@@ -31,9 +30,11 @@ const SESSION_CLOSE_GRACE_MS = 3_000;
 
 type Client = Awaited<ReturnType<typeof WebDriver.newSession>>;
 
-// Runs the walk and always calls back, so a thrown script reaches Node as data.
+// Runs the walk and always calls back, so a thrown script reaches Node as data. Arguments:
+// the case's script (or null), then, on the fast path, the HTML to write in place first.
 const WALK_ASYNC_BODY = `const done = arguments[arguments.length - 1];
-${WALK_FUNCTION_SOURCE}(arguments[0], arguments[1]).then(
+if (typeof arguments[1] === 'string') { document.open(); document.write(arguments[1]); document.close(); }
+${WALK_FUNCTION_SOURCE}(arguments[0], ${WALK_FIXED_ARGS.map((a) => JSON.stringify(a)).join(', ')}).then(
   (walk) => done({ walk }),
   (e) => done({ error: (e && e.name ? e.name + ': ' + e.message : String(e)) }));`;
 
@@ -117,9 +118,17 @@ class WebKitGtkPage implements EnginePage {
     } catch (error) {
       throw new OracleError('navigation_failed', `webkit could not load the case: ${(error as Error).message.split('\n')[0]}`);
     }
+    return this.walk([script]);
+  }
+
+  writeCase(html: string): Promise<RawWalk> {
+    return this.walk([null, html]);
+  }
+
+  private async walk(args: (string | null)[]): Promise<RawWalk> {
     let result: { walk: RawWalk } | { error: string };
     try {
-      result = (await this.client.executeAsyncScript(WALK_ASYNC_BODY, [script, STYLE_PROPERTIES])) as typeof result;
+      result = (await this.client.executeAsyncScript(WALK_ASYNC_BODY, args)) as typeof result;
     } catch (error) {
       // On a served page WebKit reports an exception from the case's script as the command's
       // own "javascript error" rather than letting the walk's promise reject.
