@@ -6,6 +6,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { ENGINE_NAMES, type EngineName } from '../src/protocol/schema.js';
 import { dumpJson, type RawWalk } from '../src/protocol/dump.js';
 import { LAUNCHERS } from '../src/workers/engines/index.js';
+import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../src/workers/page-walk.js';
 import type { EnginePage, EngineBrowser } from '../src/workers/engine.js';
 import { startXvfb } from '../src/coordinator/xvfb.js';
 import { CONFIG_DIR } from '../src/coordinator/paths.js';
@@ -39,7 +40,10 @@ async function naive(cases: BenchCase[]): Promise<{ seconds: number; walks: Map<
     const start = performance.now();
     for (const c of cases) {
       const perEngine: Partial<Record<EngineName, RawWalk>> = {};
-      for (const [engine, page] of pages) perEngine[engine] = await page.writeCase(c.html);
+      for (const [engine, page] of pages) {
+        await page.write(c.html);
+        perEngine[engine] = await page.call<RawWalk>(WALK_FUNCTION_SOURCE, [null, ...WALK_FIXED_ARGS]);
+      }
       walks.set(c.id, perEngine);
       bar.increment();
     }

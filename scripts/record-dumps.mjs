@@ -16,23 +16,25 @@ const outDir = `${root}test/fixtures/dumps`;
 const page = (body) => `<!doctype html><html><head><style>body{margin:8px}</style></head><body>${body}</body></html>`;
 
 // The rigid pair differs only in `left`/`top` of #mover: same shape, same sizes, one subtree
-// shifted. The display:none child inside it has no box, so it must not count as a second move.
+// shifted. Inside it, a display:none element and a display:contents one have no box (a zeroed
+// placeholder); neither they nor the <u> laid out inside the contents element count as moved.
 const rigid = (shift) =>
   page(
     `<div style="width:300px"><div id="mover" style="position:relative;${shift}">` +
       `<div style="width:50px;height:20px"></div><div style="display:none"><i></i></div>` +
+      `<div style="display:contents"><u style="display:block;height:5px"></u></div>` +
       `<div style="padding:4px"><b style="display:block;height:10px"></b></div></div>` +
       `<div style="height:10px"></div></div>`,
   );
 
-/** name → request (without id). What each one exercises is in the comment after it. */
+/** name → request (without id). What each one exercises is in the comment above it. */
 const CASES = {
   // Explicit sizes only, no text: all three engines agree.
   agree: { html: page(`<div style="width:200px;height:100px;padding:10px;border:2px solid;box-sizing:border-box"><div style="width:50%;height:30px;margin:5px"></div><div style="height:20px"></div></div>`) },
   // One line of default serif text: Gecko's line is 19px, Blink's and WebKit's 18px.
   'text-line': { html: page(`<p>Hello world</p>`) },
-  // An inline element wrapping into several fragments; at 143.1px the first line fits in
-  // WebKit but not in Blink, so the fragment counts differ between engines.
+  // An inline element wrapping into three fragments in every engine; WebKit fits one more
+  // word on the first line than Blink and Gecko, so the fragment widths differ.
   'inline-wrap': { html: page(`<div style="width:143.1px;font:16px/20px sans-serif"><span>The quick brown fox jumps over the lazy dog</span></div>`) },
   // The same width and font with less text: one line in WebKit, two in Blink and Gecko.
   'fragment-count': { html: page(`<div style="width:143.1px;font:16px/20px sans-serif"><span>The quick brown fox</span></div>`) },

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `browser-oracle` — with no command, the stdio oracle.
+// `browser-oracle` — with no command, the stdio oracle; `compare` and `vote` judge dumps.
 import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ENGINE_NAMES, PROFILE_NAMES, type EngineName, type ProfileName } from '../protocol/schema.js';
 import { serve } from '../coordinator/oracle.js';
+import { registerCompareCommands } from './compare-commands.js';
 
 const positiveInt = (name: string) => (value: string) => {
   const n = Number(value);
@@ -23,8 +24,8 @@ const engineList = (value: string): EngineName[] => {
 const program = new Command()
   .name('browser-oracle')
   .description(
-    'Ground-truth layout oracle. Reads one JSON request per line on stdin, answers one JSON line per\n' +
-      'request on stdout (in completion order, each with its id); diagnostics go to stderr.\n' +
+    'Ground-truth layout oracle. With no command: reads one JSON request per line on stdin and answers ' +
+      'one JSON line per request on stdout, in completion order, each with its id; diagnostics go to stderr. ' +
       'Protocol: docs/protocol.md; JSON Schema: schema/protocol.schema.json.',
   )
   .addOption(new Option('--engines <list>', 'engines to launch').default([...ENGINE_NAMES], ENGINE_NAMES.join(',')).argParser(engineList))
@@ -51,6 +52,8 @@ const program = new Command()
   }) => {
     process.exitCode = await serve({ ...opts, display: opts.display });
   });
+
+registerCompareCommands(program);
 
 program.parseAsync().catch((error: Error) => {
   process.stderr.write(`browser-oracle: ${error.message}\n`);

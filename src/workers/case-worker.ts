@@ -5,12 +5,11 @@ import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { pack } from 'msgpackr';
 import type { EngineName } from '../protocol/schema.js';
-import { dumpJson } from '../protocol/dump.js';
-import { errorWireText } from '../protocol/errors.js';
 import { EngineHost } from './engine-host.js';
 import { LAUNCHERS } from './engines/index.js';
 import { log } from './log.js';
-import { CONTROL_CHANNEL, type ControlMessage, type GeometryResult, type GeometryTask, type WorkerConfig } from './tasks.js';
+import { runGeometry } from './geometry-task.js';
+import { CONTROL_CHANNEL, type ControlMessage, type WorkerConfig, type WorkerTask } from './tasks.js';
 
 // Anything a library prints must not reach the protocol channel.
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
@@ -48,29 +47,15 @@ post({
   failures,
 });
 
-async function runGeometry(task: GeometryTask): Promise<GeometryResult> {
-  const result: GeometryResult = { dumps: {}, errors: {}, inPageMs: {} };
-  await Promise.all(
-    task.engines.map(async (engine) => {
-      const host = hosts.get(engine);
-      if (!host) {
-        result.errors[engine] = 'engine_not_launched: engine not launched';
-        return;
-      }
-      try {
-        const { walk, inPageMs } = await host.run(task);
-        result.dumps[engine] = dumpJson(engine, host.version, walk);
-        result.inPageMs[engine] = inPageMs;
-      } catch (error) {
-        result.errors[engine] = errorWireText(error);
-      }
-    }),
-  );
-  return result;
+async function run(task: WorkerTask) {
+  switch (task.kind) {
+    case 'geometry':
+      return runGeometry(task, hosts);
+  }
 }
 
-export default async function runTask(task: GeometryTask) {
-  const packed = pack(await runGeometry(task));
+export default async function runTask(task: WorkerTask) {
+  const packed = pack(await run(task));
   // Copy out of msgpackr's reusable buffer into one we can hand over without another copy.
   return Piscina.move(new Uint8Array(packed));
 }

@@ -2,30 +2,34 @@
 // each case, enforces the per-case timeout, replaces a page that hung or broke, and
 // relaunches the browser (with backoff) when its process goes away.
 import type { EngineName } from '../protocol/schema.js';
-import type { RawWalk } from '../protocol/dump.js';
 import { OracleError } from '../protocol/errors.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from './engine.js';
-import { mayRunScript } from './script-free.js';
 import { log } from './log.js';
 
 const MAX_BACKOFF_MS = 30_000;
 /** Page-level errors that leave the page usable for the next case. */
 const PAGE_SURVIVES: ReadonlySet<string> = new Set(['script_error']);
 
-export interface CaseInput {
-  /** The case served as a fresh document (the navigation path). */
+/** What the host runs on one page: load a document, then call an in-page function. */
+export interface PageJob {
+  /** The case as a fresh top-level document (the navigation path). */
   url: string;
-  /** An empty page whose CSP forbids inline script: the fast path writes cases into it. */
-  blankUrl: string;
-  html: string;
-  script: string | null;
+  /**
+   * Set only for HTML that cannot run script (script-free.ts): it may then be written in place
+   * into a clean page (the fast path), provided the function's result reports `scriptCapable`
+   * false for the parsed document — otherwise the case is redone by navigation.
+   */
+  writable?: { html: string; blankUrl: string };
+  /** An in-page function expression and its JSON arguments, called once the document has loaded. */
+  fn: string;
+  args: readonly unknown[];
   timeoutMs: number;
 }
 
-export interface CaseOutput {
-  walk: RawWalk;
-  /** Engine work measured in the page for this case. */
-  inPageMs: number;
+export interface JobResult<T> {
+  value: T;
+  /** True when the fast path served the case. */
+  written: boolean;
 }
 
 /** A reusable page and whether its global object is still untouched by page script. */
@@ -60,8 +64,8 @@ export class EngineHost {
     for (const page of pages) this.give({ page, clean: false });
   }
 
-  async run(input: CaseInput): Promise<CaseOutput> {
-    const { timeoutMs } = input;
+  async run<T>(job: PageJob): Promise<JobResult<T>> {
+    const { timeoutMs } = job;
     const slot = await this.take();
     const generation = this.generation;
     let timer: NodeJS.Timeout | undefined;
@@ -72,7 +76,7 @@ export class EngineHost {
       );
     });
     try {
-      const output = await Promise.race([this.runOn(slot, input), timeout]);
+      const output = await Promise.race([this.runOn<T>(slot, job), timeout]);
       this.give(slot);
       return output;
     } catch (error) {
@@ -95,23 +99,20 @@ export class EngineHost {
     await browser?.close();
   }
 
-  /**
-   * A case that cannot run script is written into a clean page (the fast path); anything
-   * else, or a case whose parsed DOM turns out to be script-capable, is loaded by navigation.
-   */
-  private async runOn(slot: Slot, input: CaseInput): Promise<CaseOutput> {
-    const slack = input.timeoutMs + 1_000; // the host's own timer fires first
-    if (input.script === null && !mayRunScript(input.html)) {
+  private async runOn<T>(slot: Slot, job: PageJob): Promise<JobResult<T>> {
+    const slack = job.timeoutMs + 1_000; // the host's own timer fires first
+    if (job.writable) {
       if (!slot.clean) {
-        await slot.page.runCase(input.blankUrl, null, slack);
+        await slot.page.load(job.writable.blankUrl, slack);
         slot.clean = true;
       }
-      const walk = await slot.page.writeCase(input.html);
-      if (!walk.scriptCapable) return { walk, inPageMs: walk.walkMs };
+      await slot.page.write(job.writable.html);
+      const value = await slot.page.call<T & { scriptCapable?: boolean }>(job.fn, job.args);
+      if (value.scriptCapable === false) return { value, written: true };
     }
     slot.clean = false;
-    const walk = await slot.page.runCase(input.url, input.script, slack);
-    return { walk, inPageMs: walk.loadMs + walk.walkMs };
+    await slot.page.load(job.url, slack);
+    return { value: await slot.page.call<T>(job.fn, job.args), written: false };
   }
 
   private take(): Promise<Slot> {
@@ -180,11 +181,11 @@ export class EngineHost {
   private async openVerifiedPage(browser: EngineBrowser): Promise<EnginePage> {
     const page = await browser.newPage();
     try {
-      const probe = await page.runCase('about:blank', null, 30_000);
-      const [width, height] = probe.viewport;
-      if (width !== VIEWPORT.width || height !== VIEWPORT.height || probe.devicePixelRatio !== 1) {
+      await page.load('about:blank', 30_000);
+      const [width, height, ratio] = await page.call<number[]>('() => [innerWidth, innerHeight, devicePixelRatio]', []);
+      if (width !== VIEWPORT.width || height !== VIEWPORT.height || ratio !== 1) {
         throw new Error(
-          `${this.engine} viewport is ${width}×${height} at device pixel ratio ${probe.devicePixelRatio}; ` +
+          `${this.engine} viewport is ${width}×${height} at device pixel ratio ${ratio}; ` +
             `the oracle serves only ${VIEWPORT.width}×${VIEWPORT.height} at 1`,
         );
       }

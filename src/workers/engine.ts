@@ -1,7 +1,6 @@
 // The one engine interface. Everything outside src/workers/engines talks to a browser
 // through these two types; each engine has one adapter module that implements them.
 import type { EngineName, ProfileName } from '../protocol/schema.js';
-import type { RawWalk } from '../protocol/dump.js';
 
 export const VIEWPORT = { width: 800, height: 600 } as const;
 
@@ -15,16 +14,25 @@ export interface LaunchOptions {
   browsers: 'auto' | 'system' | 'bundled';
 }
 
-/** One page that runs one case at a time and is reused across cases. */
+/**
+ * One page that runs one case at a time and is reused across cases. Three primitives, so
+ * every request kind (geometry, reflection, trace) is an in-page function run the same way.
+ */
 export interface EnginePage {
-  /** Load `url` as a fresh top-level document, then run the walk (and `script` first). */
-  runCase(url: string, script: string | null, timeoutMs: number): Promise<RawWalk>;
+  /** Load `url` as a fresh top-level document; resolves after its load event. */
+  load(url: string, timeoutMs: number): Promise<void>;
   /**
-   * The fast path for a case that cannot run script: replace the current document in place
-   * (document.open/write/close) and walk. Only sound on a page whose global object has never
-   * run page script — the engine host guarantees that (see script-free.ts).
+   * Replace the current document in place (document.open/write/close); resolves once it has
+   * loaded. Only sound on a page whose global object has never run page script — the engine
+   * host guarantees that (see script-free.ts).
    */
-  writeCase(html: string): Promise<RawWalk>;
+  write(html: string): Promise<void>;
+  /**
+   * Call `functionSource` (a function expression, usually async) in the page's main world with
+   * JSON-serializable `args`, and resolve with its JSON result. An exception thrown in the page
+   * rejects with an OracleError `script_error`.
+   */
+  call<T>(functionSource: string, args: readonly unknown[]): Promise<T>;
   /** Release the page; bounded in time even when the page is hung. */
   close(): Promise<void>;
 }

@@ -3,7 +3,6 @@
 // Piscina cannot address one particular worker.
 import type { EngineName } from '../protocol/schema.js';
 import type { LaunchOptions } from './engine.js';
-import type { CaseInput } from './engine-host.js';
 
 export interface WorkerConfig {
   engines: EngineName[];
@@ -12,9 +11,20 @@ export interface WorkerConfig {
   pages: number;
 }
 
-export interface GeometryTask extends CaseInput {
-  kind: 'geometry';
+/** What every case task carries: the document, served by the coordinator, and its engines. */
+export interface CaseTask {
   engines: EngineName[];
+  /** The case served as a fresh document. */
+  url: string;
+  /** An empty page whose CSP forbids page script: the fast path writes cases into it. */
+  blankUrl: string;
+  html: string;
+  script: string | null;
+  timeoutMs: number;
+}
+
+export interface GeometryTask extends CaseTask {
+  kind: 'geometry';
 }
 
 export type WorkerTask = GeometryTask;

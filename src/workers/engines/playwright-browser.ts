@@ -3,12 +3,9 @@
 // supplies only how to launch it.
 import type { Browser, BrowserContext, BrowserType, LaunchOptions as PwLaunchOptions, Page } from 'playwright-core';
 import type { EngineName } from '../../protocol/schema.js';
-import type { RawWalk } from '../../protocol/dump.js';
 import { OracleError } from '../../protocol/errors.js';
-import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../page-walk.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage } from '../engine.js';
 
-const FIXED_ARGS = WALK_FIXED_ARGS.map((a) => JSON.stringify(a)).join(', ');
 const PAGE_CLOSE_GRACE_MS = 5_000;
 
 export async function launchPlaywright(
@@ -55,23 +52,22 @@ class PlaywrightPage implements EnginePage {
     private readonly page: Page,
   ) {}
 
-  async runCase(url: string, script: string | null, timeoutMs: number): Promise<RawWalk> {
+  async load(url: string, timeoutMs: number): Promise<void> {
     try {
       await this.page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     } catch (error) {
       throw new OracleError('navigation_failed', `${this.engine} could not load the case: ${firstLine(error)}`);
     }
-    return this.walk(script);
   }
 
-  async writeCase(html: string): Promise<RawWalk> {
+  async write(html: string): Promise<void> {
     await this.page.setContent(html, { waitUntil: 'load' });
-    return this.walk(null);
   }
 
-  private async walk(script: string | null): Promise<RawWalk> {
+  async call<T>(functionSource: string, args: readonly unknown[]): Promise<T> {
+    const call = `(${functionSource})(${args.map((a) => JSON.stringify(a)).join(', ')})`;
     try {
-      return (await this.page.evaluate(`${WALK_FUNCTION_SOURCE}(${JSON.stringify(script)}, ${FIXED_ARGS})`)) as RawWalk;
+      return (await this.page.evaluate(call)) as T;
     } catch (error) {
       throw new OracleError('script_error', firstLine(error).replace(/^page\.evaluate: /, ''));
     }

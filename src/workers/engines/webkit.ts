@@ -7,9 +7,7 @@ import { createServer } from 'node:net';
 import { webkit } from 'playwright-core';
 import WebDriver from 'webdriver';
 import logger from '@wdio/logger';
-import type { RawWalk } from '../../protocol/dump.js';
 import { OracleError } from '../../protocol/errors.js';
-import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../page-walk.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from '../engine.js';
 import { browserEnv, useBundled } from './bundled.js';
 import { launchPlaywright } from './playwright-browser.js';
@@ -30,13 +28,17 @@ const SESSION_CLOSE_GRACE_MS = 3_000;
 
 type Client = Awaited<ReturnType<typeof WebDriver.newSession>>;
 
-// Runs the walk and always calls back, so a thrown script reaches Node as data. Arguments:
-// the case's script (or null), then, on the fast path, the HTML to write in place first.
-const WALK_ASYNC_BODY = `const done = arguments[arguments.length - 1];
-if (typeof arguments[1] === 'string') { document.open(); document.write(arguments[1]); document.close(); }
-${WALK_FUNCTION_SOURCE}(arguments[0], ${WALK_FIXED_ARGS.map((a) => JSON.stringify(a)).join(', ')}).then(
-  (walk) => done({ walk }),
+// Calls the function and always calls back, so an exception reaches Node as data. The
+// function's source is part of the script text (no eval, which a case's own CSP may forbid).
+const callBody = (functionSource: string) => `const done = arguments[arguments.length - 1];
+Promise.resolve().then(() => (${functionSource})(...arguments[0])).then(
+  (value) => done({ value }),
   (e) => done({ error: (e && e.name ? e.name + ': ' + e.message : String(e)) }));`;
+
+// document.open/write/close in place, then wait for the load event.
+const WRITE_BODY = `const done = arguments[arguments.length - 1];
+document.open(); document.write(arguments[0]); document.close();
+if (document.readyState === 'complete') done(); else addEventListener('load', () => done(), { once: true });`;
 
 export const launchWebKit: LaunchEngine = async (options) => {
   if (useBundled(webkit, options)) return launchPlaywright('webkit', webkit, { env: browserEnv(options) });
@@ -112,32 +114,31 @@ class WebKitGtkPage implements EnginePage {
     await this.client.setWindowRect(null, null, 2 * VIEWPORT.width - w, 2 * VIEWPORT.height - h);
   }
 
-  async runCase(url: string, script: string | null, _timeoutMs: number): Promise<RawWalk> {
+  async load(url: string, _timeoutMs: number): Promise<void> {
     try {
       await this.client.navigateTo(url);
     } catch (error) {
       throw new OracleError('navigation_failed', `webkit could not load the case: ${(error as Error).message.split('\n')[0]}`);
     }
-    return this.walk([script]);
   }
 
-  writeCase(html: string): Promise<RawWalk> {
-    return this.walk([null, html]);
+  async write(html: string): Promise<void> {
+    await this.client.executeAsyncScript(WRITE_BODY, [html]);
   }
 
-  private async walk(args: (string | null)[]): Promise<RawWalk> {
-    let result: { walk: RawWalk } | { error: string };
+  async call<T>(functionSource: string, args: readonly unknown[]): Promise<T> {
+    let result: { value: T } | { error: string };
     try {
-      result = (await this.client.executeAsyncScript(WALK_ASYNC_BODY, args)) as typeof result;
+      result = (await this.client.executeAsyncScript(callBody(functionSource), [args as unknown[]])) as typeof result;
     } catch (error) {
       // On a served page WebKit reports an exception from the case's script as the command's
-      // own "javascript error" rather than letting the walk's promise reject.
+      // own "javascript error" rather than letting the call's promise reject.
       const thrown = /^(?:WebDriverError: )?(.*) when running "execute\/async"/s.exec((error as Error).message);
       if (thrown) throw new OracleError('script_error', thrown[1]!);
       throw error;
     }
     if ('error' in result) throw new OracleError('script_error', result.error);
-    return result.walk;
+    return result.value;
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,235 @@
+// `compare` and `vote`: the comparator on dump files, for people and scripts. One JSON object
+// on stdout (or a human summary with --pretty); exit 0 on pass/unanimous, 1 otherwise, 2 when
+// an input cannot be used. Registered on the main program next to its default stdio action.
+import { readFileSync } from 'node:fs';
+import { getSystemErrorMap } from 'node:util';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { Command } from 'commander';
+import { DumpSchema, ENGINE_NAMES, GeometryResponseSchema } from '../protocol/schema.js';
+import { columnarFromDump, InvalidDumpError, type ColumnarDump } from '../comparator/columnar.js';
+import { compare, type CompareResult, type Failure } from '../comparator/compare.js';
+import { compareCandidate, type CandidateResult } from '../comparator/candidate.js';
+import { columnarResponse, voteColumnar, type EngineDumps, type VoteResult } from '../comparator/vote.js';
+
+const BAD_INPUT = 2;
+/** Failures and style mismatches listed per comparison by --pretty; the JSON has them all. */
+const PRETTY_LIMIT = 20;
+
+interface InputKind<T extends TSchema> {
+  what: string;
+  check: () => TypeCheck<T>;
+}
+
+/** Compiled on first use, so the stdio server, which never runs these commands, pays nothing. */
+function inputKind<T extends TSchema>(what: string, schema: T): InputKind<T> {
+  let check: TypeCheck<T> | undefined;
+  return { what, check: () => (check ??= TypeCompiler.Compile(schema)) };
+}
+
+const DUMP = inputKind('a dump', DumpSchema);
+// The engine under test is none of the oracle's engines, so a candidate may name itself freely.
+const CANDIDATE = inputKind(
+  'a candidate dump',
+  Type.Object({ ...DumpSchema.properties, engine: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+);
+const RESPONSE = inputKind('an oracle geometry response', GeometryResponseSchema);
+
+/** An input that cannot be used: reported in one line, exit status 2. */
+class BadInput extends Error {}
+
+interface Outcome {
+  json: unknown;
+  ok: boolean;
+  pretty: () => string[];
+}
+
+export function registerCompareCommands(program: Command): void {
+  const compareCommand = program
+    .command('compare')
+    .summary('compare two dumps, or a candidate dump against an oracle response')
+    .description(
+      'Compare two dumps by the contract rules: the same DOM shape, then box and fragment sizes ' +
+        'and box offsets relative to the parent, each within 1/60 px; computed styles are ' +
+        'reported separately. With --candidate, compare the candidate with every engine of an ' +
+        "oracle response and judge it against the engines' majority.",
+    )
+    .usage('[--pretty] A.json B.json | [--pretty] --candidate CANDIDATE.json RESPONSE.json')
+    .argument('<file>', 'a dump (A.json), or with --candidate a file holding one oracle response line')
+    .argument('[b]', 'the dump to compare A.json with (B.json)')
+    .option('--candidate <file>', 'a dump from the engine under test (it may use any engine name)')
+    .option('--pretty', 'print a human summary instead of JSON')
+    .addHelpText(
+      'after',
+      '\nExit status: 0 pass, 1 any other verdict, 2 unusable input.\n' +
+        'Deltas are b − a (with --candidate: candidate − engine). Fields: src/comparator/compare.ts, candidate.ts.',
+    );
+  compareCommand.action((file: string, b: string | undefined, opts: { candidate?: string; pretty?: boolean }) =>
+    run(compareCommand, opts, () => {
+      if (opts.candidate === undefined) {
+        if (b === undefined) throw new BadInput('give two dump files, or --candidate CANDIDATE.json RESPONSE.json');
+        return compareOutcome(file, b);
+      }
+      if (b !== undefined) throw new BadInput('with --candidate, give exactly one oracle response file');
+      return candidateOutcome(opts.candidate, file);
+    }),
+  );
+
+  const voteCommand = program
+    .command('vote')
+    .summary("vote on the engines' dumps in one oracle response")
+    .description(
+      'Compare every pair of usable engines in one oracle response and cluster them: unanimous, ' +
+        'one outlier, split, or insufficient (fewer than 3 usable engines; an engine that errored ' +
+        'or whose document overflowed the viewport does not vote).',
+    )
+    .argument('<response>', 'a file holding one oracle response line')
+    .option('--pretty', 'print a human summary instead of JSON')
+    .addHelpText('after', '\nExit status: 0 unanimous, 1 any other verdict, 2 unusable input.\nFields: src/comparator/vote.ts.');
+  voteCommand.action((file: string, opts: { pretty?: boolean }) => run(voteCommand, opts, () => voteOutcome(file)));
+
+  for (const command of [compareCommand, voteCommand]) {
+    // A usage error is bad input too; help (exit code 0) stays 0.
+    command.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : BAD_INPUT));
+  }
+}
+
+function run(command: Command, opts: { pretty?: boolean }, work: () => Outcome): void {
+  let outcome: Outcome;
+  try {
+    outcome = work();
+  } catch (error) {
+    if (!(error instanceof BadInput)) throw error;
+    const name = [command.parent?.name(), command.name()].filter(Boolean).join(' ');
+    command.error(`${name}: ${error.message}`, { exitCode: BAD_INPUT });
+  }
+  process.stdout.write(opts.pretty ? outcome.pretty().join('\n') + '\n' : JSON.stringify(outcome.json) + '\n');
+  process.exitCode = outcome.ok ? 0 : 1;
+}
+
+/** Reads, parses and validates one input file, then converts it with `build`. */
+function load<T extends TSchema, R>(file: string, kind: InputKind<T>, build: (value: Static<T>) => R): R {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const { errno } = error as NodeJS.ErrnoException;
+    throw new BadInput(`cannot read ${file}: ${(errno !== undefined && getSystemErrorMap().get(errno)?.[1]) || (error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new BadInput(`${file} is not JSON (${(error as Error).message})`);
+  }
+  const check = kind.check();
+  if (!check.Check(value)) {
+    const first = check.Errors(value).First()!;
+    throw new BadInput(`${file} is not ${kind.what}: ${first.path || '(top level)'}: ${first.message}`);
+  }
+  try {
+    return build(value);
+  } catch (error) {
+    if (error instanceof InvalidDumpError) throw new BadInput(`${file} is not ${kind.what}: ${error.message}`);
+    throw error;
+  }
+}
+
+const loadResponse = (file: string) => load(file, RESPONSE, columnarResponse);
+
+function compareOutcome(fileA: string, fileB: string): Outcome {
+  const a = load(fileA, DUMP, columnarFromDump);
+  const b = load(fileB, DUMP, columnarFromDump);
+  const result = compare(a, b);
+  return {
+    json: { a: a.engine, b: b.engine, ...result },
+    ok: result.verdict === 'pass',
+    pretty: () => prettyCompare(`${a.engine} (${fileA}) → ${b.engine} (${fileB})`, result, a),
+  };
+}
+
+function voteOutcome(file: string): Outcome {
+  const result = voteColumnar(loadResponse(file));
+  return { json: result, ok: result.verdict === 'unanimous', pretty: () => prettyVote(result) };
+}
+
+function candidateOutcome(candidateFile: string, responseFile: string): Outcome {
+  const candidate = load(candidateFile, CANDIDATE, columnarFromDump);
+  const engines = loadResponse(responseFile);
+  const result = compareCandidate(candidate, engines);
+  return {
+    json: { candidate: candidate.engine, ...result },
+    ok: result.verdict === 'pass',
+    pretty: () => prettyCandidate(candidate.engine, result, engines),
+  };
+}
+
+const num = (n: number) => String(Number(n.toFixed(4)));
+const delta = (n: number) => (n > 0 ? '+' : '') + num(n);
+const tagOf = (d: ColumnarDump, index: number) => d.tagTable.name(d.tags[index]!);
+
+function describeFailure(f: Failure): string {
+  switch (f.kind) {
+    case 'size':
+      return `size Δw ${delta(f.dw)} Δh ${delta(f.dh)}`;
+    case 'fragment':
+      return `fragment ${f.fragment} Δw ${delta(f.dw)} Δh ${delta(f.dh)}`;
+    case 'fragment_count':
+      return `fragment count ${f.a} → ${f.b}`;
+    case 'offset':
+      return `offset Δx ${delta(f.dx)} Δy ${delta(f.dy)}`;
+  }
+}
+
+/** The first PRETTY_LIMIT lines, then how many were left out. */
+function capped(lines: string[]): string[] {
+  return lines.length > PRETTY_LIMIT ? [...lines.slice(0, PRETTY_LIMIT), `… and ${lines.length - PRETTY_LIMIT} more`] : lines;
+}
+
+/** `a` names the tags: nodes are listed only when both dumps have the same shape. */
+function prettyCompare(title: string, result: CompareResult, a: ColumnarDump): string[] {
+  const { summary: s, divergence } = result;
+  const lines = [`${title}: ${result.verdict}`];
+  if (result.verdict === 'discarded') lines.push('  a document overflowed its viewport, so nothing was compared');
+  if (divergence) {
+    const shape = (n: typeof divergence.a) => (n ? `${n.tag} (depth ${n.depth}, parent ${n.parent})` : 'the end of the document');
+    lines.push(`  DOM shapes diverge at node ${divergence.index}: ${shape(divergence.a)} vs ${shape(divergence.b)}`);
+  }
+  if (s.nodes) {
+    lines.push(`  ${s.nodes} nodes, ${s.compared} checks, ${s.failed} failed; |Δ| sum ${num(s.sum_abs_delta)} px, max ${num(s.max_abs_delta)} px`);
+  }
+  lines.push(...capped(result.failures.map((f) => `  node ${f.index} ${tagOf(a, f.index)}: ${describeFailure(f)}`)));
+  lines.push(
+    ...capped(result.style_mismatches.map((m) => `  style of node ${m.index} ${tagOf(a, m.index)}: ${m.property} ${JSON.stringify(m.a)} vs ${JSON.stringify(m.b)}`)),
+  );
+  return lines;
+}
+
+function prettyEngines(statuses: VoteResult['engines']): string {
+  return ENGINE_NAMES.map((e) => {
+    const s = statuses[e];
+    return s.status === 'error' ? `${e} error (${s.error})` : `${e} ${s.status}`;
+  }).join(', ');
+}
+
+function prettyVote(result: VoteResult): string[] {
+  const lines = [`vote: ${result.verdict}${result.outlier ? ` (${result.outlier})` : ''}`, `  ${prettyEngines(result.engines)}`];
+  for (const [pair, { verdict, summary: s, divergence }] of Object.entries(result.pairs)) {
+    const detail = divergence
+      ? `DOM shapes diverge at node ${divergence.index}`
+      : `${s.failed} of ${s.compared} checks failed, max |Δ| ${num(s.max_abs_delta)} px`;
+    lines.push(`  ${pair}: ${verdict} (${detail})`);
+  }
+  lines.push(...capped(result.nodes.map((n) => `  node ${n.index} ${n.tag}: ${n.kinds.join(', ')}${n.outlier ? `, outlier ${n.outlier}` : ''}`)));
+  return lines;
+}
+
+function prettyCandidate(name: string, result: CandidateResult, engines: EngineDumps<ColumnarDump>): string[] {
+  const against = result.majority.length ? `the majority (${result.majority.join(', ')})` : 'no majority';
+  const lines = [`candidate ${name} against ${against}: ${result.verdict}`, `  engines' vote: ${result.vote}; ${prettyEngines(result.engines)}`];
+  for (const e of ENGINE_NAMES) {
+    const compared = result.compares[e];
+    if (compared) lines.push(...prettyCompare(`${e} → ${name}`, compared, engines.dumps[e]!).map((line) => `  ${line}`));
+  }
+  return lines;
+}

@@ -1,0 +1,155 @@
+// A dump in columnar form: built once per dump, then compared any number of times without
+// touching per-node objects. Geometry lives in typed arrays, tags are small integers, and
+// each node's reference origin for the relative-offset rule is resolved here, not per compare.
+import { STYLE_PROPERTIES, type Dump } from '../protocol/schema.js';
+import type { RawWalk } from '../protocol/dump.js';
+
+const STYLE_COUNT = STYLE_PROPERTIES.length;
+
+/**
+ * Tag names to small integers, so the shape check compares ints. One table per thread
+ * (module state): ids are only meaningful next to the table that issued them, which is why
+ * every columnar dump carries a reference to it and `compare` refuses dumps from two tables
+ * (e.g. one built in another worker and structured-cloned over).
+ */
+export class TagTable {
+  private readonly ids = new Map<string, number>();
+  private readonly names: string[] = [];
+
+  intern(tag: string): number {
+    let id = this.ids.get(tag);
+    if (id === undefined) {
+      id = this.names.push(tag) - 1;
+      this.ids.set(tag, id);
+    }
+    return id;
+  }
+
+  name(id: number): string {
+    return this.names[id]!;
+  }
+}
+
+const TAGS = new TagTable();
+
+export interface ColumnarDump {
+  /** The engine name as the dump gave it; a candidate engine may use any name. */
+  readonly engine: string;
+  readonly overflowed: boolean;
+  readonly count: number;
+  readonly tagTable: TagTable;
+  readonly tags: Int32Array;
+  readonly parents: Int32Array;
+  readonly depths: Int32Array;
+  /**
+   * Per node, the nearest ancestor that has a box, or -1 for the viewport. A node without
+   * fragments has a zeroed bounding box that is a placeholder, not a position, so it must
+   * not serve as the origin its descendants are measured from.
+   */
+  readonly anchors: Int32Array;
+  /** x, y, w, h per node. */
+  readonly bounding: Float64Array;
+  /** Node i's fragments are fragments [fragmentStart[i], fragmentStart[i+1]) (in rects of 4). */
+  readonly fragmentStart: Int32Array;
+  /** x, y, w, h per fragment. */
+  readonly fragments: Float64Array;
+  /** STYLE_PROPERTIES.length values per node, in the contract's order. */
+  readonly styles: readonly string[];
+}
+
+/** A dump whose structure contradicts itself; the message names the first bad node. */
+export class InvalidDumpError extends Error {
+  override name = 'InvalidDumpError';
+}
+
+/** From the wire form; the engine may be any name, since a candidate's dump is converted too. */
+export function columnarFromDump(dump: Omit<Dump, 'engine'> & { engine: string }): ColumnarDump {
+  const nodes = dump.nodes;
+  const count = nodes.length;
+  const tags = new Int32Array(count);
+  const parents = new Int32Array(count);
+  const depths = new Int32Array(count);
+  const bounding = new Float64Array(count * 4);
+  const fragmentStart = new Int32Array(count + 1);
+  let fragmentTotal = 0;
+  for (let i = 0; i < count; i++) fragmentTotal += nodes[i]!.rects.length;
+  const fragments = new Float64Array(fragmentTotal * 4);
+  const styles = new Array<string>(count * STYLE_COUNT);
+  let f = 0;
+  for (let i = 0; i < count; i++) {
+    const node = nodes[i]!;
+    if (node.index !== i) throw new InvalidDumpError(`node ${i}: has index ${node.index}`);
+    tags[i] = TAGS.intern(node.tag);
+    parents[i] = node.parent;
+    depths[i] = node.depth;
+    putRect(bounding, i * 4, node.bounding);
+    fragmentStart[i] = f;
+    for (const rect of node.rects) putRect(fragments, 4 * f++, rect);
+    for (let s = 0; s < STYLE_COUNT; s++) styles[i * STYLE_COUNT + s] = node.style[STYLE_PROPERTIES[s]!]!;
+  }
+  fragmentStart[count] = f;
+  return finish({ engine: dump.engine, overflowed: dump.overflowed, count, tags, parents, depths, bounding, fragmentStart, fragments, styles });
+}
+
+/** The parts of a page walk the comparator reads; a whole RawWalk will do. */
+export type WalkColumns = Pick<RawWalk, 'overflowed' | 'tags' | 'parents' | 'bounding' | 'rectCounts' | 'rects' | 'styles'>;
+
+/** Straight from the page walk's flat arrays, skipping the wire form entirely. */
+export function columnarFromRaw(raw: WalkColumns, engine: string): ColumnarDump {
+  const count = raw.tags.length;
+  const expect = (what: string, actual: number, wanted: number) => {
+    if (actual !== wanted) throw new InvalidDumpError(`raw walk: ${what} has ${actual} entries, expected ${wanted}`);
+  };
+  expect('parents', raw.parents.length, count);
+  expect('rectCounts', raw.rectCounts.length, count);
+  expect('bounding', raw.bounding.length, count * 4);
+  expect('styles', raw.styles.length, count * STYLE_COUNT);
+  const tags = new Int32Array(count);
+  const parents = Int32Array.from(raw.parents);
+  const depths = new Int32Array(count);
+  const fragmentStart = new Int32Array(count + 1);
+  for (let i = 0; i < count; i++) {
+    tags[i] = TAGS.intern(raw.tags[i]!);
+    const p = parents[i]!;
+    // Depth is derived, as on the wire (depthsOf); a bad parent is caught by `finish`.
+    depths[i] = p >= 0 && p < i ? depths[p]! + 1 : 0;
+    fragmentStart[i + 1] = fragmentStart[i]! + raw.rectCounts[i]!;
+  }
+  expect('rects', raw.rects.length, fragmentStart[count]! * 4);
+  return finish({
+    engine,
+    overflowed: raw.overflowed,
+    count,
+    tags,
+    parents,
+    depths,
+    bounding: Float64Array.from(raw.bounding),
+    fragmentStart,
+    fragments: Float64Array.from(raw.rects),
+    styles: raw.styles,
+  });
+}
+
+function putRect(into: Float64Array, at: number, rect: { x: number; y: number; w: number; h: number }): void {
+  into[at] = rect.x;
+  into[at + 1] = rect.y;
+  into[at + 2] = rect.w;
+  into[at + 3] = rect.h;
+}
+
+/**
+ * Checks the tree is well formed (every parent precedes its child, depths follow parents) —
+ * the compare loop indexes parents without bounds checks — and resolves the anchors.
+ */
+function finish(dump: Omit<ColumnarDump, 'tagTable' | 'anchors'>): ColumnarDump {
+  const { count, parents, depths, fragmentStart } = dump;
+  const anchors = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    const p = parents[i]!;
+    if (p < -1 || p >= i) throw new InvalidDumpError(`node ${i}: parent ${p} does not precede it`);
+    const depth = p < 0 ? 0 : depths[p]! + 1;
+    if (depths[i] !== depth) throw new InvalidDumpError(`node ${i}: depth ${depths[i]}, but its parent's depth makes it ${depth}`);
+    anchors[i] = p < 0 || fragmentStart[p + 1]! > fragmentStart[p]! ? p : anchors[p]!;
+  }
+  return { ...dump, tagTable: TAGS, anchors };
+}

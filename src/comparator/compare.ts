@@ -1,0 +1,184 @@
+// Compares two columnar dumps by the contract's rules. The result, as JSON:
+//
+//   verdict           "pass" | "fail" | "parse_divergence" | "discarded"
+//                     discarded: either dump overflowed its viewport; nothing is compared.
+//                     parse_divergence: the (tag, depth, parent) sequences differ; geometry
+//                     and styles are not compared.
+//   failures          [{index, kind, ...}] in node order, one entry per failing check:
+//                       kind "size"            the bounding box: dw, dh
+//                       kind "fragment"        fragment `fragment` of the node: dw, dh
+//                       kind "fragment_count"  a, b: the two fragment counts (the fragments
+//                                              are then not paired up, so not compared)
+//                       kind "offset"          dx, dy: change of the box origin relative to
+//                                              the parent's (the root's: to the viewport's)
+//                     Deltas are signed, b − a, in CSS px; both deltas of a pair are given
+//                     even when only one exceeds the tolerance.
+//   style_mismatches  [{index, property, a, b}]: computed style values that differ exactly;
+//                     reported only, they never change the verdict.
+//   summary           {nodes, compared, failed, sum_abs_delta, max_abs_delta}
+//                     nodes: nodes whose geometry was compared; compared/failed: individual
+//                     checks (each width, height, dx, dy and fragment count); the delta sum
+//                     and maximum are over every compared length, passing or not.
+//   divergence        (parse_divergence only) {index, a, b}, a and b being {tag, depth,
+//                     parent} at the first differing index, or null past the end of a dump.
+//
+// A node without fragments (display:none, display:contents) has no box, only a zeroed
+// placeholder: its offset is not compared, and its descendants measure from the nearest
+// ancestor that has a box (ColumnarDump.anchors). Otherwise the children of a
+// display:contents element inside a moved subtree would count as moved too.
+import { STYLE_PROPERTIES } from '../protocol/schema.js';
+import type { ColumnarDump } from './columnar.js';
+
+/** 1/60 px: a delta whose magnitude is at most this passes. */
+export const TOLERANCE = 1 / 60;
+
+export type CompareVerdict = 'pass' | 'fail' | 'parse_divergence' | 'discarded';
+export const FAILURE_KINDS = ['size', 'fragment', 'fragment_count', 'offset'] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+export type Failure =
+  | { index: number; kind: 'size'; dw: number; dh: number }
+  | { index: number; kind: 'fragment'; fragment: number; dw: number; dh: number }
+  | { index: number; kind: 'fragment_count'; a: number; b: number }
+  | { index: number; kind: 'offset'; dx: number; dy: number };
+
+export interface StyleMismatch {
+  index: number;
+  property: (typeof STYLE_PROPERTIES)[number];
+  a: string;
+  b: string;
+}
+
+export interface Summary {
+  nodes: number;
+  compared: number;
+  failed: number;
+  sum_abs_delta: number;
+  max_abs_delta: number;
+}
+
+export interface NodeShape {
+  tag: string;
+  depth: number;
+  parent: number;
+}
+
+export interface CompareResult {
+  verdict: CompareVerdict;
+  failures: Failure[];
+  style_mismatches: StyleMismatch[];
+  summary: Summary;
+  divergence?: { index: number; a: NodeShape | null; b: NodeShape | null };
+}
+
+/** Counts checks and accumulates |delta|; a class so the hot loop stays monomorphic. */
+class Tally {
+  compared = 0;
+  failed = 0;
+  sum = 0;
+  max = 0;
+
+  /** Records a pair of deltas (both, always); true when both are within tolerance. */
+  within(d1: number, d2: number): boolean {
+    const first = this.one(d1);
+    const second = this.one(d2);
+    return first && second;
+  }
+
+  /** Records a check with no length (a count); true when it holds. */
+  holds(ok: boolean): boolean {
+    this.compared++;
+    if (!ok) this.failed++;
+    return ok;
+  }
+
+  private one(delta: number): boolean {
+    const abs = Math.abs(delta);
+    this.sum += abs;
+    if (abs > this.max) this.max = abs;
+    return this.holds(abs <= TOLERANCE);
+  }
+
+  summary(nodes: number): Summary {
+    return { nodes, compared: this.compared, failed: this.failed, sum_abs_delta: this.sum, max_abs_delta: this.max };
+  }
+}
+
+export function compare(a: ColumnarDump, b: ColumnarDump): CompareResult {
+  if (a.tagTable !== b.tagTable) {
+    throw new Error('compare: the two dumps were made with different tag tables (built in different threads?); convert both in this thread');
+  }
+  if (a.overflowed || b.overflowed) return uncompared('discarded');
+  const divergence = firstDivergence(a, b);
+  if (divergence) return { ...uncompared('parse_divergence'), divergence };
+
+  const tally = new Tally();
+  const failures: Failure[] = [];
+  const ab = a.bounding;
+  const bb = b.bounding;
+  for (let i = 0, at = 0; i < a.count; i++, at += 4) {
+    const dw = bb[at + 2]! - ab[at + 2]!;
+    const dh = bb[at + 3]! - ab[at + 3]!;
+    if (!tally.within(dw, dh)) failures.push({ index: i, kind: 'size', dw, dh });
+
+    const aFirst = a.fragmentStart[i]!;
+    const bFirst = b.fragmentStart[i]!;
+    const aCount = a.fragmentStart[i + 1]! - aFirst;
+    const bCount = b.fragmentStart[i + 1]! - bFirst;
+    if (!tally.holds(aCount === bCount)) {
+      failures.push({ index: i, kind: 'fragment_count', a: aCount, b: bCount });
+    } else {
+      for (let k = 0; k < aCount; k++) {
+        const af = (aFirst + k) * 4;
+        const bf = (bFirst + k) * 4;
+        const fw = b.fragments[bf + 2]! - a.fragments[af + 2]!;
+        const fh = b.fragments[bf + 3]! - a.fragments[af + 3]!;
+        if (!tally.within(fw, fh)) failures.push({ index: i, kind: 'fragment', fragment: k, dw: fw, dh: fh });
+      }
+    }
+
+    if (aCount > 0 && bCount > 0) {
+      const dx = offset(b, i, 0) - offset(a, i, 0);
+      const dy = offset(b, i, 1) - offset(a, i, 1);
+      if (!tally.within(dx, dy)) failures.push({ index: i, kind: 'offset', dx, dy });
+    }
+  }
+  return {
+    verdict: failures.length ? 'fail' : 'pass',
+    failures,
+    style_mismatches: styleMismatches(a, b),
+    summary: tally.summary(a.count),
+  };
+}
+
+/** Node i's box origin coordinate (0: x, 1: y) relative to its anchor's, or the viewport's. */
+function offset(d: ColumnarDump, i: number, axis: 0 | 1): number {
+  const anchor = d.anchors[i]!;
+  return d.bounding[i * 4 + axis]! - (anchor < 0 ? 0 : d.bounding[anchor * 4 + axis]!);
+}
+
+function uncompared(verdict: CompareVerdict): CompareResult {
+  return { verdict, failures: [], style_mismatches: [], summary: new Tally().summary(0) };
+}
+
+function firstDivergence(a: ColumnarDump, b: ColumnarDump): CompareResult['divergence'] {
+  const n = Math.min(a.count, b.count);
+  let i = 0;
+  while (i < n && a.tags[i] === b.tags[i] && a.depths[i] === b.depths[i] && a.parents[i] === b.parents[i]) i++;
+  return i === a.count && i === b.count ? undefined : { index: i, a: shapeAt(a, i), b: shapeAt(b, i) };
+}
+
+function shapeAt(d: ColumnarDump, i: number): NodeShape | null {
+  return i < d.count ? { tag: d.tagTable.name(d.tags[i]!), depth: d.depths[i]!, parent: d.parents[i]! } : null;
+}
+
+function styleMismatches(a: ColumnarDump, b: ColumnarDump): StyleMismatch[] {
+  const mismatches: StyleMismatch[] = [];
+  const n = STYLE_PROPERTIES.length;
+  for (let at = 0; at < a.styles.length; at++) {
+    if (a.styles[at] !== b.styles[at]) {
+      mismatches.push({ index: Math.floor(at / n), property: STYLE_PROPERTIES[at % n]!, a: a.styles[at]!, b: b.styles[at]! });
+    }
+  }
+  return mismatches;
+}

@@ -1,0 +1,53 @@
+// A geometry case on each engine: load the document (fast path when it cannot run script),
+// run the walk, serialize the dump in the contract's order.
+import { dumpJson, type RawWalk } from '../protocol/dump.js';
+import { errorWireText } from '../protocol/errors.js';
+import type { EngineName } from '../protocol/schema.js';
+import type { EngineHost } from './engine-host.js';
+import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from './page-walk.js';
+import { mayRunScript } from './script-free.js';
+import type { GeometryResult, GeometryTask } from './tasks.js';
+
+export async function runGeometry(task: GeometryTask, hosts: Map<EngineName, EngineHost>): Promise<GeometryResult> {
+  const result: GeometryResult = { dumps: {}, errors: {}, inPageMs: {} };
+  const writable = task.script === null && !mayRunScript(task.html) ? { html: task.html, blankUrl: task.blankUrl } : undefined;
+  await forEachEngine(task.engines, hosts, result.errors, async (engine, host) => {
+    const { value: walk, written } = await host.run<RawWalk>({
+      url: task.url,
+      writable,
+      fn: WALK_FUNCTION_SOURCE,
+      args: [task.script, ...WALK_FIXED_ARGS],
+      timeoutMs: task.timeoutMs,
+    });
+    result.dumps[engine] = dumpJson(engine, host.version, walk);
+    // After an in-place write the navigation timing belongs to the blank page, not the case.
+    result.inPageMs[engine] = (written ? 0 : walk.loadMs) + walk.walkMs;
+  });
+  return result;
+}
+
+/**
+ * Run `each` on every requested engine at once; an engine that is not launched, or whose
+ * attempt fails, gets its wire error text in `errors` instead.
+ */
+export async function forEachEngine(
+  engines: readonly EngineName[],
+  hosts: Map<EngineName, EngineHost>,
+  errors: Partial<Record<EngineName, string>>,
+  each: (engine: EngineName, host: EngineHost) => Promise<void>,
+): Promise<void> {
+  await Promise.all(
+    engines.map(async (engine) => {
+      const host = hosts.get(engine);
+      if (!host) {
+        errors[engine] = 'engine_not_launched: engine not launched';
+        return;
+      }
+      try {
+        await each(engine, host);
+      } catch (error) {
+        errors[engine] = errorWireText(error);
+      }
+    }),
+  );
+}
