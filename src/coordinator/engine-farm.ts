@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import { unpack } from 'msgpackr';
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import type { LaunchOptions } from '../workers/engine.js';
-import { CONTROL_CHANNEL, type ControlMessage, type GeometryResult, type WorkerConfig, type WorkerTask } from '../workers/tasks.js';
+import { CONTROL_CHANNEL, type ControlMessage, type WorkerConfig, type WorkerTask } from '../workers/tasks.js';
 import { CASE_WORKER } from './paths.js';
 import { log } from './log.js';
 
@@ -71,9 +71,10 @@ export class EngineFarm {
     return new EngineFarm(pool, control, options.workers, versions);
   }
 
-  async run(task: WorkerTask): Promise<GeometryResult> {
+  /** Run a task on some worker; its result arrives as msgpack in a transferred buffer. */
+  async run<R>(task: WorkerTask): Promise<R> {
     const packed = (await this.pool.run(task)) as Uint8Array;
-    return unpack(packed) as GeometryResult;
+    return unpack(packed) as R;
   }
 
   /** Ask every worker to close its browsers, then stop the pool. */

@@ -1,7 +1,7 @@
 // The coordinator: reads request lines, validates them, schedules cases onto the engine farm
 // with a bound on cases in flight, and writes exactly one response line per request.
 import PQueue from 'p-queue';
-import { ENGINE_NAMES, type EngineName, type GeometryRequest, type ProfileName } from '../protocol/schema.js';
+import type { EngineName, ProfileName, Request } from '../protocol/schema.js';
 import { parseRequestLine } from '../protocol/validate.js';
 import { OracleError } from '../protocol/errors.js';
 import type { LaunchOptions } from '../workers/engine.js';
@@ -13,6 +13,14 @@ import { startXvfb, type Display } from './xvfb.js';
 import { killDescendants } from './reaper.js';
 import { CONFIG_DIR } from './paths.js';
 import { log } from './log.js';
+import type { CaseContext } from './schedule.js';
+import { geometryOp, voteOp } from './geometry-op.js';
+
+/** Request kinds that run a case on the engines: op → handler answering with the response line. */
+const CASE_OPS = {
+  geometry: geometryOp,
+  vote: voteOp,
+};
 
 export interface OracleOptions {
   engines: EngineName[];
@@ -62,7 +70,7 @@ export async function serve(options: OracleOptions): Promise<number> {
 
     const queue = new PQueue({ concurrency: options.workers * options.pages });
     const respond = (line: string) => writer.write(line);
-    const geometry = (request: GeometryRequest) => runGeometry(request, farm!, cases!, queue, options.timeoutMs, respond);
+    const context: CaseContext = { farm, cases, queue, timeoutMs: options.timeoutMs };
 
     let shutdownId: string | undefined;
     try {
@@ -76,7 +84,8 @@ export async function serve(options: OracleOptions): Promise<number> {
           shutdownId = parsed.request.id;
           break;
         } else {
-          void geometry(parsed.request as GeometryRequest);
+          const handle = CASE_OPS[parsed.op] as (request: Request, ctx: CaseContext) => Promise<string>;
+          void handle(parsed.request, context).then(respond);
         }
         // Backpressure: read no further while the queue holds a full round of waiting cases.
         if (queue.size >= queue.concurrency) await queue.onSizeLessThan(queue.concurrency);
@@ -106,62 +115,4 @@ function parse(input: InputLine, maxLineBytes: number) {
     id: id ? (JSON.parse(id) as string) : null,
     error: new OracleError('line_too_long', `the line has ${input.length} bytes; the limit is ${maxLineBytes} (--max-line-bytes)`),
   };
-}
-
-async function runGeometry(
-  request: GeometryRequest,
-  farm: EngineFarm,
-  cases: CaseServer,
-  queue: PQueue,
-  timeoutMs: number,
-  respond: (line: string) => Promise<void>,
-): Promise<void> {
-  const wanted = request.engines ?? farm.engines;
-  const errors: Partial<Record<EngineName, string>> = {};
-  const dumps: Partial<Record<EngineName, string>> = {};
-  let timing: Partial<Record<EngineName, number>> | undefined;
-  const runnable = wanted.filter((e) => farm.engines.includes(e));
-  for (const e of wanted) if (!runnable.includes(e)) errors[e] = 'engine_not_launched: engine not launched';
-  if (runnable.length) {
-    const page = cases.publish(request.html);
-    try {
-      const result = await queue.add(
-        () =>
-          farm.run({
-            kind: 'geometry',
-            url: page.url,
-            blankUrl: cases.blankUrl,
-            html: request.html,
-            script: request.script ?? null,
-            engines: runnable,
-            timeoutMs,
-          }),
-      );
-      Object.assign(dumps, result.dumps);
-      Object.assign(errors, result.errors);
-      if (request.timing) timing = result.inPageMs;
-    } catch (error) {
-      for (const e of runnable) errors[e] = `internal_error: ${(error as Error).message}`;
-    } finally {
-      page.release();
-    }
-  }
-  await respond(geometryResponse(request.id, dumps, errors, timing));
-}
-
-/** `{"a":…,"b":…}` over the engines present in `values`, in the fixed engine order. */
-function perEngine<T>(values: Partial<Record<EngineName, T>>, encode: (value: T) => string): string {
-  return `{${ENGINE_NAMES.filter((e) => values[e] !== undefined).map((e) => `${json(e)}:${encode(values[e]!)}`).join(',')}}`;
-}
-
-/** `{id, dumps, errors?, timing?}`; dump texts are already JSON. */
-export function geometryResponse(
-  id: string,
-  dumps: Partial<Record<EngineName, string>>,
-  errors: Partial<Record<EngineName, string>>,
-  timing?: Partial<Record<EngineName, number>>,
-): string {
-  const errorPart = Object.keys(errors).length ? `,"errors":${perEngine(errors, json)}` : '';
-  const timingPart = timing ? `,"timing":${perEngine(timing, json)}` : '';
-  return `{"id":${json(id)},"dumps":${perEngine(dumps, (d) => d)}${errorPart}${timingPart}}`;
 }

@@ -46,6 +46,18 @@ export const GeometryRequestSchema = Type.Object(
   { ...strict, $id: 'GeometryRequest', title: 'Geometry request' },
 );
 
+export const VoteRequestSchema = Type.Object(
+  {
+    id: Id,
+    op: Type.Literal('vote'),
+    html: GeometryRequestSchema.properties.html,
+    engines: Type.Optional(EngineList),
+    script: GeometryRequestSchema.properties.script,
+    dumps: Type.Optional(Type.Boolean({ description: 'Also answer with the dumps the vote was taken on.' })),
+  },
+  { ...strict, $id: 'VoteRequest', title: 'Vote: run a geometry case and answer with the three-way vote' },
+);
+
 export const PingRequestSchema = Type.Object(
   { id: Id, op: Type.Literal('ping') },
   { ...strict, $id: 'PingRequest', title: 'Ping' },
@@ -59,14 +71,16 @@ export const ShutdownRequestSchema = Type.Object(
 /** Every request kind, keyed by its `op` (the geometry request has none). */
 export const REQUEST_SCHEMAS = {
   geometry: GeometryRequestSchema,
+  vote: VoteRequestSchema,
   ping: PingRequestSchema,
   shutdown: ShutdownRequestSchema,
 } as const satisfies Record<string, TSchema>;
 
 export type GeometryRequest = Static<typeof GeometryRequestSchema>;
+export type VoteRequest = Static<typeof VoteRequestSchema>;
 export type PingRequest = Static<typeof PingRequestSchema>;
 export type ShutdownRequest = Static<typeof ShutdownRequestSchema>;
-export type Request = GeometryRequest | PingRequest | ShutdownRequest;
+export type Request = GeometryRequest | VoteRequest | PingRequest | ShutdownRequest;
 
 const Rect = Type.Object(
   { x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number() },
@@ -118,6 +132,28 @@ export const GeometryResponseSchema = Type.Object(
   { ...strict, $id: 'GeometryResponse', title: 'Geometry response' },
 );
 
+const Verdict = literalUnion(['unanimous', 'outlier', 'split', 'insufficient'] as const, 'insufficient: fewer than three usable engines; never a pass.');
+
+export const VoteResponseSchema = Type.Object(
+  {
+    id: Id,
+    vote: Type.Object(
+      {
+        verdict: Verdict,
+        outlier: Type.Union([EngineNameSchema, Type.Null()]),
+        majority: Type.Array(EngineNameSchema),
+        engines: Type.Record(Type.String(), Type.Object({ status: Type.String(), error: Type.Optional(Type.String()) })),
+        pairs: Type.Record(Type.String(), Type.Unknown(), { description: 'Per pair of usable engines: its compare verdict and summary.' }),
+        nodes: Type.Array(Type.Unknown(), { description: 'Per disagreeing node: index, tag, the outlier engine there, failure kinds.' }),
+      },
+      { description: 'See docs/protocol.md, "The vote".' },
+    ),
+    dumps: Type.Optional(PerEngine(DumpSchema)),
+    errors: Type.Optional(PerEngine(Type.String())),
+  },
+  { ...strict, $id: 'VoteResponse', title: 'Vote response' },
+);
+
 export const PingResponseSchema = Type.Object(
   {
     id: Id,
@@ -139,6 +175,7 @@ export const ErrorResponseSchema = Type.Object(
 
 export const RESPONSE_SCHEMAS = {
   geometry: GeometryResponseSchema,
+  vote: VoteResponseSchema,
   ping: PingResponseSchema,
   error: ErrorResponseSchema,
 } as const satisfies Record<string, TSchema>;

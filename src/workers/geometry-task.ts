@@ -6,10 +6,13 @@ import type { EngineName } from '../protocol/schema.js';
 import type { EngineHost } from './engine-host.js';
 import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from './page-walk.js';
 import { mayRunScript } from './script-free.js';
+import { columnarFromRaw } from '../comparator/columnar.js';
+import { voteColumnar } from '../comparator/vote.js';
 import type { GeometryResult, GeometryTask } from './tasks.js';
 
 export async function runGeometry(task: GeometryTask, hosts: Map<EngineName, EngineHost>): Promise<GeometryResult> {
   const result: GeometryResult = { dumps: {}, errors: {}, inPageMs: {} };
+  const walks: Partial<Record<EngineName, RawWalk>> = {};
   const writable = task.script === null && !mayRunScript(task.html) ? { html: task.html, blankUrl: task.blankUrl } : undefined;
   await forEachEngine(task.engines, hosts, result.errors, async (engine, host) => {
     const { value: walk, written } = await host.run<RawWalk>({
@@ -19,10 +22,15 @@ export async function runGeometry(task: GeometryTask, hosts: Map<EngineName, Eng
       args: [task.script, ...WALK_FIXED_ARGS],
       timeoutMs: task.timeoutMs,
     });
-    result.dumps[engine] = dumpJson(engine, host.version, walk);
+    walks[engine] = walk;
+    if (task.keepDumps) result.dumps[engine] = dumpJson(engine, host.version, walk);
     // After an in-place write the navigation timing belongs to the blank page, not the case.
     result.inPageMs[engine] = (written ? 0 : walk.loadMs) + walk.walkMs;
   });
+  if (task.vote) {
+    const columnar = Object.fromEntries(Object.entries(walks).map(([engine, walk]) => [engine, columnarFromRaw(walk, engine)]));
+    result.vote = JSON.stringify(voteColumnar({ dumps: columnar, errors: result.errors }));
+  }
   return result;
 }
 

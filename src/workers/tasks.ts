@@ -25,6 +25,10 @@ export interface CaseTask {
 
 export interface GeometryTask extends CaseTask {
   kind: 'geometry';
+  /** Vote on the dumps here, in the worker (the `vote` op). */
+  vote: boolean;
+  /** Send the dumps back (a `vote` op answers without them unless asked). */
+  keepDumps: boolean;
 }
 
 export type WorkerTask = GeometryTask;
@@ -35,6 +39,8 @@ export interface GeometryResult {
   errors: Partial<Record<EngineName, string>>;
   /** In-page milliseconds per engine (parse + style + layout + walk), for the bench. */
   inPageMs: Partial<Record<EngineName, number>>;
+  /** The vote as JSON text, when the task asked for one. */
+  vote?: string;
 }
 
 export const CONTROL_CHANNEL = 'browser-oracle/control';
