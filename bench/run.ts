@@ -9,6 +9,7 @@ import { LAUNCHERS } from '../src/workers/engines/index.js';
 import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../src/workers/page-walk.js';
 import type { EnginePage, EngineBrowser } from '../src/workers/engine.js';
 import { startXvfb } from '../src/coordinator/xvfb.js';
+import { EgressGuard } from '../src/coordinator/egress-guard.js';
 import { CONFIG_DIR } from '../src/coordinator/paths.js';
 import { OracleProcess, type Line } from '../test/support/oracle-process.js';
 import { layoutCorpus, type BenchCase } from './corpus.js';
@@ -27,11 +28,12 @@ function progress(label: string, total: number): SingleBar {
 /** One browser and one page per engine, in this process; each case through each engine in turn. */
 async function naive(cases: BenchCase[]): Promise<{ seconds: number; walks: Map<string, Partial<Record<EngineName, RawWalk>>> }> {
   const display = await startXvfb();
+  const guard = await EgressGuard.start();
   const browsers: EngineBrowser[] = [];
   const pages: [EngineName, EnginePage][] = [];
   try {
     for (const engine of ENGINE_NAMES) {
-      const browser = await LAUNCHERS[engine]({ profile: 'default', display: display.name, configDir: CONFIG_DIR, browsers: 'auto' });
+      const browser = await LAUNCHERS[engine]({ profile: 'default', display: display.name, configDir: CONFIG_DIR, proxyUrl: guard.proxyUrl, browsers: 'auto' });
       browsers.push(browser);
       pages.push([engine, await browser.newPage()]);
     }
@@ -53,6 +55,7 @@ async function naive(cases: BenchCase[]): Promise<{ seconds: number; walks: Map<
   } finally {
     await Promise.all(browsers.map((b) => b.close()));
     await display.stop();
+    await guard.close();
   }
 }
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineName } from '../src/protocol/schema.js';
 import { dump, fixturePath, type FixtureName } from './fixtures/dumps/load.js';
+import { reflectFixturePath } from './fixtures/reflect/load.js';
 
 const ENTRY = `
 import { Command, Option } from ${JSON.stringify(import.meta.resolve('commander'))};
@@ -69,6 +70,19 @@ test('vote: exit 0 only when unanimous', () => {
   const insufficient = cli('vote', '--pretty', fixturePath('engine-error'));
   assert.equal(insufficient.code, 1);
   assert.match(insufficient.stdout, /^vote: insufficient\n.*firefox error \(script_error: Error: recorded failure\)/);
+});
+
+test('vote: a reflect response (it has "states") is voted per observation', () => {
+  const unanimous = cli('vote', reflectFixturePath('unanimous'));
+  assert.equal(unanimous.code, 0, unanimous.stderr);
+  assert.equal(JSON.parse(unanimous.stdout).observations.length, 5);
+  const outlier = cli('vote', '--pretty', reflectFixturePath('outlier'));
+  assert.equal(outlier.code, 1);
+  assert.match(outlier.stdout, /^vote: outlier \(chromium\)\n/);
+  assert.match(outlier.stdout, /\n  0 #a preload: outlier \(chromium\); chromium "bogus" → "metadata", firefox "bogus" → "auto", webkit "bogus" → "auto"\n  1 #b preload: unanimous\n/);
+  const bad = cli('vote', textFile('bad-reflect.json', '{"id":"x","states":{"chromium":{}}}'));
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /is not an oracle reflect response: \/states\/chromium/);
 });
 
 test('compare --candidate: judged against the majority, under any engine name', () => {

@@ -6,11 +6,15 @@ import { getSystemErrorMap } from 'node:util';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { Command } from 'commander';
-import { DumpSchema, ENGINE_NAMES, GeometryResponseSchema } from '../protocol/schema.js';
+import { DumpSchema, ENGINE_NAMES, GeometryResponseSchema, ReflectResponseSchema } from '../protocol/schema.js';
 import { columnarFromDump, InvalidDumpError, type ColumnarDump } from '../comparator/columnar.js';
 import { compare, type CompareResult, type Failure } from '../comparator/compare.js';
 import { compareCandidate, type CandidateResult } from '../comparator/candidate.js';
 import { columnarResponse, voteColumnar, type EngineDumps, type VoteResult } from '../comparator/vote.js';
+import { voteReflect, type ObservationVote, type ReflectVoteResult } from '../comparator/reflect-vote.js';
+import { TraceResponseSchema } from '../protocol/schema.js';
+import { voteTraces } from '../comparator/trace-vote.js';
+import { prettyTraceVote } from './trace-pretty.js';
 
 const BAD_INPUT = 2;
 /** Failures and style mismatches listed per comparison by --pretty; the JSON has them all. */
@@ -34,6 +38,8 @@ const CANDIDATE = inputKind(
   Type.Object({ ...DumpSchema.properties, engine: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
 );
 const RESPONSE = inputKind('an oracle geometry response', GeometryResponseSchema);
+const REFLECT_RESPONSE = inputKind('an oracle reflect response', ReflectResponseSchema);
+const TRACE_RESPONSE = inputKind('an oracle trace response', TraceResponseSchema);
 
 /** An input that cannot be used: reported in one line, exit status 2. */
 class BadInput extends Error {}
@@ -77,15 +83,16 @@ export function registerCompareCommands(program: Command): void {
 
   const voteCommand = program
     .command('vote')
-    .summary("vote on the engines' dumps in one oracle response")
+    .summary("vote on the engines' dumps (or reflection states) in one oracle response")
     .description(
       'Compare every pair of usable engines in one oracle response and cluster them: unanimous, ' +
         'one outlier, split, or insufficient (fewer than 3 usable engines; an engine that errored ' +
-        'or whose document overflowed the viewport does not vote).',
+        'or whose document overflowed the viewport does not vote). A reflect response (one with ' +
+        '"states") is voted per observation, values matching exactly.',
     )
     .argument('<response>', 'a file holding one oracle response line')
     .option('--pretty', 'print a human summary instead of JSON')
-    .addHelpText('after', '\nExit status: 0 unanimous, 1 any other verdict, 2 unusable input.\nFields: src/comparator/vote.ts.');
+    .addHelpText('after', '\nExit status: 0 unanimous, 1 any other verdict, 2 unusable input.\nFields: src/comparator/vote.ts, reflect-vote.ts.');
   voteCommand.action((file: string, opts: { pretty?: boolean }) => run(voteCommand, opts, () => voteOutcome(file)));
 
   for (const command of [compareCommand, voteCommand]) {
@@ -109,6 +116,10 @@ function run(command: Command, opts: { pretty?: boolean }, work: () => Outcome):
 
 /** Reads, parses and validates one input file, then converts it with `build`. */
 function load<T extends TSchema, R>(file: string, kind: InputKind<T>, build: (value: Static<T>) => R): R {
+  return checked(file, readJson(file), kind, build);
+}
+
+function readJson(file: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -116,12 +127,15 @@ function load<T extends TSchema, R>(file: string, kind: InputKind<T>, build: (va
     const { errno } = error as NodeJS.ErrnoException;
     throw new BadInput(`cannot read ${file}: ${(errno !== undefined && getSystemErrorMap().get(errno)?.[1]) || (error as Error).message}`);
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new BadInput(`${file} is not JSON (${(error as Error).message})`);
   }
+}
+
+/** Validates `value`, read from `file`, then converts it with `build`. */
+function checked<T extends TSchema, R>(file: string, value: unknown, kind: InputKind<T>, build: (value: Static<T>) => R): R {
   const check = kind.check();
   if (!check.Check(value)) {
     const first = check.Errors(value).First()!;
@@ -149,7 +163,18 @@ function compareOutcome(fileA: string, fileB: string): Outcome {
 }
 
 function voteOutcome(file: string): Outcome {
-  const result = voteColumnar(loadResponse(file));
+  const value = readJson(file);
+  // Only a reflect response carries `states`; anything else is judged as a geometry response.
+  if (typeof value === 'object' && value !== null && 'states' in value) {
+    const result = checked(file, value, REFLECT_RESPONSE, voteReflect);
+    return { json: result, ok: result.verdict === 'unanimous', pretty: () => prettyReflectVote(result) };
+  }
+  // A trace response carries `traces`.
+  if (typeof value === 'object' && value !== null && 'traces' in value) {
+    const result = checked(file, value, TRACE_RESPONSE, voteTraces);
+    return { json: result, ok: result.verdict === 'unanimous', pretty: () => prettyTraceVote(result) };
+  }
+  const result = voteColumnar(checked(file, value, RESPONSE, columnarResponse));
   return { json: result, ok: result.verdict === 'unanimous', pretty: () => prettyVote(result) };
 }
 
@@ -222,6 +247,19 @@ function prettyVote(result: VoteResult): string[] {
   }
   lines.push(...capped(result.nodes.map((n) => `  node ${n.index} ${n.tag}: ${n.kinds.join(', ')}${n.outlier ? `, outlier ${n.outlier}` : ''}`)));
   return lines;
+}
+
+function prettyReflectVote(result: ReflectVoteResult): string[] {
+  const lines = [`vote: ${result.verdict}${result.outlier ? ` (${result.outlier})` : ''}`, `  ${prettyEngines(result.engines)}`];
+  return [...lines, ...capped(result.observations.map((o) => `  ${describeObservation(o)}`))];
+}
+
+/** `index selector attr[/idl]: verdict`, with each engine's values where they disagree. */
+export function describeObservation({ index, selector, attr, idl, verdict, outlier, values }: ObservationVote): string {
+  const probe = `${index} ${selector} ${attr}${idl === attr ? '' : `/${idl}`}`;
+  if (verdict === 'unanimous') return `${probe}: unanimous`;
+  const seen = Object.entries(values).map(([e, v]) => `${e} ${JSON.stringify(v.attr_value)} → ${JSON.stringify(v.idl_value)}`);
+  return `${probe}: ${verdict}${outlier ? ` (${outlier})` : ''}; ${seen.join(', ')}`;
 }
 
 function prettyCandidate(name: string, result: CandidateResult, engines: EngineDumps<ColumnarDump>): string[] {

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// `browser-oracle` — with no command, the stdio oracle; `compare` and `vote` judge dumps.
+// `browser-oracle` — with no command, the stdio oracle; the commands judge its answers
+// (compare, vote) and run the built-in reflection corpus and probes.
 import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ENGINE_NAMES, PROFILE_NAMES, type EngineName, type ProfileName } from '../protocol/schema.js';
 import { serve } from '../coordinator/oracle.js';
 import { registerCompareCommands } from './compare-commands.js';
+import { registerProbeCommands } from './probe-commands.js';
+import { registerReflectCommands } from './reflect-commands.js';
 
 const positiveInt = (name: string) => (value: string) => {
   const n = Number(value);
@@ -54,6 +57,8 @@ const program = new Command()
   });
 
 registerCompareCommands(program);
+registerReflectCommands(program);
+registerProbeCommands(program);
 
 program.parseAsync().catch((error: Error) => {
   process.stderr.write(`browser-oracle: ${error.message}\n`);

@@ -92,7 +92,7 @@ function statusOf(engine: EngineName, response: EngineDumps<ColumnarDump>): Engi
   return { status: dump === undefined ? 'absent' : dump.overflowed ? 'discarded' : 'usable' };
 }
 
-const pairKey = (x: EngineName, y: EngineName) => (x < y ? `${x}~${y}` : `${y}~${x}`);
+export const pairKey = (x: EngineName, y: EngineName) => (x < y ? `${x}~${y}` : `${y}~${x}`);
 
 /** A pair's comparison, with its first dump: a pair that has failures shares its shape, so it names the tags. */
 interface Compared {

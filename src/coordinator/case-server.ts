@@ -21,8 +21,15 @@ const BLANK_HEADERS = {
 };
 const BLANK_BODY = Buffer.from('<!doctype html><title>browser-oracle</title>');
 
+// Trace pages need a real, secure origin (a trace records both): http://localhost is secure
+// without TLS, so they are served without the sandbox, named by `localhost`. A page is reachable
+// only by its exact path, under a random name the oracle chose — never a path from the request
+// (a client id may be "..", empty, or repeated while in flight) — and only while in flight.
+const TRACE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+
 export class CaseServer {
   private readonly pages = new Map<string, Buffer>();
+  private readonly traces = new Map<string, Buffer>();
   private readonly prefix = `/case/${randomBytes(8).toString('hex')}-`;
   private counter = 0;
 
@@ -41,6 +48,9 @@ export class CaseServer {
     const cases = new CaseServer(server, `http://127.0.0.1:${port}`);
     server.on('request', (req, res) => {
       if (req.method === 'GET' && req.url === BLANK_PATH) return void res.writeHead(200, BLANK_HEADERS).end(BLANK_BODY);
+      // Only under the localhost name: a page behind any other Host (a DNS-rebound name) is not served.
+      const trace = req.method === 'GET' && req.headers.host === `localhost:${port}` ? cases.traces.get(req.url ?? '') : undefined;
+      if (trace) return void res.writeHead(200, TRACE_HEADERS).end(trace);
       const body = req.method === 'GET' && req.url?.startsWith(cases.prefix) ? cases.pages.get(req.url) : undefined;
       if (body) res.writeHead(200, CASE_HEADERS).end(body);
       else res.writeHead(404, { 'content-type': 'text/plain' }).end('not a case in flight\n');
@@ -57,6 +67,13 @@ export class CaseServer {
     const path = `${this.prefix}${(this.counter++).toString(36)}`;
     this.pages.set(path, Buffer.from(html, 'utf8'));
     return { url: this.origin + path, release: () => this.pages.delete(path) };
+  }
+
+  /** Publish a trace page (a whole document) at http://localhost:<port>/trace/<random> until released. */
+  publishTrace(document: string): { url: string; release: () => void } {
+    const path = `/trace/${randomBytes(12).toString('hex')}`;
+    this.traces.set(path, Buffer.from(document, 'utf8'));
+    return { url: `${this.origin.replace('127.0.0.1', 'localhost')}${path}`, release: () => this.traces.delete(path) };
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@ import { parseRequestLine } from '../protocol/validate.js';
 import { OracleError } from '../protocol/errors.js';
 import type { LaunchOptions } from '../workers/engine.js';
 import { CaseServer } from './case-server.js';
+import { EgressGuard } from './egress-guard.js';
 import { EngineFarm } from './engine-farm.js';
 import { readLines, type InputLine } from './line-reader.js';
 import { LineWriter } from './output.js';
@@ -15,11 +16,15 @@ import { CONFIG_DIR } from './paths.js';
 import { log } from './log.js';
 import type { CaseContext } from './schedule.js';
 import { geometryOp, voteOp } from './geometry-op.js';
+import { reflectOp } from './reflect-op.js';
+import { traceOp } from './trace-op.js';
 
 /** Request kinds that run a case on the engines: op → handler answering with the response line. */
 const CASE_OPS = {
   geometry: geometryOp,
   vote: voteOp,
+  reflect: reflectOp,
+  trace: traceOp,
 };
 
 export interface OracleOptions {
@@ -39,6 +44,7 @@ export async function serve(options: OracleOptions): Promise<number> {
   const stdin = process.stdin;
   let display: Display | undefined;
   let cases: CaseServer | undefined;
+  let guard: EgressGuard | undefined;
   let farm: EngineFarm | undefined;
   let stopping = false;
   const stop = (why: string) => {
@@ -57,18 +63,22 @@ export async function serve(options: OracleOptions): Promise<number> {
       display = await startXvfb().catch((error: Error) => (log(`webkit will not run: ${error.message}`), undefined));
     }
     cases = await CaseServer.start();
+    guard = await EgressGuard.start();
     farm = await EngineFarm.start({
       engines: options.engines,
       workers: options.workers,
       pages: options.pages,
-      launch: { profile: options.profile, display: options.display ?? display?.name, configDir: CONFIG_DIR, browsers: options.browsers },
+      launch: { profile: options.profile, display: options.display ?? display?.name, configDir: CONFIG_DIR, proxyUrl: guard.proxyUrl, browsers: options.browsers },
     });
     const launched = farm.engines;
     log(`ready: ${launched.map((e) => `${e} ${farm!.versions[e]}`).join(', ') || 'no engine'}; ` +
       `${options.workers} worker(s) × ${options.pages} page(s) per engine; profile ${options.profile}`);
     for (const e of options.engines) if (!launched.includes(e)) log(`${e} did not launch; requests naming it get "engine_not_launched"`);
 
+    // `queue` keeps the farm busy; `admitted` bounds every request between being read and its
+    // answer being handed to stdout, so neither a fast writer nor a slow reader grows memory.
     const queue = new PQueue({ concurrency: options.workers * options.pages });
+    const admitted = new PQueue({ concurrency: 2 * queue.concurrency });
     const respond = (line: string) => writer.write(line);
     const context: CaseContext = { farm, cases, queue, timeoutMs: options.timeoutMs };
 
@@ -85,22 +95,28 @@ export async function serve(options: OracleOptions): Promise<number> {
           break;
         } else {
           const handle = CASE_OPS[parsed.op] as (request: Request, ctx: CaseContext) => Promise<string>;
-          void handle(parsed.request, context).then(respond);
+          const { id } = parsed.request;
+          void admitted.add(() =>
+            handle(parsed.request, context)
+              .catch((error: Error) => json({ id, error: `internal_error: ${error.message}` }))
+              .then(respond),
+          );
         }
-        // Backpressure: read no further while the queue holds a full round of waiting cases.
-        if (queue.size >= queue.concurrency) await queue.onSizeLessThan(queue.concurrency);
+        // Backpressure: read no further until an admitted request has been answered.
+        if (admitted.size > 0) await admitted.onSizeLessThan(1);
         if (stopping) break;
       }
     } catch (error) {
       if (!stopping) throw error;
     }
-    await queue.onIdle();
+    await admitted.onIdle();
     if (shutdownId !== undefined) await respond(`{"id":${json(shutdownId)},"ok":true}`);
     await writer.flush();
     return 0;
   } finally {
     await farm?.close().catch((e: Error) => log(`closing the engines: ${e.message}`));
     await cases?.close();
+    await guard?.close();
     await display?.stop();
     const strays = killDescendants();
     if (strays) log(`killed ${strays} process(es) left behind by the engines`);

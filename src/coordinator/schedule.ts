@@ -30,6 +30,8 @@ export async function scheduleCase<R extends { errors: Errors }>(
   ctx: CaseContext,
   request: CaseRequest,
   task: DistributiveOmit<WorkerTask, keyof CaseTask>,
+  /** How the case's document is served; trace pages have their own route. */
+  publish: (html: string) => { url: string; release: () => void } = (html) => ctx.cases.publish(html),
 ): Promise<{ result: R | undefined; errors: Errors }> {
   const errors: Errors = {};
   const launched = ctx.farm.engines;
@@ -40,7 +42,7 @@ export async function scheduleCase<R extends { errors: Errors }>(
   });
   if (!engines.length) return { result: undefined, errors };
   const html = request.html ?? '';
-  const page = ctx.cases.publish(html);
+  const page = publish(html);
   try {
     const full = { ...task, engines, url: page.url, blankUrl: ctx.cases.blankUrl, html, script: request.script ?? null, timeoutMs: ctx.timeoutMs } as WorkerTask;
     const result = (await ctx.queue.add(() => ctx.farm.run<R>(full))) as R;

@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   engine_crashed: 'the engine process died during the case; it is being relaunched',
   script_error: "the case's script threw; the message carries its error",
   navigation_failed: 'the engine could not load the case document',
+  selector_not_found: "a reflect probe's selector matched no element (or is not a selector the engine accepts); fix the selector or the case's html",
   cancelled: 'the oracle shut down before the case ran',
   internal_error: 'a bug in the oracle; please report it with the request line',
 } as const;

@@ -1,11 +1,13 @@
 // The wire contract, once: TypeBox schemas give both the TypeScript types and the
 // runtime validators, and `npm run schema` publishes them as JSON Schema.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ObservationSchema, ProbeSchema } from './reflect-schema.js';
+import { traceSchemas, type TraceRequest } from './trace-schema.js';
 
 export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
-export const PROFILE_NAMES = ['default'] as const;
+export const PROFILE_NAMES = ['default', 'media'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 /** The style subset, in the contract's order: every dump lists exactly these, in this order. */
@@ -68,19 +70,42 @@ export const ShutdownRequestSchema = Type.Object(
   { ...strict, $id: 'ShutdownRequest', title: 'Shutdown' },
 );
 
+export const ReflectRequestSchema = Type.Object(
+  {
+    id: Id,
+    op: Type.Literal('reflect'),
+    html: Type.Optional(Type.String({ description: 'The document, served as is; omitted means an empty one.' })),
+    script: Type.Optional(Type.String({ description: 'Run after the document loads and before the probes are read.' })),
+    probes: Type.Array(ProbeSchema, { minItems: 1, description: 'What to read, in the order the observations answer.' }),
+    engines: Type.Optional(EngineList),
+  },
+  { ...strict, $id: 'ReflectRequest', title: 'Reflect: content attributes and the IDL properties reflecting them' },
+);
+
+export const { TraceRequestSchema, TraceSchema, TraceResponseSchema } = traceSchemas({
+  id: Id,
+  engines: Type.Optional(EngineList),
+  engine: EngineNameSchema,
+  engineNames: ENGINE_NAMES,
+  profileNames: PROFILE_NAMES,
+});
+
 /** Every request kind, keyed by its `op` (the geometry request has none). */
 export const REQUEST_SCHEMAS = {
   geometry: GeometryRequestSchema,
   vote: VoteRequestSchema,
+  reflect: ReflectRequestSchema,
+  trace: TraceRequestSchema,
   ping: PingRequestSchema,
   shutdown: ShutdownRequestSchema,
 } as const satisfies Record<string, TSchema>;
 
 export type GeometryRequest = Static<typeof GeometryRequestSchema>;
 export type VoteRequest = Static<typeof VoteRequestSchema>;
+export type ReflectRequest = Static<typeof ReflectRequestSchema>;
 export type PingRequest = Static<typeof PingRequestSchema>;
 export type ShutdownRequest = Static<typeof ShutdownRequestSchema>;
-export type Request = GeometryRequest | VoteRequest | PingRequest | ShutdownRequest;
+export type Request = GeometryRequest | VoteRequest | ReflectRequest | TraceRequest | PingRequest | ShutdownRequest;
 
 const Rect = Type.Object(
   { x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number() },
@@ -154,6 +179,24 @@ export const VoteResponseSchema = Type.Object(
   { ...strict, $id: 'VoteResponse', title: 'Vote response' },
 );
 
+export const ReflectStateSchema = Type.Object(
+  {
+    engine: EngineNameSchema,
+    engine_version: Type.String({ minLength: 1 }),
+    observations: Type.Array(ObservationSchema, { description: 'One per probe, in the request order.' }),
+  },
+  strict,
+);
+
+export const ReflectResponseSchema = Type.Object(
+  {
+    id: Id,
+    states: PerEngine(ReflectStateSchema),
+    errors: Type.Optional(PerEngine(Type.String())),
+  },
+  { ...strict, $id: 'ReflectResponse', title: 'Reflect response' },
+);
+
 export const PingResponseSchema = Type.Object(
   {
     id: Id,
@@ -176,10 +219,14 @@ export const ErrorResponseSchema = Type.Object(
 export const RESPONSE_SCHEMAS = {
   geometry: GeometryResponseSchema,
   vote: VoteResponseSchema,
+  reflect: ReflectResponseSchema,
+  trace: TraceResponseSchema,
   ping: PingResponseSchema,
   error: ErrorResponseSchema,
 } as const satisfies Record<string, TSchema>;
 
 export type GeometryResponse = Static<typeof GeometryResponseSchema>;
+export type ReflectState = Static<typeof ReflectStateSchema>;
+export type ReflectResponse = Static<typeof ReflectResponseSchema>;
 export type PingResponse = Static<typeof PingResponseSchema>;
 export type ErrorResponse = Static<typeof ErrorResponseSchema>;

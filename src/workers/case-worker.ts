@@ -9,6 +9,8 @@ import { EngineHost } from './engine-host.js';
 import { LAUNCHERS } from './engines/index.js';
 import { log } from './log.js';
 import { runGeometry } from './geometry-task.js';
+import { runReflect } from './reflect-task.js';
+import { runTrace } from './trace-task.js';
 import { CONTROL_CHANNEL, type ControlMessage, type WorkerConfig, type WorkerTask } from './tasks.js';
 
 // Anything a library prints must not reach the protocol channel.
@@ -51,6 +53,10 @@ async function run(task: WorkerTask) {
   switch (task.kind) {
     case 'geometry':
       return runGeometry(task, hosts);
+    case 'reflect':
+      return runReflect(task, hosts);
+    case 'trace':
+      return runTrace(task, hosts, config.launch.profile);
   }
 }
 

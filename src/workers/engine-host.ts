@@ -7,8 +7,12 @@ import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type 
 import { log } from './log.js';
 
 const MAX_BACKOFF_MS = 30_000;
+/** How long beyond its own timeout a case waits for a page while its engine relaunches. */
+const PAGE_WAIT_MS = 90_000;
 /** Page-level errors that leave the page usable for the next case. */
 const PAGE_SURVIVES: ReadonlySet<string> = new Set(['script_error']);
+/** How the drivers word a page or browser that went away under a call. */
+const DRIVER_GONE = /crash|closed|disconnect|invalid session|session (?:not|deleted)|ECONNREFUSED|ECONNRESET|socket hang up|target.*gone/i;
 
 /** What the host runs on one page: load a document, then call an in-page function. */
 export interface PageJob {
@@ -64,9 +68,13 @@ export class EngineHost {
     for (const page of pages) this.give({ page, clean: false });
   }
 
-  async run<T>(job: PageJob): Promise<JobResult<T>> {
+  /**
+   * Run one case on a free page. A crash is retried once on a fresh page (and browser, if it
+   * died); a second crash is the case's own finding and is reported, not retried again.
+   */
+  async run<T>(job: PageJob, attempt = 0): Promise<JobResult<T>> {
     const { timeoutMs } = job;
-    const slot = await this.take();
+    const slot = await this.take(timeoutMs + PAGE_WAIT_MS);
     const generation = this.generation;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -83,13 +91,23 @@ export class EngineHost {
       const code = error instanceof OracleError ? error.code : undefined;
       if (code && PAGE_SURVIVES.has(code)) this.give(slot);
       else this.replace(slot);
-      if (generation !== this.generation) {
-        throw new OracleError('engine_crashed', `${this.engine} exited during the case; it is being relaunched`);
+      if (code === 'case_timeout' || code === 'script_error' || !(await this.crashed(error, generation))) throw error;
+      if (attempt === 0) {
+        log(`${this.engine}: crashed during a case (${firstLine(error)}); retrying it once on a fresh page`);
+        return this.run<T>(job, 1);
       }
-      throw error;
+      throw new OracleError('engine_crashed', `${this.engine} crashed on this case twice, the second time on a fresh page (${firstLine(error)})`);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Did the page or its browser die (rather than the case failing in a live page)? */
+  private async crashed(error: unknown, generation: number): Promise<boolean> {
+    // The browser's exit can be reported just after the failed call it caused.
+    await sleep(100);
+    if (generation !== this.generation) return true;
+    return !(error instanceof OracleError) || DRIVER_GONE.test(error.message);
   }
 
   async close(): Promise<void> {
@@ -115,9 +133,21 @@ export class EngineHost {
     return { value: await slot.page.call<T>(job.fn, job.args), written: false };
   }
 
-  private take(): Promise<Slot> {
+  /** A free page; while the engine relaunches, cases wait for one — for a bounded time. */
+  private take(limitMs: number): Promise<Slot> {
     const slot = this.free.pop();
-    return slot ? Promise.resolve(slot) : new Promise((resolve) => this.waiting.push(resolve));
+    if (slot) return Promise.resolve(slot);
+    return new Promise((resolve, reject) => {
+      const waiter = (slot: Slot) => {
+        clearTimeout(timer);
+        resolve(slot);
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        reject(new OracleError('engine_crashed', `no ${this.engine} page became available within ${limitMs} ms; the engine keeps failing to relaunch (see stderr)`));
+      }, limitMs);
+      this.waiting.push(waiter);
+    });
   }
 
   private give(slot: Slot): void {
@@ -198,3 +228,4 @@ export class EngineHost {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!;

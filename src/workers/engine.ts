@@ -10,6 +10,8 @@ export interface LaunchOptions {
   display: string | undefined;
   /** Holds fonts.conf, which pins serif / sans-serif / monospace for every engine. */
   configDir: string;
+  /** The refusing proxy every non-loopback request is sent to (network isolation). */
+  proxyUrl: string;
   /** `auto` prefers Playwright's own browser builds when they are installed. */
   browsers: 'auto' | 'system' | 'bundled';
 }

@@ -2,6 +2,7 @@
 // transferred buffer (see case-worker.ts); control messages use a BroadcastChannel because
 // Piscina cannot address one particular worker.
 import type { EngineName } from '../protocol/schema.js';
+import type { Probe } from '../protocol/reflect-schema.js';
 import type { LaunchOptions } from './engine.js';
 
 export interface WorkerConfig {
@@ -31,7 +32,18 @@ export interface GeometryTask extends CaseTask {
   keepDumps: boolean;
 }
 
-export type WorkerTask = GeometryTask;
+export interface ReflectTask extends CaseTask {
+  kind: 'reflect';
+  /** The request's probes, with `idl` defaulted to `attr`. */
+  probes: Required<Probe>[];
+}
+
+/** A trace: the task's `url` is the trace page (recorder first), `script` the request's script. */
+export interface TraceTask extends CaseTask {
+  kind: 'trace';
+}
+
+export type WorkerTask = GeometryTask | ReflectTask | TraceTask;
 
 export interface GeometryResult {
   /** Dump JSON text per engine that succeeded, in the contract's key order. */
@@ -41,6 +53,18 @@ export interface GeometryResult {
   inPageMs: Partial<Record<EngineName, number>>;
   /** The vote as JSON text, when the task asked for one. */
   vote?: string;
+}
+
+export interface ReflectResult {
+  /** Reflection state JSON text per engine that succeeded, in the contract's key order. */
+  states: Partial<Record<EngineName, string>>;
+  errors: Partial<Record<EngineName, string>>;
+}
+
+export interface TraceResult {
+  /** Trace JSON text per engine that completed, in the contract's key order. */
+  traces: Partial<Record<EngineName, string>>;
+  errors: Partial<Record<EngineName, string>>;
 }
 
 export const CONTROL_CHANNEL = 'browser-oracle/control';

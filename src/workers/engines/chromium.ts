@@ -3,6 +3,8 @@ import { chromium } from 'playwright-core';
 import type { LaunchEngine } from '../engine.js';
 import { browserEnv, useBundled } from './bundled.js';
 import { launchPlaywright } from './playwright-browser.js';
+import { chromiumIsolationArgs } from './network-isolation.js';
+import { PROFILES } from './profiles.js';
 
 export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
@@ -21,6 +23,6 @@ const ARGS = [
 export const launchChromium: LaunchEngine = (options) =>
   launchPlaywright('chromium', chromium, {
     executablePath: useBundled(chromium, options) ? undefined : SYSTEM_CHROMIUM,
-    args: ARGS,
+    args: [...ARGS, ...chromiumIsolationArgs(options.proxyUrl), ...PROFILES[options.profile].chromiumArgs],
     env: browserEnv(options),
-  });
+  }, PROFILES[options.profile].permissions);

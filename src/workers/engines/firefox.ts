@@ -5,6 +5,8 @@ import { firefox } from 'playwright-core';
 import type { LaunchEngine } from '../engine.js';
 import { browserEnv, useBundled } from './bundled.js';
 import { launchPlaywright } from './playwright-browser.js';
+import { firefoxIsolationPrefs } from './network-isolation.js';
+import { PROFILES } from './profiles.js';
 
 export const SYSTEM_FIREFOX = '/usr/bin/firefox-esr';
 
@@ -18,7 +20,7 @@ export const launchFirefox: LaunchEngine = (options) => {
   const bundled = useBundled(firefox, options);
   return launchPlaywright('firefox', firefox, {
     ...(bundled ? {} : { channel: 'moz-firefox', executablePath: SYSTEM_FIREFOX }),
-    firefoxUserPrefs: PREFS,
+    firefoxUserPrefs: { ...PREFS, ...firefoxIsolationPrefs(options.proxyUrl), ...PROFILES[options.profile].firefoxPrefs },
     env: browserEnv(options),
   });
 };

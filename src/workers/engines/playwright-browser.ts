@@ -12,11 +12,14 @@ export async function launchPlaywright(
   engine: EngineName,
   browserType: BrowserType,
   launchOptions: PwLaunchOptions,
+  /** Granted to every page (a launch profile's, see profiles.ts). */
+  permissions: string[] = [],
 ): Promise<EngineBrowser> {
   const browser = await browserType.launch({ headless: true, ...launchOptions });
   let context: BrowserContext;
   try {
     context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, javaScriptEnabled: true });
+    if (permissions.length) await context.grantPermissions(permissions);
   } catch (error) {
     await browser.close().catch(() => {});
     throw error;
@@ -69,6 +72,8 @@ class PlaywrightPage implements EnginePage {
     try {
       return (await this.page.evaluate(call)) as T;
     } catch (error) {
+      // A page or browser that went away under the call is a crash, not the case's exception.
+      if (this.page.isClosed() || !this.page.context().browser()?.isConnected()) throw error;
       throw new OracleError('script_error', firstLine(error).replace(/^page\.evaluate: /, ''));
     }
   }

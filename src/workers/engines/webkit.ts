@@ -11,6 +11,8 @@ import { OracleError } from '../../protocol/errors.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from '../engine.js';
 import { browserEnv, useBundled } from './bundled.js';
 import { launchPlaywright } from './playwright-browser.js';
+import { miniBrowserIsolationArgs } from './network-isolation.js';
+import { PROFILES } from './profiles.js';
 
 // @wdio's logger prints to stdout, which is the protocol channel.
 logger.setLogLevelsConfig({}, 'silent');
@@ -24,6 +26,7 @@ export const MINIBROWSER = ['x86_64-linux-gnu', 'aarch64-linux-gnu']
 // WebKitGTK's default is sans-serif.
 const MINIBROWSER_ARGS = ['--automation', '--default-font-family=serif'];
 const DRIVER_START_TIMEOUT_MS = 15_000;
+const SESSION_START_TIMEOUT_MS = 30_000;
 const SESSION_CLOSE_GRACE_MS = 3_000;
 
 type Client = Awaited<ReturnType<typeof WebDriver.newSession>>;
@@ -41,7 +44,7 @@ document.open(); document.write(arguments[0]); document.close();
 if (document.readyState === 'complete') done(); else addEventListener('load', () => done(), { once: true });`;
 
 export const launchWebKit: LaunchEngine = async (options) => {
-  if (useBundled(webkit, options)) return launchPlaywright('webkit', webkit, { env: browserEnv(options) });
+  if (useBundled(webkit, options)) return launchPlaywright('webkit', webkit, { env: browserEnv(options) }, PROFILES[options.profile].permissions);
   if (!options.display) throw new Error('WebKitGTK needs an X display and none was given');
   const first = await WebKitGtkPage.open(options);
   return new WebKitGtkBrowser(options, first);
@@ -97,7 +100,12 @@ class WebKitGtkPage implements EnginePage {
       stdio: 'ignore',
     });
     try {
-      const client = await newSession(port);
+      // A MiniBrowser that cannot start (no display yet, say) leaves the session request hanging.
+      const client = await withDeadline(
+        newSession(port, [...MINIBROWSER_ARGS, ...miniBrowserIsolationArgs(options.proxyUrl), ...PROFILES[options.profile].miniBrowserArgs]),
+        SESSION_START_TIMEOUT_MS,
+        'WebKitWebDriver did not start a MiniBrowser session',
+      );
       const page = new WebKitGtkPage(driver, client, String(client.capabilities.browserVersion ?? ''));
       await page.sizeViewport();
       return page;
@@ -115,11 +123,9 @@ class WebKitGtkPage implements EnginePage {
   }
 
   async load(url: string, _timeoutMs: number): Promise<void> {
-    try {
-      await this.client.navigateTo(url);
-    } catch (error) {
-      throw new OracleError('navigation_failed', `webkit could not load the case: ${(error as Error).message.split('\n')[0]}`);
-    }
+    // A failure here is the driver's (the page's own load errors do not fail a navigation),
+    // so it is left for the host to treat as a crash.
+    await this.client.navigateTo(url);
   }
 
   async write(html: string): Promise<void> {
@@ -132,10 +138,14 @@ class WebKitGtkPage implements EnginePage {
       result = (await this.client.executeAsyncScript(callBody(functionSource), [args as unknown[]])) as typeof result;
     } catch (error) {
       // On a served page WebKit reports an exception from the case's script as the command's
-      // own "javascript error" rather than letting the call's promise reject.
-      const thrown = /^(?:WebDriverError: )?(.*) when running "execute\/async"/s.exec((error as Error).message);
-      if (thrown) throw new OracleError('script_error', thrown[1]!);
-      throw error;
+      // own error rather than letting the call's promise reject. Any other error (a dead
+      // MiniBrowser, a lost session) is the driver's, not the case's.
+      // WebKitWebDriver puts the exception itself ("TypeError: …", or whatever was thrown) where
+      // W3C has "javascript error"; the driver's own failures keep their W3C codes.
+      const name = (error as Error).name;
+      if (name !== 'javascript error' && /^[a-z ]+$/.test(name)) throw error;
+      const thrown = /^(?:WebDriverError: )?(.*?)(?: when running "execute\/async".*)?$/s.exec((error as Error).message)!;
+      throw new OracleError('script_error', thrown[1]!);
     }
     if ('error' in result) throw new OracleError('script_error', result.error);
     return result.value;
@@ -152,7 +162,7 @@ class WebKitGtkPage implements EnginePage {
   }
 }
 
-async function newSession(port: number): Promise<Client> {
+async function newSession(port: number, args: string[]): Promise<Client> {
   const deadline = Date.now() + DRIVER_START_TIMEOUT_MS;
   for (;;) {
     try {
@@ -164,7 +174,7 @@ async function newSession(port: number): Promise<Client> {
         connectionRetryCount: 0,
         connectionRetryTimeout: 10 * 60_000,
         capabilities: {
-          'webkitgtk:browserOptions': { binary: MINIBROWSER, args: MINIBROWSER_ARGS },
+          'webkitgtk:browserOptions': { binary: MINIBROWSER, args },
           pageLoadStrategy: 'normal',
         } as WebdriverIO.Capabilities,
       });
@@ -174,6 +184,14 @@ async function newSession(port: number): Promise<Client> {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 function killGroup(child: ChildProcess): void {

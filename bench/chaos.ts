@@ -1,0 +1,21 @@
+// npm run chaos — thousands of cases under random browser kills and periodic hangs.
+// Not part of npm test (a shorter run of the same checks is: test/chaos.test.ts).
+import { SingleBar, Presets } from 'cli-progress';
+import { runChaos } from './chaos-run.js';
+
+const cases = Number(process.argv[2] ?? 3000);
+const bar = new SingleBar({ format: 'chaos {bar} {value}/{total} cases', stream: process.stderr, hideCursor: true }, Presets.shades_classic);
+bar.start(cases, 0);
+const report = await runChaos({
+  cases,
+  killEveryMs: [2_000, 8_000],
+  hangEvery: 300,
+  timeoutMs: 5_000,
+  window: 16,
+  onProgress: (n) => bar.update(n),
+});
+bar.stop();
+console.log(JSON.stringify(report, null, 2));
+const ok = report.lost === 0 && report.duplicates === 0 && report.orphans === 0 && report.exitCode === 0;
+console.log(ok ? 'chaos: every case answered exactly once; nothing left running' : 'chaos: FAILED');
+process.exitCode = ok ? 0 : 1;

@@ -1,0 +1,92 @@
+// `browser-oracle probe`: runs the hand-written probes (probes.ts) through every engine of a
+// fresh oracle process and votes each trace three ways. One JSON line per probe, or a table
+// with --pretty. The verdicts are findings, not failures: the exit status is 0 whenever every
+// probe was answered.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Option, type Command } from 'commander';
+import { ENGINE_NAMES, PROFILE_NAMES, type ProfileName } from '../protocol/schema.js';
+import type { TraceResponse } from '../protocol/trace-schema.js';
+import { voteTraces } from '../comparator/trace-vote.js';
+import { PROBES, type Probe } from './probes.js';
+
+const ORACLE_MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+
+/** What one probe line reports. */
+interface ProbeLine {
+  probe: string;
+  profile: ProfileName;
+  verdict: string;
+  outlier: string | null;
+  majority: string[];
+  /** Per pair of engines that answered: its compare verdict. */
+  pairs: Record<string, string>;
+  /** Records on which some pair disagrees. */
+  disagreeing_records: number[];
+  errors: Record<string, string>;
+  /** Why this result says little: the probe needs a profile this run does not have. */
+  note?: string;
+}
+
+export function registerProbeCommands(program: Command): void {
+  const command = program
+    .command('probe')
+    .summary('run the hand-written trace probes through every engine and vote on each')
+    .description(
+      'Starts an oracle, runs six trace probes (OfflineAudioContext rendering, canvas getImageData readback, DOM event ' +
+        'bubble order, promise/microtask settlement order, the URL.prototype shape, fake-camera track settings) through ' +
+        'every engine, and votes each: unanimous, outlier, split or insufficient. The fake-camera probe needs --profile=media.',
+    )
+    .option('--pretty', 'print a table instead of JSON lines')
+    .addOption(new Option('--profile <name>', 'launch profile for the oracle the probes run in').choices(PROFILE_NAMES).default('default'));
+  command.action(async (opts: { pretty?: boolean; profile: ProfileName }) => {
+    const lines = await runProbes(opts.profile);
+    process.stdout.write(opts.pretty ? table(lines) : lines.map((l) => JSON.stringify(l) + '\n').join(''));
+  });
+}
+
+async function runProbes(profile: ProfileName): Promise<ProbeLine[]> {
+  const child = spawn(process.execPath, [ORACLE_MAIN, '--workers=1', `--profile=${profile}`], { stdio: ['pipe', 'pipe', 'inherit'] });
+  PROBES.forEach((probe, i) => {
+    const request = { id: String(i), op: 'trace', script: probe.script, ...(probe.html === undefined ? {} : { html: probe.html }) };
+    child.stdin.write(JSON.stringify(request) + '\n');
+  });
+  child.stdin.end();
+  const responses = new Map<string, TraceResponse>();
+  for await (const text of createInterface({ input: child.stdout })) {
+    const response = JSON.parse(text) as TraceResponse & { error?: string };
+    if (response.error) throw new Error(`the oracle rejected probe ${PROBES[Number(response.id)]?.name}: ${response.error}`);
+    responses.set(response.id, response);
+  }
+  return PROBES.map((probe, i) => {
+    const response = responses.get(String(i));
+    if (!response) throw new Error(`the oracle exited without answering probe ${probe.name}`);
+    return probeLine(probe, profile, response);
+  });
+}
+
+function probeLine(probe: Probe, profile: ProfileName, response: TraceResponse): ProbeLine {
+  const vote = voteTraces(response);
+  const line: ProbeLine = {
+    probe: probe.name,
+    profile,
+    verdict: vote.verdict,
+    outlier: vote.outlier,
+    majority: vote.majority,
+    pairs: Object.fromEntries(Object.entries(vote.pairs).map(([pair, { verdict }]) => [pair, verdict])),
+    disagreeing_records: vote.records.map((r) => r.seq),
+    errors: { ...response.errors },
+  };
+  if (probe.needs && probe.needs !== profile) line.note = `needs --profile=${probe.needs}; under ${profile} it records the missing setup`;
+  return line;
+}
+
+function table(lines: ProbeLine[]): string {
+  const rows = [
+    ['probe', 'verdict', 'outlier', ...ENGINE_NAMES.map((e) => `${e} error`), 'note'],
+    ...lines.map((l) => [l.probe, l.verdict, l.outlier ?? '-', ...ENGINE_NAMES.map((e) => l.errors[e] ?? '-'), l.note ?? '']),
+  ];
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n') + '\n';
+}

@@ -1,0 +1,109 @@
+// `reflect-corpus`: runs a file of reflect requests through an oracle of its own and prints each
+// case's agreement. Disagreement between engines is the finding this reports, not a failure:
+// exit 0 when every engine answered every case, 1 when some engine errored, 2 on a bad corpus.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { parseRequestLine } from '../protocol/validate.js';
+import type { ReflectRequest, ReflectResponse } from '../protocol/schema.js';
+import { voteReflect, type ReflectVoteResult } from '../comparator/reflect-vote.js';
+import type { ClusterVerdict } from '../comparator/cluster.js';
+import { describeObservation } from './compare-commands.js';
+
+/** The corpus shipped with the repository (this module runs as dist/src/cli/reflect-commands.js). */
+export const DEFAULT_CORPUS = fileURLToPath(new URL('../../../corpus/reflect.jsonl', import.meta.url));
+const ORACLE_MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+const BAD_INPUT = 2;
+
+export interface CorpusResult {
+  request: ReflectRequest;
+  response: ReflectResponse;
+  vote: ReflectVoteResult;
+}
+
+export function registerReflectCommands(program: Command): void {
+  const command = program
+    .command('reflect-corpus')
+    .summary('run reflect cases through the three engines and print per-case agreement')
+    .description(
+      'Start an oracle, send it every reflect request in FILE (one JSON request per line; blank lines ' +
+        'skipped), vote on each answer per observation, and print one row per case: unanimous, outlier ' +
+        '(naming the engine) or split, with the observations the engines disagree on.',
+    )
+    .argument('[file]', 'the corpus', DEFAULT_CORPUS)
+    .addHelpText('after', '\nExit status: 0 every engine answered every case, 1 some engine errored, 2 unusable corpus.');
+  command.action(async (file: string) => {
+    let requests: ReflectRequest[];
+    try {
+      requests = readCorpus(file);
+    } catch (error) {
+      return command.error(`reflect-corpus: ${(error as Error).message}`, { exitCode: BAD_INPUT });
+    }
+    const results = await runCorpus(requests);
+    process.stdout.write(formatTable(results).join('\n') + '\n');
+    process.exitCode = results.some((r) => r.response.errors) ? 1 : 0;
+  });
+}
+
+/** The corpus's requests, each validated as the oracle would; ids must be unique to match answers. */
+export function readCorpus(file: string): ReflectRequest[] {
+  const requests: ReflectRequest[] = [];
+  const ids = new Set<string>();
+  readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    const parsed = parseRequestLine(line);
+    const where = `${file}:${i + 1}`;
+    if (!parsed.ok) throw new Error(`${where}: ${parsed.error.wireText}`);
+    if (parsed.op !== 'reflect') throw new Error(`${where}: not a reflect request`);
+    const request = parsed.request as ReflectRequest;
+    if (ids.has(request.id)) throw new Error(`${where}: id ${JSON.stringify(request.id)} is used twice`);
+    ids.add(request.id);
+    requests.push(request);
+  });
+  return requests;
+}
+
+/** Runs `requests` on a fresh oracle (one worker: the cases are small) and votes each answer, in corpus order. */
+export async function runCorpus(requests: readonly ReflectRequest[]): Promise<CorpusResult[]> {
+  const oracle = spawn(process.execPath, [ORACLE_MAIN, '--workers=1'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  oracle.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  const exited = new Promise<number | null>((resolve) => oracle.once('exit', resolve));
+  const answers = new Map<string, ReflectResponse>();
+  const lines = createInterface({ input: oracle.stdout });
+  lines.on('line', (text) => {
+    const line = JSON.parse(text) as ReflectResponse;
+    answers.set(line.id, line);
+  });
+  const closed = new Promise((resolve) => lines.once('close', resolve));
+  // An oracle that dies early breaks the pipe; the unanswered cases below report it.
+  oracle.stdin.on('error', () => {});
+  // The oracle answers every case before the shutdown, then exits.
+  for (const request of requests) oracle.stdin.write(JSON.stringify(request) + '\n');
+  oracle.stdin.end(JSON.stringify({ id: '__shutdown', op: 'shutdown' }) + '\n');
+  const [code] = await Promise.all([exited, closed]);
+  const missing = requests.filter((r) => !answers.get(r.id)?.states);
+  if (missing.length) {
+    throw new Error(`the oracle (exit ${code}) did not answer ${missing.map((r) => r.id).join(', ')}; its stderr ended:\n${stderr}`);
+  }
+  return requests.map((request) => {
+    const response = answers.get(request.id)!;
+    return { request, response, vote: voteReflect(response) };
+  });
+}
+
+/** One row per case, its disagreeing observations under it, then the totals. */
+export function formatTable(results: readonly CorpusResult[]): string[] {
+  const width = Math.max(4, ...results.map((r) => r.request.id.length));
+  const lines = [`${'case'.padEnd(width)}  agreement`];
+  for (const { request, response, vote } of results) {
+    const errors = response.errors ? `  errors: ${JSON.stringify(response.errors)}` : '';
+    lines.push(`${request.id.padEnd(width)}  ${vote.verdict}${vote.outlier ? ` (${vote.outlier})` : ''}${errors}`);
+    for (const o of vote.observations) if (o.verdict !== 'unanimous') lines.push(`${''.padEnd(width)}    ${describeObservation(o)}`);
+  }
+  const count = (verdict: ClusterVerdict) => `${results.filter((r) => r.vote.verdict === verdict).length} ${verdict}`;
+  lines.push(`${results.length} cases: ${(['unanimous', 'outlier', 'split', 'insufficient'] as const).map(count).join(', ')}`);
+  return lines;
+}
