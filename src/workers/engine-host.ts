@@ -3,6 +3,7 @@
 // relaunches the browser (with backoff) when its process goes away.
 import type { EngineName } from '../protocol/schema.js';
 import { OracleError } from '../protocol/errors.js';
+import { writeThenCall } from './script-free.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from './engine.js';
 import { log } from './log.js';
 
@@ -124,8 +125,7 @@ export class EngineHost {
         await slot.page.load(job.writable.blankUrl, slack);
         slot.clean = true;
       }
-      await slot.page.write(job.writable.html);
-      const value = await slot.page.call<T & { scriptCapable?: boolean }>(job.fn, job.args);
+      const value = await slot.page.call<T & { scriptCapable?: boolean }>(writeThenCall(job.fn), [job.writable.html, ...job.args]);
       if (value.scriptCapable === false) return { value, written: true };
     }
     slot.clean = false;

@@ -17,18 +17,12 @@ export interface LaunchOptions {
 }
 
 /**
- * One page that runs one case at a time and is reused across cases. Three primitives, so
- * every request kind (geometry, reflection, trace) is an in-page function run the same way.
+ * One page that runs one case at a time and is reused across cases. Two primitives, so every
+ * request kind (geometry, reflection, trace) is an in-page function run the same way.
  */
 export interface EnginePage {
   /** Load `url` as a fresh top-level document; resolves after its load event. */
   load(url: string, timeoutMs: number): Promise<void>;
-  /**
-   * Replace the current document in place (document.open/write/close); resolves once it has
-   * loaded. Only sound on a page whose global object has never run page script — the engine
-   * host guarantees that (see script-free.ts).
-   */
-  write(html: string): Promise<void>;
   /**
    * Call `functionSource` (a function expression, usually async) in the page's main world with
    * JSON-serializable `args`, and resolve with its JSON result. An exception thrown in the page

@@ -14,3 +14,17 @@ export function mayRunScript(html: string): boolean {
 
 /** The same test on the parsed document, run inside the page by the walk. */
 export const SCRIPT_CAPABLE_SELECTOR = 'script,iframe,frame,frameset,object,embed,portal,meta[http-equiv],[autofocus],[srcdoc]';
+
+/**
+ * The fast path in one driver round trip: an in-page function that replaces the document in
+ * place with its first argument (document.open/write/close), waits for the load event, then
+ * calls `functionSource` with the remaining arguments. Measured against Playwright's
+ * setContent followed by a separate call: Chromium ≈ +20 %, Firefox ≈ +45 % cases/s.
+ */
+export function writeThenCall(functionSource: string): string {
+  return `async (html, ...args) => {
+  document.open(); document.write(html); document.close();
+  if (document.readyState !== 'complete') await new Promise((resolve) => addEventListener('load', resolve, { once: true }));
+  return (${functionSource})(...args);
+}`;
+}

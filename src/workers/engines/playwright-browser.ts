@@ -63,10 +63,6 @@ class PlaywrightPage implements EnginePage {
     }
   }
 
-  async write(html: string): Promise<void> {
-    await this.page.setContent(html, { waitUntil: 'load' });
-  }
-
   async call<T>(functionSource: string, args: readonly unknown[]): Promise<T> {
     const call = `(${functionSource})(${args.map((a) => JSON.stringify(a)).join(', ')})`;
     try {

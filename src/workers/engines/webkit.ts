@@ -38,11 +38,6 @@ Promise.resolve().then(() => (${functionSource})(...arguments[0])).then(
   (value) => done({ value }),
   (e) => done({ error: (e && e.name ? e.name + ': ' + e.message : String(e)) }));`;
 
-// document.open/write/close in place, then wait for the load event.
-const WRITE_BODY = `const done = arguments[arguments.length - 1];
-document.open(); document.write(arguments[0]); document.close();
-if (document.readyState === 'complete') done(); else addEventListener('load', () => done(), { once: true });`;
-
 export const launchWebKit: LaunchEngine = async (options) => {
   if (useBundled(webkit, options)) return launchPlaywright('webkit', webkit, { env: browserEnv(options) }, PROFILES[options.profile].permissions);
   if (!options.display) throw new Error('WebKitGTK needs an X display and none was given');
@@ -126,10 +121,6 @@ class WebKitGtkPage implements EnginePage {
     // A failure here is the driver's (the page's own load errors do not fail a navigation),
     // so it is left for the host to treat as a crash.
     await this.client.navigateTo(url);
-  }
-
-  async write(html: string): Promise<void> {
-    await this.client.executeAsyncScript(WRITE_BODY, [html]);
   }
 
   async call<T>(functionSource: string, args: readonly unknown[]): Promise<T> {
