@@ -1,9 +1,11 @@
-// Serves each case's HTML as a fresh top-level document on loopback, for as long as the
-// case is in flight. A navigation per case (not document.open/write, which keeps the old
-// global object, its timers and its listeners) is what stops one case leaking into the next;
-// the CSP sandbox gives every case an opaque origin, so no storage or cookie outlives it.
+// Serves each case's HTML as a fresh top-level document on loopback, for as long as the case
+// is in flight. A navigation per case (not document.open/write into a page that has run
+// script, which keeps the old global object, its timers and its listeners) is what stops one
+// case leaking into the next; the CSP sandbox gives every case an opaque origin, so no storage
+// or cookie outlives it. Script-free cases skip the navigation: see src/workers/script-free.ts.
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { closeServer, listenOnLoopback } from './loopback.js';
 
 const CASE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -40,11 +42,7 @@ export class CaseServer {
 
   static async start(): Promise<CaseServer> {
     const server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', resolve);
-    });
-    const { port } = server.address() as { port: number };
+    const port = await listenOnLoopback(server);
     const cases = new CaseServer(server, `http://127.0.0.1:${port}`);
     server.on('request', (req, res) => {
       if (req.method === 'GET' && req.url === BLANK_PATH) return void res.writeHead(200, BLANK_HEADERS).end(BLANK_BODY);
@@ -76,8 +74,7 @@ export class CaseServer {
     return { url: `${this.origin.replace('127.0.0.1', 'localhost')}${path}`, release: () => this.traces.delete(path) };
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
+  close(): Promise<void> {
+    return closeServer(this.server);
   }
 }

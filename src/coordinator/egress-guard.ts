@@ -4,6 +4,7 @@
 // isolation test (or a curious user) can see what a case tried.
 import { createServer, type Server } from 'node:http';
 import { log } from './log.js';
+import { closeServer, listenOnLoopback } from './loopback.js';
 
 const LOGGED_HOSTS = 20;
 
@@ -20,11 +21,7 @@ export class EgressGuard {
 
   static async start(): Promise<EgressGuard> {
     const server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', resolve);
-    });
-    const { port } = server.address() as { port: number };
+    const port = await listenOnLoopback(server);
     const guard = new EgressGuard(server, `http://127.0.0.1:${port}`);
     server.on('request', (req, res) => {
       guard.refuse(req.method ?? 'GET', req.url ?? '');
@@ -47,8 +44,7 @@ export class EgressGuard {
     }
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
+  close(): Promise<void> {
+    return closeServer(this.server);
   }
 }
