@@ -10,8 +10,8 @@ import { layoutCorpus } from './corpus.js';
 
 export interface ChaosOptions {
   cases: number;
-  /** A browser is killed after a random pause in this range (ms). */
-  killEveryMs: [number, number];
+  /** A browser is killed after a random pause in this range (ms); null: no kills (a plain soak). */
+  killEveryMs: [number, number] | null;
   /** Every n-th case hangs every engine. */
   hangEvery: number;
   timeoutMs: number;
@@ -31,6 +31,8 @@ export interface ChaosReport {
   engineErrors: Record<string, number>;
   peakRssMiB: number;
   finalRssMiB: number;
+  /** Resident memory (MiB) of the oracle and everything below it after each tenth of the cases. */
+  rssByTenthMiB: number[];
   orphans: number;
   exitCode: number | null;
   seconds: number;
@@ -65,7 +67,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   let kills = 0;
   let running = true;
   const killer = (async () => {
-    while (running) {
+    while (running && options.killEveryMs) {
       const [lo, hi] = options.killEveryMs;
       await new Promise((r) => setTimeout(r, lo + Math.random() * (hi - lo)));
       if (!running) break;
@@ -76,6 +78,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   })();
 
   let hangs = 0;
+  const rssByTenth: number[] = [];
   const answers: Line[] = [];
   let next = 0;
   const client = async () => {
@@ -86,6 +89,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const c = corpus[i % corpus.length]!;
       answers.push(await oracle.request({ id: `chaos-${i}`, html: hang ? HANG : c.html }));
       options.onProgress?.(answers.length);
+      if (answers.length % Math.max(1, Math.floor(options.cases / 10)) === 0) sample(), rssByTenth.push(Math.round(last / 1024));
     }
   };
   await Promise.all(Array.from({ length: options.window }, client));
@@ -113,6 +117,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     engineErrors,
     peakRssMiB: Math.round(peak / 1024),
     finalRssMiB: Math.round(last / 1024),
+    rssByTenthMiB: rssByTenth,
     orphans: [...seen].filter(isAlive).length,
     exitCode,
     seconds: Math.round((performance.now() - start) / 1000),

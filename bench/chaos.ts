@@ -1,14 +1,17 @@
-// npm run chaos — thousands of cases under random browser kills and periodic hangs.
-// Not part of npm test (a shorter run of the same checks is: test/chaos.test.ts).
+// npm run chaos [cases] [--soak] — thousands of cases under random browser kills and periodic
+// hangs; with --soak, no kills, to watch resident memory over a long run. Not part of npm test
+// (a shorter run of the same checks is: test/chaos.test.ts).
 import { SingleBar, Presets } from 'cli-progress';
 import { runChaos } from './chaos-run.js';
 
-const cases = Number(process.argv[2] ?? 3000);
+const args = process.argv.slice(2);
+const cases = Number(args.find((a) => /^\d+$/.test(a)) ?? 3000);
+const soak = args.includes('--soak');
 const bar = new SingleBar({ format: 'chaos {bar} {value}/{total} cases', stream: process.stderr, hideCursor: true }, Presets.shades_classic);
 bar.start(cases, 0);
 const report = await runChaos({
   cases,
-  killEveryMs: [2_000, 8_000],
+  killEveryMs: soak ? null : [2_000, 8_000],
   hangEvery: 300,
   timeoutMs: 5_000,
   window: 16,

@@ -137,6 +137,32 @@ describe('contract', () => {
   });
 });
 
+describe('vote op', () => {
+  test('answers with the three-way vote instead of the dumps, and with both when asked', async () => {
+    // One line of default serif text: Gecko's line box is 19 px, Blink's and WebKit's 18 px.
+    const html = '<!doctype html><p>Hello world</p>';
+    const vote = await oracle.request({ id: 'vote-1', op: 'vote', html });
+    assert.deepEqual(Object.keys(vote), ['id', 'vote']);
+    assert.equal(vote.vote.verdict, 'outlier');
+    assert.equal(vote.vote.outlier, 'firefox');
+    assert.deepEqual(vote.vote.majority, ['chromium', 'webkit']);
+    const withDumps = await oracle.request({ id: 'vote-2', op: 'vote', html, dumps: true });
+    assert.deepEqual(Object.keys(withDumps), ['id', 'vote', 'dumps']);
+    const plain = await run(html);
+    assert.deepEqual(withDumps.dumps, plain.dumps, 'the vote was taken on the same dumps a geometry request gets');
+    const agreed = await oracle.request({ id: 'vote-3', op: 'vote', html: '<!doctype html><div style="width:10px;height:10px"></div>' });
+    assert.equal(agreed.vote.verdict, 'unanimous');
+  });
+
+  test('fewer than three usable engines is insufficient, never a pass', async () => {
+    const pair = await oracle.request({ id: 'vote-4', op: 'vote', html: '<p>x</p>', engines: ['chromium', 'webkit'] });
+    assert.equal(pair.vote.verdict, 'insufficient');
+    const overflowed = await oracle.request({ id: 'vote-5', op: 'vote', html: '<!doctype html><div style="height:5000px"></div>' });
+    assert.equal(overflowed.vote.verdict, 'insufficient');
+    for (const engine of ENGINE_NAMES) assert.equal(overflowed.vote.engines[engine].status, 'discarded');
+  });
+});
+
 describe('bad input', () => {
   const garbage: [string, string | null, RegExp][] = [
     ['{not json', null, /^invalid_json/],
@@ -180,6 +206,10 @@ describe('hangs and isolation', () => {
   });
 
   test('nothing a case does reaches the next one: globals, timers, listeners, storage, styles, scroll, focus', async () => {
+    // One page per engine, so the polluting case and the detecting ones share it.
+    const single = new OracleProcess(['--workers=1', '--pages=1']);
+    await single.ready();
+    const run = (html: string, extra: Line) => single.request({ id: `iso-${seq++}`, html, ...extra });
     const probe = '<!doctype html><input id=i><div id=d style="height:50px"></div>';
     const detector = `
       const leaks = [typeof window.leaked, document.querySelectorAll('style,[data-leak]').length, scrollY, document.activeElement === document.body];
@@ -199,6 +229,7 @@ describe('hangs and isolation', () => {
       assert.equal(nodesOf(clean, engine).find((n) => n.tag === 'DIV')!.bounding.h, 50, `${engine}: the detector sees a clean page`);
       assert.deepEqual(afterPolluting.dumps[engine], clean.dumps[engine], `${engine}: identical to the clean run`);
     }
+    await single.shutdown();
   });
 });
 
@@ -209,7 +240,7 @@ describe('determinism', () => {
     '<!doctype html><div style="writing-mode:vertical-rl;height:200px">vertical text runs here</div><div style="position:absolute;left:10.5px;top:20.25px;width:50%">abs</div>',
   ];
 
-  test('the same case twice, and pipelined, gives byte-identical dumps', async () => {
+  test('the same case twice, and pipelined, gives identical dumps', async () => {
     const first = await Promise.all(cases.map((html) => run(html)));
     const second = await Promise.all(cases.map((html) => run(html)));
     first.forEach((response, i) => assert.deepEqual(second[i]!.dumps, response.dumps));

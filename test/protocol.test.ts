@@ -55,7 +55,6 @@ test('accepts every request kind', () => {
 
 const raw: RawWalk = {
   viewport: [800, 600],
-  devicePixelRatio: 1,
   overflowed: false,
   tags: ['HTML', 'HEAD', 'BODY', 'SPAN'],
   parents: [-1, 0, 0, 2],

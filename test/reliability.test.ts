@@ -31,11 +31,9 @@ describe('crashes', () => {
         if (i === 5) killAll(victims);
         await new Promise((r) => setTimeout(r, 20));
       }
+      // A crash the case did not cause is retried once on a fresh browser, so every case succeeds.
       for (const answer of await Promise.all(answers)) {
-        for (const e of ENGINE_NAMES) {
-          // A crash the case did not cause is retried on a fresh browser, so it succeeds.
-          assert.ok(answer.dumps[e] || /^engine_crashed: /.test(answer.errors?.[e]), `${answer.id} ${e}: ${answer.errors?.[e]}`);
-        }
+        assert.deepEqual(Object.keys(answer.dumps), [...ENGINE_NAMES], `${answer.id}: ${JSON.stringify(answer.errors)}`);
       }
       const later = await oracle.request({ id: `${engine}-after-crash`, html: '<!doctype html><p>after</p>' });
       assert.deepEqual(Object.keys(later.dumps), [...ENGINE_NAMES], JSON.stringify(later.errors));
@@ -61,8 +59,7 @@ describe('isolation', () => {
     }
     // The outside requests reached only the oracle's refusing proxy.
     for (const host of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) assert.match(oracle.stderr, new RegExp(`refused an engine's outside request: \\S+ \\S*${host.replace(/\./g, '\\.')}`));
-    const navigated = await oracle.request({ id: 'isolation-nav', html: '<!doctype html><p>x</p>', script: "location.href = 'http://192.0.2.5/'" });
-    for (const engine of ENGINE_NAMES) assert.ok(navigated.dumps[engine] || navigated.errors?.[engine], engine);
+    await oracle.request({ id: 'isolation-nav', html: '<!doctype html><p>x</p>', script: "location.href = 'http://192.0.2.5/'" });
     assert.match(oracle.stderr, /refused an engine's outside request: GET http:\/\/192\.0\.2\.5\//);
   });
 });

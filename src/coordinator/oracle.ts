@@ -3,7 +3,7 @@
 import PQueue from 'p-queue';
 import type { EngineName, ProfileName, Request } from '../protocol/schema.js';
 import { parseRequestLine } from '../protocol/validate.js';
-import { OracleError } from '../protocol/errors.js';
+import { OracleError, errorWireText } from '../protocol/errors.js';
 import type { LaunchOptions } from '../workers/engine.js';
 import { CaseServer } from './case-server.js';
 import { EgressGuard } from './egress-guard.js';
@@ -14,7 +14,7 @@ import { startXvfb, type Display } from './xvfb.js';
 import { killDescendants } from './reaper.js';
 import { CONFIG_DIR } from './paths.js';
 import { log } from './log.js';
-import type { CaseContext } from './schedule.js';
+import { perEngineJson, type CaseContext } from './schedule.js';
 import { geometryOp, voteOp } from './geometry-op.js';
 import { reflectOp } from './reflect-op.js';
 import { traceOp } from './trace-op.js';
@@ -86,10 +86,11 @@ export async function serve(options: OracleOptions): Promise<number> {
     try {
       for await (const input of readLines(stdin, options.maxLineBytes)) {
         const parsed = parse(input, options.maxLineBytes);
+        // Immediate answers wait for stdout too, so they cannot pile up behind a slow reader.
         if (!parsed.ok) {
-          void respond(json({ id: parsed.id, error: parsed.error.wireText }));
+          await respond(json({ id: parsed.id, error: parsed.error.wireText }));
         } else if (parsed.op === 'ping') {
-          void respond(`{"id":${json(parsed.request.id)},"ok":true,"engines":${json(launched)},"versions":${json(farm.versions)},"profile":${json(options.profile)}}`);
+          await respond(`{"id":${json(parsed.request.id)},"ok":true,"engines":${json(launched)},"versions":${perEngineJson(farm.versions)},"profile":${json(options.profile)}}`);
         } else if (parsed.op === 'shutdown') {
           shutdownId = parsed.request.id;
           break;
@@ -98,11 +99,12 @@ export async function serve(options: OracleOptions): Promise<number> {
           const { id } = parsed.request;
           void admitted.add(() =>
             handle(parsed.request, context)
-              .catch((error: Error) => json({ id, error: `internal_error: ${error.message}` }))
+              .catch((error: unknown) => json({ id, error: errorWireText(error) }))
               .then(respond),
           );
         }
-        // Backpressure: read no further until an admitted request has been answered.
+        // Backpressure: read no further while the admitted requests (running, or waiting for
+        // stdout) are at their bound.
         if (admitted.size > 0) await admitted.onSizeLessThan(1);
         if (stopping) break;
       }

@@ -33,7 +33,7 @@ export class LineWriter {
     }
   }
 
-  /** Resolves once everything written has been handed to the OS. */
+  /** Resolves once stdout has drained whatever it was holding back (not once the OS has sent it). */
   async flush(): Promise<void> {
     while (this.drained) await this.drained;
   }

@@ -7,6 +7,9 @@ const json = JSON.stringify;
 
 export async function reflectOp(request: ReflectRequest, ctx: CaseContext): Promise<string> {
   const probes = request.probes.map(({ selector, attr, idl }) => ({ selector, attr, idl: idl ?? attr }));
-  const { result, errors } = await scheduleCase<ReflectResult>(ctx, request, { kind: 'reflect', probes });
+  // `html` is body markup, as a trace's is: the page is a standards-mode document around it.
+  const { result, errors } = await scheduleCase<ReflectResult>(ctx, request, { kind: 'reflect', probes }, (html) =>
+    ctx.cases.publish(`<!doctype html>${html}`),
+  );
   return `{"id":${json(request.id)},"states":${perEngineJson(result?.states ?? {}, (s) => s)}${errorsJson(errors)}}`;
 }

@@ -1,7 +1,8 @@
 // The part every case request shares: resolve its engines, publish its document on the case
 // server, schedule the worker task under the in-flight bound, and release the document.
 import type PQueue from 'p-queue';
-import type { EngineName } from '../protocol/schema.js';
+import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
+import { ENGINE_NOT_LAUNCHED, errorWireText } from '../protocol/errors.js';
 import type { CaseTask, WorkerTask } from '../workers/tasks.js';
 import type { CaseServer } from './case-server.js';
 import type { EngineFarm } from './engine-farm.js';
@@ -37,18 +38,27 @@ export async function scheduleCase<R extends { errors: Errors }>(
   const launched = ctx.farm.engines;
   const engines = (request.engines ?? launched).filter((e) => {
     if (launched.includes(e)) return true;
-    errors[e] = 'engine_not_launched: engine not launched';
+    errors[e] = ENGINE_NOT_LAUNCHED;
     return false;
   });
   if (!engines.length) return { result: undefined, errors };
   const html = request.html ?? '';
   const page = publish(html);
   try {
-    const full = { ...task, engines, url: page.url, blankUrl: ctx.cases.blankUrl, html, script: request.script ?? null, timeoutMs: ctx.timeoutMs } as WorkerTask;
+    const full = {
+      ...task,
+      engines,
+      unavailable: errors,
+      url: page.url,
+      blankUrl: ctx.cases.blankUrl,
+      html,
+      script: request.script ?? null,
+      timeoutMs: ctx.timeoutMs,
+    } as WorkerTask;
     const result = (await ctx.queue.add(() => ctx.farm.run<R>(full))) as R;
     return { result, errors: { ...errors, ...result.errors } };
   } catch (error) {
-    for (const e of engines) errors[e] = `internal_error: ${(error as Error).message}`;
+    for (const e of engines) errors[e] = errorWireText(error);
     return { result: undefined, errors };
   } finally {
     page.release();
@@ -61,8 +71,7 @@ const json = JSON.stringify;
 
 /** `{"a":…,"b":…}` over the engines present in `values`, in the fixed engine order. */
 export function perEngineJson<T>(values: Partial<Record<EngineName, T>>, encode: (value: T) => string = json): string {
-  const order: EngineName[] = ['chromium', 'firefox', 'webkit'];
-  return `{${order.filter((e) => values[e] !== undefined).map((e) => `${json(e)}:${encode(values[e]!)}`).join(',')}}`;
+  return `{${ENGINE_NAMES.filter((e) => values[e] !== undefined).map((e) => `${json(e)}:${encode(values[e]!)}`).join(',')}}`;
 }
 
 /** `,"errors":{…}`, or nothing when there are none (the contract omits an empty errors). */

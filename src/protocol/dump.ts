@@ -5,7 +5,6 @@ import { STYLE_PROPERTIES, type EngineName } from './schema.js';
 
 export interface RawWalk {
   viewport: [number, number];
-  devicePixelRatio: number;
   overflowed: boolean;
   /** Per node, document order. */
   tags: string[];
@@ -19,7 +18,7 @@ export interface RawWalk {
   styles: string[];
   /** The parsed document holds something that could run script (decides the fast path; see script-free.ts). */
   scriptCapable: boolean;
-  /** Milliseconds from the navigation's response to its load event, measured in the page (stale after an in-place write). */
+  /** Milliseconds from the document's arrival (navigation response, or in-place write) to its load event, measured in the page. */
   loadMs: number;
   /** Milliseconds of the walk itself (including the style and layout it forces), measured in the page. */
   walkMs: number;
@@ -28,8 +27,12 @@ export interface RawWalk {
 const STYLE_KEYS = STYLE_PROPERTIES.map((p) => JSON.stringify(p) + ':');
 const STYLE_COUNT = STYLE_PROPERTIES.length;
 
-/** JSON for a double at full precision (shortest round-trip form); a non-finite value must not corrupt the line. */
-const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
+/** JSON for a double at full precision (shortest round-trip form). */
+const num = (n: number): string => {
+  // A layout box is always finite; a non-finite value would be an engine or walk bug, never a dump.
+  if (!Number.isFinite(n)) throw new Error(`a coordinate is ${n}; no dump is produced from a non-finite box`);
+  return String(n);
+};
 
 function rectJson(values: number[], at: number): string {
   return `{"x":${num(values[at]!)},"y":${num(values[at + 1]!)},"w":${num(values[at + 2]!)},"h":${num(values[at + 3]!)}}`;

@@ -41,3 +41,6 @@ export function errorWireText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return `internal_error: ${message}`;
 }
+
+/** The error for an engine this oracle does not run (the contract's "engine not launched"). */
+export const ENGINE_NOT_LAUNCHED = new OracleError('engine_not_launched', 'engine not launched').wireText;

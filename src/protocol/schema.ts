@@ -74,7 +74,7 @@ export const ReflectRequestSchema = Type.Object(
   {
     id: Id,
     op: Type.Literal('reflect'),
-    html: Type.Optional(Type.String({ description: 'The document, served as is; omitted means an empty one.' })),
+    html: Type.Optional(Type.String({ description: 'Body markup of a standards-mode page, as a trace request\'s; omitted means an empty body.' })),
     script: Type.Optional(Type.String({ description: 'Run after the document loads and before the probes are read.' })),
     probes: Type.Array(ProbeSchema, { minItems: 1, description: 'What to read, in the order the observations answer.' }),
     engines: Type.Optional(EngineList),
@@ -225,8 +225,5 @@ export const RESPONSE_SCHEMAS = {
   error: ErrorResponseSchema,
 } as const satisfies Record<string, TSchema>;
 
-export type GeometryResponse = Static<typeof GeometryResponseSchema>;
 export type ReflectState = Static<typeof ReflectStateSchema>;
 export type ReflectResponse = Static<typeof ReflectResponseSchema>;
-export type PingResponse = Static<typeof PingResponseSchema>;
-export type ErrorResponse = Static<typeof ErrorResponseSchema>;

@@ -26,7 +26,8 @@ const CANONICAL = Type.Unknown({
     'A canonicalized value: JSON booleans, strings, finite numbers and null as-is; otherwise one of ' +
     '{$num}, {$undefined}, {$bigint}, {$symbol}, {$error, name}, {$buffer, elementType, length, base64}, ' +
     '{$imageData, width, height, elementType, length, base64}, {$audioBuffer, numberOfChannels, length, sampleRate, channels}, ' +
-    '{$shape: "object"|"function", keys, props} / {$shape: "array", length, elements} / {$shape: "cycle"}. See docs/protocol.md, "Trace".',
+    '{$shape: "object"|"function", keys, props (first 64 keys)} / {$shape: "array", length, elements (first 64)} / {$shape: "cycle"}; ' +
+    'below depth 4, {$shape: "object"|"function"} or {$shape: "array", length} alone. See docs/protocol.md, "Trace".',
 });
 
 export function traceSchemas<Id extends TSchema, Engines extends TSchema, Engine extends TSchema>(shared: Shared<Id, Engines, Engine>) {

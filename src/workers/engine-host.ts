@@ -4,7 +4,7 @@
 import type { EngineName } from '../protocol/schema.js';
 import { OracleError } from '../protocol/errors.js';
 import { writeThenCall } from './script-free.js';
-import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from './engine.js';
+import { EngineGoneError, VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from './engine.js';
 import { log } from './log.js';
 
 const MAX_BACKOFF_MS = 30_000;
@@ -12,8 +12,6 @@ const MAX_BACKOFF_MS = 30_000;
 const PAGE_WAIT_MS = 90_000;
 /** Page-level errors that leave the page usable for the next case. */
 const PAGE_SURVIVES: ReadonlySet<string> = new Set(['script_error']);
-/** How the drivers word a page or browser that went away under a call. */
-const DRIVER_GONE = /crash|closed|disconnect|invalid session|session (?:not|deleted)|ECONNREFUSED|ECONNRESET|socket hang up|target.*gone/i;
 
 /** What the host runs on one page: load a document, then call an in-page function. */
 export interface PageJob {
@@ -31,12 +29,6 @@ export interface PageJob {
   timeoutMs: number;
 }
 
-export interface JobResult<T> {
-  value: T;
-  /** True when the fast path served the case. */
-  written: boolean;
-}
-
 /** A reusable page and whether its global object is still untouched by page script. */
 interface Slot {
   page: EnginePage;
@@ -47,6 +39,7 @@ export class EngineHost {
   private browser: EngineBrowser | undefined;
   private launching: Promise<EngineBrowser> | undefined;
   private generation = 0;
+  private launchedVersion = '';
   private readonly free: Slot[] = [];
   private readonly waiting: ((slot: Slot) => void)[] = [];
   private closing = false;
@@ -58,8 +51,9 @@ export class EngineHost {
     private readonly pageCount: number,
   ) {}
 
+  /** The build this host runs, known from its first launch on (a relaunch runs the same binary). */
   get version(): string {
-    return this.browser?.version ?? '';
+    return this.launchedVersion;
   }
 
   /** Launch and open every page; throws (with the reason) when the engine cannot serve. */
@@ -73,7 +67,7 @@ export class EngineHost {
    * Run one case on a free page. A crash is retried once on a fresh page (and browser, if it
    * died); a second crash is the case's own finding and is reported, not retried again.
    */
-  async run<T>(job: PageJob, attempt = 0): Promise<JobResult<T>> {
+  async run<T>(job: PageJob, attempt = 0): Promise<T> {
     const { timeoutMs } = job;
     const slot = await this.take(timeoutMs + PAGE_WAIT_MS);
     const generation = this.generation;
@@ -108,7 +102,7 @@ export class EngineHost {
     // The browser's exit can be reported just after the failed call it caused.
     await sleep(100);
     if (generation !== this.generation) return true;
-    return !(error instanceof OracleError) || DRIVER_GONE.test(error.message);
+    return error instanceof EngineGoneError;
   }
 
   async close(): Promise<void> {
@@ -118,7 +112,7 @@ export class EngineHost {
     await browser?.close();
   }
 
-  private async runOn<T>(slot: Slot, job: PageJob): Promise<JobResult<T>> {
+  private async runOn<T>(slot: Slot, job: PageJob): Promise<T> {
     const slack = job.timeoutMs + 1_000; // the host's own timer fires first
     if (job.writable) {
       if (!slot.clean) {
@@ -126,11 +120,11 @@ export class EngineHost {
         slot.clean = true;
       }
       const value = await slot.page.call<T & { scriptCapable?: boolean }>(writeThenCall(job.fn), [job.writable.html, ...job.args]);
-      if (value.scriptCapable === false) return { value, written: true };
+      if (value.scriptCapable === false) return value;
     }
     slot.clean = false;
     await slot.page.load(job.url, slack);
-    return { value: await slot.page.call<T>(job.fn, job.args), written: false };
+    return slot.page.call<T>(job.fn, job.args);
   }
 
   /** A free page; while the engine relaunches, cases wait for one — for a bounded time. */
@@ -187,6 +181,7 @@ export class EngineHost {
     this.launching ??= this.launchEngine(this.options).then(
       (browser) => {
         this.browser = browser;
+        this.launchedVersion = browser.version;
         this.launching = undefined;
         void browser.exited.then(() => this.onExit(browser));
         return browser;

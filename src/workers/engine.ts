@@ -44,3 +44,12 @@ export interface EngineBrowser {
 }
 
 export type LaunchEngine = (options: LaunchOptions) => Promise<EngineBrowser>;
+
+/**
+ * Thrown by an adapter when the page, its renderer, its driver or its browser went away under
+ * a call — a crash, which the engine host retries once on a fresh page — as opposed to an
+ * error the case itself caused in a live page.
+ */
+export class EngineGoneError extends Error {
+  override name = 'EngineGoneError';
+}

@@ -1,9 +1,9 @@
 // A geometry case on each engine: load the document (fast path when it cannot run script),
 // run the walk, serialize the dump in the contract's order.
 import { dumpJson, type RawWalk } from '../protocol/dump.js';
-import { errorWireText } from '../protocol/errors.js';
 import type { EngineName } from '../protocol/schema.js';
 import type { EngineHost } from './engine-host.js';
+import { forEachEngine } from './for-each-engine.js';
 import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from './page-walk.js';
 import { mayRunScript } from './script-free.js';
 import { columnarFromRaw } from '../comparator/columnar.js';
@@ -15,7 +15,7 @@ export async function runGeometry(task: GeometryTask, hosts: Map<EngineName, Eng
   const walks: Partial<Record<EngineName, RawWalk>> = {};
   const writable = task.script === null && !mayRunScript(task.html) ? { html: task.html, blankUrl: task.blankUrl } : undefined;
   await forEachEngine(task.engines, hosts, result.errors, async (engine, host) => {
-    const { value: walk, written } = await host.run<RawWalk>({
+    const walk = await host.run<RawWalk>({
       url: task.url,
       writable,
       fn: WALK_FUNCTION_SOURCE,
@@ -24,38 +24,11 @@ export async function runGeometry(task: GeometryTask, hosts: Map<EngineName, Eng
     });
     walks[engine] = walk;
     if (task.keepDumps) result.dumps[engine] = dumpJson(engine, host.version, walk);
-    // After an in-place write the navigation timing belongs to the blank page, not the case.
-    result.inPageMs[engine] = (written ? 0 : walk.loadMs) + walk.walkMs;
+    result.inPageMs[engine] = walk.loadMs + walk.walkMs;
   });
   if (task.vote) {
     const columnar = Object.fromEntries(Object.entries(walks).map(([engine, walk]) => [engine, columnarFromRaw(walk, engine)]));
-    result.vote = JSON.stringify(voteColumnar({ dumps: columnar, errors: result.errors }));
+    result.vote = JSON.stringify(voteColumnar({ dumps: columnar, errors: { ...task.unavailable, ...result.errors } }));
   }
   return result;
-}
-
-/**
- * Run `each` on every requested engine at once; an engine that is not launched, or whose
- * attempt fails, gets its wire error text in `errors` instead.
- */
-export async function forEachEngine(
-  engines: readonly EngineName[],
-  hosts: Map<EngineName, EngineHost>,
-  errors: Partial<Record<EngineName, string>>,
-  each: (engine: EngineName, host: EngineHost) => Promise<void>,
-): Promise<void> {
-  await Promise.all(
-    engines.map(async (engine) => {
-      const host = hosts.get(engine);
-      if (!host) {
-        errors[engine] = 'engine_not_launched: engine not launched';
-        return;
-      }
-      try {
-        await each(engine, host);
-      } catch (error) {
-        errors[engine] = errorWireText(error);
-      }
-    }),
-  );
 }

@@ -47,7 +47,6 @@ async function walkInPage(script: string | null, styleProperties: readonly strin
   const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
   return {
     viewport: [innerWidth, innerHeight],
-    devicePixelRatio,
     overflowed,
     tags,
     parents,

@@ -4,7 +4,7 @@ import { OracleError } from '../protocol/errors.js';
 import type { IdlValue } from '../protocol/reflect-schema.js';
 import type { EngineName } from '../protocol/schema.js';
 import type { EngineHost } from './engine-host.js';
-import { forEachEngine } from './geometry-task.js';
+import { forEachEngine } from './for-each-engine.js';
 import { REFLECT_FUNCTION_SOURCE, type RawReflection } from './reflect-page.js';
 import type { ReflectResult, ReflectTask } from './tasks.js';
 
@@ -12,7 +12,7 @@ export async function runReflect(task: ReflectTask, hosts: Map<EngineName, Engin
   const result: ReflectResult = { states: {}, errors: {} };
   await forEachEngine(task.engines, hosts, result.errors, async (engine, host) => {
     // No fast path: the case's script must run in a navigated document like any page script.
-    const { value } = await host.run<RawReflection>({
+    const value = await host.run<RawReflection>({
       url: task.url,
       fn: REFLECT_FUNCTION_SOURCE,
       args: [task.script, task.probes],

@@ -14,7 +14,10 @@ export interface WorkerConfig {
 
 /** What every case task carries: the document, served by the coordinator, and its engines. */
 export interface CaseTask {
+  /** The requested engines this oracle runs. */
   engines: EngineName[];
+  /** The requested engines it does not run, with their errors (a vote counts them too). */
+  unavailable: Partial<Record<EngineName, string>>;
   /** The case served as a fresh document. */
   url: string;
   /** An empty page whose CSP forbids page script: the fast path writes cases into it. */

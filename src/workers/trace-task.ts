@@ -5,7 +5,7 @@
 import { OracleError } from '../protocol/errors.js';
 import type { EngineName, ProfileName } from '../protocol/schema.js';
 import type { EngineHost } from './engine-host.js';
-import { forEachEngine } from './geometry-task.js';
+import { forEachEngine } from './for-each-engine.js';
 import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE, TRACE_COMPLETION_MS, type TraceOutcome } from './trace-recorder.js';
 import type { TraceResult, TraceTask } from './tasks.js';
 
@@ -14,10 +14,10 @@ const json = JSON.stringify;
 export async function runTrace(task: TraceTask, hosts: Map<EngineName, EngineHost>, profile: ProfileName): Promise<TraceResult> {
   const result: TraceResult = { traces: {}, errors: {} };
   await forEachEngine(task.engines, hosts, result.errors, async (engine, host) => {
-    const { value } = await host.run<TraceOutcome>({
+    const value = await host.run<TraceOutcome>({
       url: task.url,
       fn: RUN_TRACE_SOURCE,
-      args: [RUN_TRACE_HOOK, task.script ?? ''],
+      args: [RUN_TRACE_HOOK, task.script!],
       // The per-case budget applies on top of the trace's own completion window.
       timeoutMs: task.timeoutMs + TRACE_COMPLETION_MS,
     });

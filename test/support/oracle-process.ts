@@ -54,12 +54,6 @@ export class OracleProcess {
     return seen ? Promise.resolve(seen) : new Promise((resolve) => this.waiters.set(id, resolve));
   }
 
-  /** Wait until `n` lines have arrived in total. */
-  async linesUntil(n: number): Promise<Line[]> {
-    while (this.lines.length < n) await new Promise((r) => setTimeout(r, 20));
-    return this.lines;
-  }
-
   async ready(): Promise<Line> {
     return this.request({ id: '__ready', op: 'ping' });
   }

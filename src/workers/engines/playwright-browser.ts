@@ -4,9 +4,11 @@
 import type { Browser, BrowserContext, BrowserType, LaunchOptions as PwLaunchOptions, Page } from 'playwright-core';
 import type { EngineName } from '../../protocol/schema.js';
 import { OracleError } from '../../protocol/errors.js';
-import { VIEWPORT, type EngineBrowser, type EnginePage } from '../engine.js';
+import { EngineGoneError, VIEWPORT, type EngineBrowser, type EnginePage } from '../engine.js';
 
 const PAGE_CLOSE_GRACE_MS = 5_000;
+/** How playwright-core words a call whose page, context or browser went away under it. */
+const TARGET_GONE = /Target page, context or browser has been closed|Target crashed|Browser has been closed|Connection closed/i;
 
 export async function launchPlaywright(
   engine: EngineName,
@@ -16,15 +18,15 @@ export async function launchPlaywright(
   permissions: string[] = [],
 ): Promise<EngineBrowser> {
   const browser = await browserType.launch({ headless: true, ...launchOptions });
-  let context: BrowserContext;
+  const launched = new PlaywrightBrowser(engine, browser, permissions);
   try {
-    context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, javaScriptEnabled: true });
-    if (permissions.length) await context.grantPermissions(permissions);
+    // Fail the launch here, not on the first case, if the browser cannot give a context.
+    await (await launched.newPage()).close();
   } catch (error) {
     await browser.close().catch(() => {});
     throw error;
   }
-  return new PlaywrightBrowser(engine, browser, context);
+  return launched;
 }
 
 class PlaywrightBrowser implements EngineBrowser {
@@ -34,14 +36,21 @@ class PlaywrightBrowser implements EngineBrowser {
   constructor(
     readonly engine: EngineName,
     private readonly browser: Browser,
-    private readonly context: BrowserContext,
+    private readonly permissions: string[],
   ) {
     this.version = browser.version();
     this.exited = new Promise((resolve) => browser.once('disconnected', () => resolve()));
   }
 
+  /**
+   * Every page gets a context of its own: pages run cases side by side, and a trace page's
+   * origin (localhost) is shared by every trace, so a shared context would let two running
+   * traces see each other's storage, cookies and broadcast messages.
+   */
   async newPage(): Promise<EnginePage> {
-    return new PlaywrightPage(this.engine, await this.context.newPage());
+    const context = await this.browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+    if (this.permissions.length) await context.grantPermissions(this.permissions);
+    return new PlaywrightPage(this.engine, context, await context.newPage());
   }
 
   async close(): Promise<void> {
@@ -50,15 +59,21 @@ class PlaywrightBrowser implements EngineBrowser {
 }
 
 class PlaywrightPage implements EnginePage {
+  private crashed = false;
+
   constructor(
     private readonly engine: EngineName,
+    private readonly context: BrowserContext,
     private readonly page: Page,
-  ) {}
+  ) {
+    page.once('crash', () => (this.crashed = true));
+  }
 
   async load(url: string, timeoutMs: number): Promise<void> {
     try {
       await this.page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     } catch (error) {
+      this.throwIfGone(error);
       throw new OracleError('navigation_failed', `${this.engine} could not load the case: ${firstLine(error)}`);
     }
   }
@@ -68,15 +83,23 @@ class PlaywrightPage implements EnginePage {
     try {
       return (await this.page.evaluate(call)) as T;
     } catch (error) {
-      // A page or browser that went away under the call is a crash, not the case's exception.
-      if (this.page.isClosed() || !this.page.context().browser()?.isConnected()) throw error;
+      this.throwIfGone(error);
       throw new OracleError('script_error', firstLine(error).replace(/^page\.evaluate: /, ''));
+    }
+  }
+
+  /** A page, renderer or browser that went away under a call is a crash, not the case's error. */
+  private throwIfGone(error: unknown): void {
+    // The call can fail before the page's or browser's own close event arrives: trust its words too.
+    const gone = this.crashed || this.page.isClosed() || !this.context.browser()?.isConnected() || TARGET_GONE.test(firstLine(error));
+    if (gone) {
+      throw new EngineGoneError(`${this.engine}: ${firstLine(error)}`);
     }
   }
 
   async close(): Promise<void> {
     await Promise.race([
-      this.page.close({ runBeforeUnload: false }).catch(() => {}),
+      this.context.close().catch(() => {}),
       new Promise((resolve) => setTimeout(resolve, PAGE_CLOSE_GRACE_MS).unref()),
     ]);
   }

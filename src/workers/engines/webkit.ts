@@ -8,7 +8,7 @@ import { webkit } from 'playwright-core';
 import WebDriver from 'webdriver';
 import logger from '@wdio/logger';
 import { OracleError } from '../../protocol/errors.js';
-import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from '../engine.js';
+import { EngineGoneError, VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from '../engine.js';
 import { browserEnv, useBundled } from './bundled.js';
 import { launchPlaywright } from './playwright-browser.js';
 import { miniBrowserIsolationArgs } from './network-isolation.js';
@@ -101,7 +101,10 @@ class WebKitGtkPage implements EnginePage {
         SESSION_START_TIMEOUT_MS,
         'WebKitWebDriver did not start a MiniBrowser session',
       );
-      const page = new WebKitGtkPage(driver, client, String(client.capabilities.browserVersion ?? ''));
+      const version = client.capabilities.browserVersion;
+      // Ground truth without the exact build is what engine_version exists to rule out.
+      if (!version) throw new Error('WebKitWebDriver reported no browserVersion for MiniBrowser');
+      const page = new WebKitGtkPage(driver, client, String(version));
       await page.sizeViewport();
       return page;
     } catch (error) {
@@ -118,9 +121,12 @@ class WebKitGtkPage implements EnginePage {
   }
 
   async load(url: string, _timeoutMs: number): Promise<void> {
-    // A failure here is the driver's (the page's own load errors do not fail a navigation),
-    // so it is left for the host to treat as a crash.
-    await this.client.navigateTo(url);
+    try {
+      await this.client.navigateTo(url);
+    } catch (error) {
+      // A page's own load errors do not fail a navigation: this failure is the driver's.
+      throw new EngineGoneError(`webkit: ${(error as Error).message.split('\n')[0]}`);
+    }
   }
 
   async call<T>(functionSource: string, args: readonly unknown[]): Promise<T> {
@@ -129,12 +135,15 @@ class WebKitGtkPage implements EnginePage {
       result = (await this.client.executeAsyncScript(callBody(functionSource), [args as unknown[]])) as typeof result;
     } catch (error) {
       // On a served page WebKit reports an exception from the case's script as the command's
-      // own error rather than letting the call's promise reject. Any other error (a dead
-      // MiniBrowser, a lost session) is the driver's, not the case's.
-      // WebKitWebDriver puts the exception itself ("TypeError: …", or whatever was thrown) where
-      // W3C has "javascript error"; the driver's own failures keep their W3C codes.
+      // own error, putting the exception itself ("TypeError: …", or whatever was thrown) where
+      // W3C has "javascript error". The driver's own failures (a dead MiniBrowser, a lost
+      // session) keep their W3C codes: those are crashes, not the case's.
+      // A request that got no response at all (the driver itself died) is a crash too.
       const name = (error as Error).name;
-      if (name !== 'javascript error' && /^[a-z ]+$/.test(name)) throw error;
+      const answered = !('statusCode' in (error as object));
+      if (!answered || (name !== 'javascript error' && /^[a-z ]+$/.test(name))) {
+        throw new EngineGoneError(`webkit: ${name}: ${(error as Error).message.split('\n')[0]}`);
+      }
       const thrown = /^(?:WebDriverError: )?(.*?)(?: when running "execute\/async".*)?$/s.exec((error as Error).message)!;
       throw new OracleError('script_error', thrown[1]!);
     }
