@@ -3,8 +3,8 @@
 // (compare, vote) and run the built-in reflection corpus and probes.
 import { availableParallelism } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ENGINE_NAMES, PROFILE_NAMES, type EngineName, type ProfileName } from '../protocol/schema.js';
-import { serve } from '../coordinator/oracle.js';
+import { ENGINE_NAMES, PROFILE_NAMES, type EngineName } from '../protocol/schema.js';
+import { serve, type OracleOptions } from '../coordinator/oracle.js';
 import { registerCompareCommands } from './compare-commands.js';
 import { registerProbeCommands } from './probe-commands.js';
 import { registerReflectCommands } from './reflect-commands.js';
@@ -45,19 +45,12 @@ const program = new Command()
   .addOption(new Option('--max-line-bytes <n>', 'longest request line accepted').default(64 * 1024 * 1024, '64 MiB').argParser(positiveInt('--max-line-bytes')))
   .addOption(new Option('--browsers <which>', "system packages, Playwright's own builds, or auto (bundled when installed)").choices(['auto', 'system', 'bundled']).default('auto'))
   .addOption(new Option('--display <name>', 'X display for WebKitGTK (default: start a private Xvfb)'))
-  .action(async (opts: {
-    engines: EngineName[];
-    profile: ProfileName;
-    workers: number;
-    pages: number;
-    timeoutMs: number;
-    maxLineBytes: number;
-    browsers: 'auto' | 'system' | 'bundled';
-    display?: string;
-  }) => {
+  .action(async (opts: Omit<OracleOptions, 'display'> & { display?: string }) => {
     process.exitCode = await serve({ ...opts, display: opts.display });
   });
 
+// The stdio oracle's options belong to it alone: `probe --profile=media` is the probe's.
+program.enablePositionalOptions();
 registerCompareCommands(program);
 registerReflectCommands(program);
 registerProbeCommands(program);

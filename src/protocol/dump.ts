@@ -18,7 +18,7 @@ export interface RawWalk {
   styles: string[];
   /** The parsed document holds something that could run script (decides the fast path; see script-free.ts). */
   scriptCapable: boolean;
-  /** Milliseconds from the document's arrival (navigation response, or in-place write) to its load event, measured in the page. */
+  /** Milliseconds loading the document, measured in the page: navigation response to load event, or the in-place write's parse. */
   loadMs: number;
   /** Milliseconds of the walk itself (including the style and layout it forces), measured in the page. */
   walkMs: number;
