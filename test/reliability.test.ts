@@ -110,6 +110,26 @@ describe('ending', () => {
     noneLeft(children);
   });
 
+  test('an oracle killed hard leaves engines behind; the next oracle to start kills them', async () => {
+    const victim = new OracleProcess(['--workers=1', '--engines=firefox,webkit']);
+    await victim.ready();
+    const children = victim.descendants();
+    victim.kill('SIGKILL');
+    await victim.exited;
+    await new Promise((r) => setTimeout(r, 500));
+    // Measured (ENGINES.md): firefox-esr, WebKitWebDriver's group and Xvfb outlive a SIGKILLed parent.
+    const survivors = children.filter(isAlive);
+    assert.ok(survivors.length > 0, 'engine processes outlive the killed oracle');
+    const next = new OracleProcess(['--workers=1', '--engines=chromium']);
+    try {
+      await next.ready();
+      noneLeft(survivors);
+      assert.match(next.stderr, /killed \d+ process\(es\) left behind by an earlier oracle/);
+    } finally {
+      await next.shutdown();
+    }
+  });
+
   test('a closed stdout (EPIPE) shuts the oracle down cleanly, without a stack trace', async () => {
     const child = spawn(process.execPath, [ORACLE_MAIN, '--workers=1', '--engines=chromium'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';

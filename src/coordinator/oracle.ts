@@ -11,7 +11,7 @@ import { EngineFarm } from './engine-farm.js';
 import { readLines, type InputLine } from './line-reader.js';
 import { LineWriter } from './output.js';
 import { startXvfb, type Display } from './xvfb.js';
-import { killDescendants } from './reaper.js';
+import { killDescendants, killStrays } from './reaper.js';
 import { CONFIG_DIR } from './paths.js';
 import { log } from './log.js';
 import { perEngineJson, type CaseContext } from './schedule.js';
@@ -59,6 +59,8 @@ export async function serve(options: OracleOptions): Promise<number> {
   const writer = new LineWriter(process.stdout, () => stop('stdout closed'));
 
   try {
+    const strays = killStrays();
+    if (strays) log(`killed ${strays} process(es) left behind by an earlier oracle that was killed`);
     if (options.engines.includes('webkit') && !options.display && options.browsers !== 'bundled') {
       display = await startXvfb().catch((error: Error) => (log(`webkit will not run: ${error.message}`), undefined));
     }
@@ -120,8 +122,8 @@ export async function serve(options: OracleOptions): Promise<number> {
     await cases?.close();
     await guard?.close();
     await display?.stop();
-    const strays = killDescendants();
-    if (strays) log(`killed ${strays} process(es) left behind by the engines`);
+    const leftovers = killDescendants();
+    if (leftovers) log(`killed ${leftovers} process(es) left behind by the engines`);
   }
 }
 

@@ -1,7 +1,24 @@
-// The safety net behind every orderly close: whatever processes this oracle started and
-// are still alive (a browser that ignored its close, a MiniBrowser orphaned by its driver)
-// are killed before exit, found through /proc by parentage.
+// The safety nets behind every orderly close. Before exit, whatever processes this oracle
+// started and are still alive (a browser that ignored its close, a MiniBrowser orphaned by
+// its driver) are killed, found through /proc by parentage. At start-up, processes left by an
+// oracle that was itself killed hard (they outlive it, re-parented) are found by the owner
+// mark every process the oracle starts carries in its environment, and killed.
 import { readdirSync, readFileSync } from 'node:fs';
+
+/** Set to the oracle's pid in the environment of every process it starts. */
+export const OWNER_ENV = 'BROWSER_ORACLE_OWNER';
+
+/** The environment that marks a child process as this oracle's. */
+export function ownedEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+  env[OWNER_ENV] = String(process.pid);
+  return env;
+}
+
+function pids(): number[] {
+  return readdirSync('/proc').map(Number).filter((pid) => Number.isInteger(pid));
+}
 
 function parentOf(pid: number): number | undefined {
   try {
@@ -15,9 +32,7 @@ function parentOf(pid: number): number | undefined {
 
 export function descendantsOf(root: number): number[] {
   const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
+  for (const pid of pids()) {
     const parent = parentOf(pid);
     if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), pid]);
   }
@@ -27,15 +42,36 @@ export function descendantsOf(root: number): number[] {
   return found;
 }
 
-/** SIGKILL every process below this one; returns how many there were. */
-export function killDescendants(): number {
-  const pids = descendantsOf(process.pid);
-  for (const pid of pids) {
+function kill(targets: number[]): number {
+  for (const pid of targets) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
       // exited meanwhile
     }
   }
-  return pids.length;
+  return targets.length;
+}
+
+/** SIGKILL every process below this one; returns how many there were. */
+export function killDescendants(): number {
+  return kill(descendantsOf(process.pid));
+}
+
+function ownerOf(pid: number): number | undefined {
+  try {
+    const mark = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((v) => v.startsWith(`${OWNER_ENV}=`));
+    return mark ? Number(mark.slice(OWNER_ENV.length + 1)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** SIGKILL processes whose owning oracle no longer exists; returns how many there were. */
+export function killStrays(): number {
+  const alive = new Set(pids());
+  return kill(pids().filter((pid) => {
+    const owner = ownerOf(pid);
+    return owner !== undefined && owner !== process.pid && !alive.has(owner);
+  }));
 }

@@ -4,6 +4,7 @@
 // display number itself.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { log } from './log.js';
+import { ownedEnv } from './reaper.js';
 
 export interface Display {
   name: string;
@@ -16,6 +17,7 @@ const RESTART_PAUSE_MS = 500;
 function launch(display: string | undefined): { xvfb: ChildProcess; name: Promise<string>; exited: Promise<void> } {
   const xvfb = spawn('Xvfb', display ? [display, ...ARGS] : ['-displayfd', '3', ...ARGS], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    env: ownedEnv(),
   });
   const exited = new Promise<void>((resolve) => xvfb.once('exit', () => resolve()));
   let stderr = '';

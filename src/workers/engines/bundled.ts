@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import type { BrowserType } from 'playwright-core';
 import type { LaunchOptions } from '../engine.js';
+import { ownedEnv } from '../../coordinator/reaper.js';
 
 export function bundledBuildPath(browserType: BrowserType): string | undefined {
   try {
@@ -24,8 +25,7 @@ export function useBundled(browserType: BrowserType, options: LaunchOptions): bo
 }
 
 export function browserEnv(options: LaunchOptions): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const env = ownedEnv();
   env.FONTCONFIG_FILE = `${options.configDir}/fonts.conf`;
   if (options.display) env.DISPLAY = options.display;
   return env;
