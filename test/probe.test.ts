@@ -1,5 +1,5 @@
-// `probe` on the three real engines: six probe lines, each with its vote and per-engine errors.
-// The command is registered on a bare program here, as main.ts registers it.
+// `probe` on the three real engines, through the real command line: six probe lines, each with
+// its vote and per-engine errors, under the profile asked for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -7,12 +7,9 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { PROBES } from '../src/cli/probes.js';
 
-const PROBE_COMMANDS = fileURLToPath(new URL('../src/cli/probe-commands.js', import.meta.url));
-const PROGRAM = `import { Command } from 'commander'; const { registerProbeCommands } = await import(${JSON.stringify(PROBE_COMMANDS)});
-const program = new Command().name('browser-oracle'); registerProbeCommands(program); await program.parseAsync();`;
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
-const probe = (...args: string[]) =>
-  promisify(execFile)(process.execPath, ['--input-type=module', '-e', PROGRAM, '--', 'probe', ...args], { cwd: fileURLToPath(new URL('../..', import.meta.url)) });
+const probe = (...args: string[]) => promisify(execFile)(process.execPath, [MAIN, 'probe', ...args]);
 
 test('probe prints one JSON line per probe, with its verdict, outlier and per-engine errors', async () => {
   const { stdout } = await probe();
@@ -26,4 +23,11 @@ test('probe prints one JSON line per probe, with its verdict, outlier and per-en
     assert.equal(line.profile, 'default');
   }
   assert.match(String(lines[5]!.note), /needs --profile=media/);
+});
+
+test('probe --profile=media runs the probes under media (the option is the probe\'s, not the oracle\'s)', async () => {
+  const { stdout } = await probe('--profile=media');
+  const lines = stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.deepEqual(lines.map((l) => l.profile), PROBES.map(() => 'media'));
+  assert.equal(lines[5]!.note, undefined, 'the fake camera is available');
 });
