@@ -11,6 +11,8 @@ function reflectInPage(script: string | null, probes: readonly Required<Probe>[]
     // Indirect eval: global scope, like a classic <script>, without adding an element.
     (0, eval)(script);
   }
+  // The scalar cases match the trace recorder's canonicalization (trace-recorder.ts); both are
+  // self-contained page sources, so the few lines are repeated rather than spliced together.
   const canonical = (value: unknown): IdlValue => {
     switch (typeof value) {
       case 'undefined':
