@@ -6,13 +6,12 @@ import { getSystemErrorMap } from 'node:util';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { Command } from 'commander';
-import { DumpSchema, ENGINE_NAMES, GeometryResponseSchema, ReflectResponseSchema } from '../protocol/schema.js';
+import { DumpSchema, ENGINE_NAMES, GeometryResponseSchema, ReflectResponseSchema, TraceResponseSchema } from '../protocol/schema.js';
 import { columnarFromDump, InvalidDumpError, type ColumnarDump } from '../comparator/columnar.js';
 import { compare, type CompareResult, type Failure } from '../comparator/compare.js';
 import { compareCandidate, type CandidateResult } from '../comparator/candidate.js';
 import { columnarResponse, voteColumnar, type EngineDumps, type VoteResult } from '../comparator/vote.js';
 import { voteReflect, type ObservationVote, type ReflectVoteResult } from '../comparator/reflect-vote.js';
-import { TraceResponseSchema } from '../protocol/schema.js';
 import { voteTraces } from '../comparator/trace-vote.js';
 import { prettyTraceVote } from './trace-pretty.js';
 

@@ -2,16 +2,12 @@
 // fresh oracle process and votes each trace three ways. One JSON line per probe, or a table
 // with --pretty. The verdicts are findings, not failures: the exit status is 0 whenever every
 // probe was answered.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import { ENGINE_NAMES, PROFILE_NAMES, type ProfileName } from '../protocol/schema.js';
 import type { TraceResponse } from '../protocol/trace-schema.js';
 import { voteTraces } from '../comparator/trace-vote.js';
 import { PROBES, type Probe } from './probes.js';
-
-const ORACLE_MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+import { runBatch } from './oracle-batch.js';
 
 /** What one probe line reports. */
 interface ProbeLine {
@@ -47,17 +43,11 @@ export function registerProbeCommands(program: Command): void {
 }
 
 async function runProbes(profile: ProfileName): Promise<ProbeLine[]> {
-  const child = spawn(process.execPath, [ORACLE_MAIN, '--workers=1', `--profile=${profile}`], { stdio: ['pipe', 'pipe', 'inherit'] });
-  PROBES.forEach((probe, i) => {
-    const request = { id: String(i), op: 'trace', script: probe.script, ...(probe.html === undefined ? {} : { html: probe.html }) };
-    child.stdin.write(JSON.stringify(request) + '\n');
-  });
-  child.stdin.end();
-  const responses = new Map<string, TraceResponse>();
-  for await (const text of createInterface({ input: child.stdout })) {
-    const response = JSON.parse(text) as TraceResponse & { error?: string };
+  const requests = PROBES.map((probe, i) => ({ id: String(i), op: 'trace', script: probe.script, ...(probe.html === undefined ? {} : { html: probe.html }) }));
+  const { answers } = await runBatch(['--workers=1', `--profile=${profile}`], requests);
+  const responses = answers as Map<string, TraceResponse & { error?: string }>;
+  for (const response of responses.values()) {
     if (response.error) throw new Error(`the oracle rejected probe ${PROBES[Number(response.id)]?.name}: ${response.error}`);
-    responses.set(response.id, response);
   }
   return PROBES.map((probe, i) => {
     const response = responses.get(String(i));

@@ -1,9 +1,7 @@
 // `reflect-corpus`: runs a file of reflect requests through an oracle of its own and prints each
 // case's agreement. Disagreement between engines is the finding this reports, not a failure:
 // exit 0 when every engine answered every case, 1 when some engine errored, 2 on a bad corpus.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { parseRequestLine } from '../protocol/validate.js';
@@ -11,10 +9,10 @@ import type { ReflectRequest, ReflectResponse } from '../protocol/schema.js';
 import { voteReflect, type ReflectVoteResult } from '../comparator/reflect-vote.js';
 import type { ClusterVerdict } from '../comparator/cluster.js';
 import { describeObservation } from './compare-commands.js';
+import { runBatch } from './oracle-batch.js';
 
 /** The corpus shipped with the repository (this module runs as dist/src/cli/reflect-commands.js). */
 export const DEFAULT_CORPUS = fileURLToPath(new URL('../../../corpus/reflect.jsonl', import.meta.url));
-const ORACLE_MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 const BAD_INPUT = 2;
 
 export interface CorpusResult {
@@ -67,23 +65,8 @@ export function readCorpus(file: string): ReflectRequest[] {
 
 /** Runs `requests` on a fresh oracle (one worker: the cases are small) and votes each answer, in corpus order. */
 export async function runCorpus(requests: readonly ReflectRequest[]): Promise<CorpusResult[]> {
-  const oracle = spawn(process.execPath, [ORACLE_MAIN, '--workers=1'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  oracle.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-  const exited = new Promise<number | null>((resolve) => oracle.once('exit', resolve));
-  const answers = new Map<string, ReflectResponse>();
-  const lines = createInterface({ input: oracle.stdout });
-  lines.on('line', (text) => {
-    const line = JSON.parse(text) as ReflectResponse;
-    answers.set(line.id, line);
-  });
-  const closed = new Promise((resolve) => lines.once('close', resolve));
-  // An oracle that dies early breaks the pipe; the unanswered cases below report it.
-  oracle.stdin.on('error', () => {});
-  // The oracle answers every case before the shutdown, then exits.
-  for (const request of requests) oracle.stdin.write(JSON.stringify(request) + '\n');
-  oracle.stdin.end(JSON.stringify({ id: '__shutdown', op: 'shutdown' }) + '\n');
-  const [code] = await Promise.all([exited, closed]);
+  const { answers: lines, exitCode: code, stderrTail: stderr } = await runBatch(['--workers=1'], requests);
+  const answers = lines as Map<string, ReflectResponse>;
   const missing = requests.filter((r) => !answers.get(r.id)?.states);
   if (missing.length) {
     throw new Error(`the oracle (exit ${code}) did not answer ${missing.map((r) => r.id).join(', ')}; its stderr ended:\n${stderr}`);
