@@ -135,7 +135,7 @@ describe('ending', () => {
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()) && child.stdin.write('{"id":"p","op":"ping"}\n'));
-    const { descendantsOf } = await import('../src/coordinator/reaper.js');
+    const { descendantsOf } = await import('../src/system/processes.js');
     const children = descendantsOf(child.pid!);
     child.stdout.destroy();
     for (let i = 0; i < 20; i++) child.stdin.write(JSON.stringify({ id: `x${i}`, html: '<p>x</p>' }) + '\n');

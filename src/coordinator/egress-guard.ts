@@ -3,7 +3,7 @@
 // and no request leaves the machine. Refusals are counted and the first few logged, so an
 // isolation test (or a curious user) can see what a case tried.
 import { createServer, type Server } from 'node:http';
-import { log } from './log.js';
+import { log } from '../system/log.js';
 import { closeServer, listenOnLoopback } from './loopback.js';
 
 const LOGGED_HOSTS = 20;
@@ -40,7 +40,7 @@ export class EgressGuard {
     const host = /^(?:\w+:\/\/)?([^/:]+)/.exec(target)?.[1] ?? target;
     if (this.hostsLogged.size < LOGGED_HOSTS && !this.hostsLogged.has(host)) {
       this.hostsLogged.add(host);
-      log(`refused an engine's outside request: ${method} ${target}`);
+      log.warn(`refused an engine's outside request: ${method} ${target}`);
     }
   }
 

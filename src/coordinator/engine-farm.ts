@@ -7,8 +7,8 @@ import { unpack } from 'msgpackr';
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import type { LaunchOptions } from '../workers/engine.js';
 import { CONTROL_CHANNEL, type ControlMessage, type WorkerConfig, type WorkerTask } from '../workers/tasks.js';
-import { CASE_WORKER } from './paths.js';
-import { log } from './log.js';
+import { CASE_WORKER } from '../system/paths.js';
+import { log } from '../system/log.js';
 
 export interface FarmOptions {
   engines: EngineName[];
@@ -70,7 +70,7 @@ export class EngineFarm {
       if (version && statuses.every((status) => status.versions[engine] === version)) versions[engine] = version;
     }
     for (const status of statuses) {
-      for (const [engine, reason] of Object.entries(status.failures)) log(`${engine} is not available in worker ${status.threadId}: ${reason}`);
+      for (const [engine, reason] of Object.entries(status.failures)) log.warn(`${engine} is not available in worker ${status.threadId}: ${reason}`);
     }
     return new EngineFarm(pool, control, options.workers, versions);
   }
@@ -95,7 +95,7 @@ export class EngineFarm {
     });
     this.control.postMessage({ type: 'close' } satisfies ControlMessage);
     await allClosed;
-    if (closed < this.workerCount) log(`${this.workerCount - closed} worker(s) did not close their browsers in time`);
+    if (closed < this.workerCount) log.warn(`${this.workerCount - closed} worker(s) did not close their browsers in time`);
     this.control.close();
     await this.pool.destroy();
   }

@@ -10,10 +10,10 @@ import { EgressGuard } from './egress-guard.js';
 import { EngineFarm } from './engine-farm.js';
 import { readLines, type InputLine } from './line-reader.js';
 import { LineWriter } from './output.js';
-import { startXvfb, type Display } from './xvfb.js';
-import { killDescendants, killStrays } from './reaper.js';
-import { CONFIG_DIR } from './paths.js';
-import { log } from './log.js';
+import { startXvfb, type Display } from '../system/xvfb.js';
+import { killDescendants, killStrays } from '../system/processes.js';
+import { CONFIG_DIR } from '../system/paths.js';
+import { log } from '../system/log.js';
 import { perEngineJson, type CaseContext } from './schedule.js';
 import { geometryOp, voteOp } from './geometry-op.js';
 import { reflectOp } from './reflect-op.js';
@@ -50,7 +50,7 @@ export async function serve(options: OracleOptions): Promise<number> {
   const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
-    log(`${why}: finishing cases in flight, then closing browsers`);
+    log.info(`${why}: finishing cases in flight, then closing browsers`);
     stdin.destroy();
   };
   const onSignal = (signal: string) => () => stop(`received ${signal}`);
@@ -60,9 +60,9 @@ export async function serve(options: OracleOptions): Promise<number> {
 
   try {
     const strays = killStrays();
-    if (strays) log(`killed ${strays} process(es) left behind by an earlier oracle that was killed`);
+    if (strays) log.warn(`killed ${strays} process(es) left behind by an earlier oracle that was killed`);
     if (options.engines.includes('webkit') && !options.display && options.browsers !== 'bundled') {
-      display = await startXvfb().catch((error: Error) => (log(`webkit will not run: ${error.message}`), undefined));
+      display = await startXvfb().catch((error: Error) => (log.error(`webkit will not run: ${error.message}`), undefined));
     }
     cases = await CaseServer.start();
     guard = await EgressGuard.start();
@@ -73,9 +73,9 @@ export async function serve(options: OracleOptions): Promise<number> {
       launch: { profile: options.profile, display: options.display ?? display?.name, configDir: CONFIG_DIR, proxyUrl: guard.proxyUrl, browsers: options.browsers },
     });
     const launched = farm.engines;
-    log(`ready: ${launched.map((e) => `${e} ${farm!.versions[e]}`).join(', ') || 'no engine'}; ` +
+    log.info(`ready: ${launched.map((e) => `${e} ${farm!.versions[e]}`).join(', ') || 'no engine'}; ` +
       `${options.workers} worker(s) × ${options.pages} page(s) per engine; profile ${options.profile}`);
-    for (const e of options.engines) if (!launched.includes(e)) log(`${e} did not launch; requests naming it get "engine_not_launched"`);
+    for (const e of options.engines) if (!launched.includes(e)) log.warn(`${e} did not launch; requests naming it get "engine_not_launched"`);
 
     // `queue` keeps the farm busy; `admitted` bounds every request between being read and its
     // answer being handed to stdout, so neither a fast writer nor a slow reader grows memory.
@@ -118,12 +118,12 @@ export async function serve(options: OracleOptions): Promise<number> {
     await writer.flush();
     return 0;
   } finally {
-    await farm?.close().catch((e: Error) => log(`closing the engines: ${e.message}`));
+    await farm?.close().catch((e: Error) => log.warn(`closing the engines: ${e.message}`));
     await cases?.close();
     await guard?.close();
     await display?.stop();
     const leftovers = killDescendants();
-    if (leftovers) log(`killed ${leftovers} process(es) left behind by the engines`);
+    if (leftovers) log.warn(`killed ${leftovers} process(es) left behind by the engines`);
   }
 }
 

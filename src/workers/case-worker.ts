@@ -7,7 +7,7 @@ import { pack } from 'msgpackr';
 import type { EngineName } from '../protocol/schema.js';
 import { EngineHost } from './engine-host.js';
 import { LAUNCHERS } from './engines/index.js';
-import { log } from './log.js';
+import { log } from '../system/log.js';
 import { runGeometry } from './geometry-task.js';
 import { runReflect } from './reflect-task.js';
 import { runTrace } from './trace-task.js';
@@ -28,7 +28,7 @@ await Promise.all(
       hosts.set(engine, host);
     } catch (error) {
       failures[engine] = (error as Error).message.split('\n')[0]!;
-      log(`${engine}: launch failed: ${failures[engine]}`);
+      log.error(`${engine}: launch failed: ${failures[engine]}`);
       await host.close();
     }
   }),

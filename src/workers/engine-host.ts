@@ -5,7 +5,7 @@ import type { EngineName } from '../protocol/schema.js';
 import { OracleError } from '../protocol/errors.js';
 import { writeThenCall } from './script-free.js';
 import { EngineGoneError, VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from './engine.js';
-import { log } from './log.js';
+import { log } from '../system/log.js';
 
 const MAX_BACKOFF_MS = 30_000;
 /** How long beyond its own timeout a case waits for a page while its engine relaunches. */
@@ -88,7 +88,7 @@ export class EngineHost {
       else this.replace(slot);
       if (code === 'case_timeout' || code === 'script_error' || !(await this.crashed(error, generation))) throw error;
       if (attempt === 0) {
-        log(`${this.engine}: crashed during a case (${firstLine(error)}); retrying it once on a fresh page`);
+        log.warn(`${this.engine}: crashed during a case (${firstLine(error)}); retrying it once on a fresh page`);
         return this.run<T>(job, 1);
       }
       throw new OracleError('engine_crashed', `${this.engine} crashed on this case twice, the second time on a fresh page (${firstLine(error)})`);
@@ -163,7 +163,7 @@ export class EngineHost {
         this.give({ page: await this.openVerifiedPage(browser), clean: false });
         return;
       } catch (error) {
-        log(`${this.engine}: could not open a page (attempt ${attempt + 1}): ${(error as Error).message}`);
+        log.warn(`${this.engine}: could not open a page (attempt ${attempt + 1}): ${(error as Error).message}`);
         if (attempt >= 1 && this.browser) {
           // A browser that cannot open pages is as good as dead.
           const stale = this.browser;
@@ -196,7 +196,7 @@ export class EngineHost {
 
   private onExit(browser: EngineBrowser): void {
     if (this.closing || this.browser !== browser) return;
-    log(`${this.engine}: browser process exited; relaunching`);
+    log.warn(`${this.engine}: browser process exited; relaunching`);
     this.browser = undefined;
     this.generation++;
     // Free pages died with it; busy ones are replaced as their cases fail.

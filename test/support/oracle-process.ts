@@ -4,7 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { descendantsOf } from '../../src/coordinator/reaper.js';
+import { descendantsOf } from '../../src/system/processes.js';
 
 export const ORACLE_MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 

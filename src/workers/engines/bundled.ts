@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import type { BrowserType } from 'playwright-core';
 import type { LaunchOptions } from '../engine.js';
-import { ownedEnv } from '../../coordinator/reaper.js';
+import { ownedEnv } from '../../system/processes.js';
 
 export function bundledBuildPath(browserType: BrowserType): string | undefined {
   try {

@@ -4,7 +4,7 @@
 // display number itself.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { log } from './log.js';
-import { ownedEnv } from './reaper.js';
+import { ownedEnv } from './processes.js';
 
 export interface Display {
   name: string;
@@ -42,7 +42,7 @@ export async function startXvfb(): Promise<Display> {
   const supervise = (run: typeof current) => {
     void run.exited.then(async () => {
       if (stopping) return;
-      log(`Xvfb ${name} exited; restarting it`);
+      log.warn(`Xvfb ${name} exited; restarting it`);
       await new Promise((r) => setTimeout(r, RESTART_PAUSE_MS));
       if (stopping) return;
       current = launch(name);

@@ -1,0 +1,32 @@
+// The oracle's one diagnostic channel: stderr (stdout carries protocol lines only). Every line
+// has the same form, `browser-oracle: <level>: [<thread>: ]<message>`, so a user can filter by
+// level and a worker's lines say which thread wrote them. The level is read once per thread from
+// BROWSER_ORACLE_LOG_LEVEL, which the CLI sets before any worker starts.
+import { isMainThread, threadId } from 'node:worker_threads';
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const LOG_LEVEL_ENV = 'BROWSER_ORACLE_LOG_LEVEL';
+
+const configured = process.env[LOG_LEVEL_ENV] as LogLevel | undefined;
+let threshold = LOG_LEVELS.indexOf(configured && LOG_LEVELS.includes(configured) ? configured : 'info');
+
+/** Sets this thread's level and, through the environment, the level of workers started after it. */
+export function setLogLevel(level: LogLevel): void {
+  threshold = LOG_LEVELS.indexOf(level);
+  process.env[LOG_LEVEL_ENV] = level;
+}
+
+const where = isMainThread ? '' : `worker ${threadId}: `;
+
+function write(level: LogLevel, message: string): void {
+  if (LOG_LEVELS.indexOf(level) <= threshold) process.stderr.write(`browser-oracle: ${level}: ${where}${message}\n`);
+}
+
+export const log = {
+  error: (message: string) => write('error', message),
+  warn: (message: string) => write('warn', message),
+  info: (message: string) => write('info', message),
+  debug: (message: string) => write('debug', message),
+};
