@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { ENGINE_NAMES, STYLE_PROPERTIES, type Dump, type EngineName } from '../src/protocol/schema.js';
 import { columnarFromDump } from '../src/comparator/columnar.js';
 import { compare, TOLERANCE } from '../src/comparator/compare.js';
-import { voteGeometry, type EngineDumps, type VoteResult } from '../src/comparator/vote.js';
+import { voteGeometry, type EngineDumps } from '../src/comparator/vote.js';
+import type { VoteResult } from '../src/protocol/vote-schema.js';
 import { response, translated, type FixtureName } from './fixtures/dumps/load.js';
 
 const coordinate = fc.double({ min: -2000, max: 2000, noNaN: true });

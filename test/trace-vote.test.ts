@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { TraceResponseSchema } from '../src/protocol/schema.js';
+import { TraceResponseSchema } from '../src/protocol/trace-schema.js';
 import type { Trace, TraceResponse } from '../src/protocol/trace-schema.js';
 import { BUFFER_TOLERANCE, compareTraces } from '../src/comparator/trace-compare.js';
 import { voteTraces } from '../src/comparator/trace-vote.js';

@@ -5,7 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { ENGINE_NAMES, TraceResponseSchema } from '../src/protocol/schema.js';
+import { ENGINE_NAMES } from '../src/protocol/schema.js';
+import { TraceResponseSchema } from '../src/protocol/trace-schema.js';
 import { OracleProcess, type Line } from './support/oracle-process.js';
 
 const checkResponse = TypeCompiler.Compile(TraceResponseSchema);

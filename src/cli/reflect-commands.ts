@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { parseRequestLine } from '../protocol/validate.js';
 import type { ReflectRequest, ReflectResponse } from '../protocol/schema.js';
 import { voteReflect, type ReflectVoteResult } from '../comparator/reflect-vote.js';
-import type { ClusterVerdict } from '../comparator/cluster.js';
+import type { ClusterVerdict } from '../protocol/vote-schema.js';
 import { describeObservation } from './compare-commands.js';
 import { runBatch } from './oracle-batch.js';
 

@@ -11,9 +11,9 @@
 //             `a` and the candidate as `b` (deltas are candidate − engine)
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import type { ColumnarDump } from './columnar.js';
-import { compare, type CompareResult, type CompareVerdict } from './compare.js';
-import type { ClusterVerdict } from './cluster.js';
-import { voteColumnar, type EngineDumps, type EngineStatus } from './vote.js';
+import type { ClusterVerdict, CompareVerdict, EngineStatus } from '../protocol/vote-schema.js';
+import { compare, type CompareResult } from './compare.js';
+import { voteColumnar, type EngineDumps } from './vote.js';
 
 export interface CandidateResult {
   verdict: CompareVerdict | 'no_majority';

@@ -12,7 +12,7 @@
 // `agree` is called once per unordered pair and must be symmetric. `majority` is sorted, so
 // the result does not depend on the order of `keys`.
 
-export type ClusterVerdict = 'unanimous' | 'outlier' | 'split' | 'insufficient';
+import type { ClusterVerdict } from '../protocol/vote-schema.js';
 
 export interface Cluster<K extends string> {
   verdict: ClusterVerdict;

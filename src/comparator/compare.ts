@@ -27,14 +27,11 @@
 // ancestor that has a box (ColumnarDump.anchors). Otherwise the children of a
 // display:contents element inside a moved subtree would count as moved too.
 import { STYLE_PROPERTIES } from '../protocol/schema.js';
+import type { CompareVerdict, NodeShape, Summary } from '../protocol/vote-schema.js';
 import type { ColumnarDump } from './columnar.js';
 
 /** 1/60 px: a delta whose magnitude is at most this passes. */
 export const TOLERANCE = 1 / 60;
-
-export type CompareVerdict = 'pass' | 'fail' | 'parse_divergence' | 'discarded';
-export const FAILURE_KINDS = ['size', 'fragment', 'fragment_count', 'offset'] as const;
-export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 export type Failure =
   | { index: number; kind: 'size'; dw: number; dh: number }
@@ -47,20 +44,6 @@ export interface StyleMismatch {
   property: (typeof STYLE_PROPERTIES)[number];
   a: string;
   b: string;
-}
-
-export interface Summary {
-  nodes: number;
-  compared: number;
-  failed: number;
-  sum_abs_delta: number;
-  max_abs_delta: number;
-}
-
-export interface NodeShape {
-  tag: string;
-  depth: number;
-  parent: number;
 }
 
 export interface CompareResult {

@@ -15,10 +15,12 @@
 //                 {attr_value, idl_value} there (absent when its state has no such observation)
 //
 // Engines are visited in a fixed order whatever the response's key order.
-import { ENGINE_NAMES, type EngineName, type ReflectResponse } from '../protocol/schema.js';
+import type { EngineName } from '../protocol/common.js';
+import type { ReflectResponse } from '../protocol/schema.js';
 import type { Observation } from '../protocol/reflect-schema.js';
-import { cluster, type ClusterVerdict } from './cluster.js';
-import type { EngineStatus } from './vote.js';
+import type { ClusterVerdict, EngineStatus } from '../protocol/vote-schema.js';
+import { cluster } from './cluster.js';
+import { threeWay } from './three-way.js';
 
 export interface ObservationVote {
   index: number;
@@ -40,30 +42,30 @@ export interface ReflectVoteResult {
 }
 
 export function voteReflect(response: Pick<ReflectResponse, 'states' | 'errors'>): ReflectVoteResult {
-  const engines = Object.fromEntries(ENGINE_NAMES.map((e) => [e, statusOf(e, response)])) as Record<EngineName, EngineStatus>;
-  const usable = ENGINE_NAMES.filter((e) => engines[e].status === 'usable');
-  const states = usable.map((e) => response.states[e]!);
-  const count = Math.max(0, ...states.map((s) => s.observations.length));
-  const keyAt = (e: EngineName, i: number) => observationKey(response.states[e]!.observations[i]);
+  const { states } = response;
+  const keyAt = (e: EngineName, i: number) => observationKey(states[e]!.observations[i]);
+  const count = Math.max(0, ...Object.values(states).map((s) => s.observations.length));
+  // Two engines agree on the whole state when they agree on every observation.
+  const vote = threeWay<number[]>(
+    (e) => (states[e] === undefined ? undefined : 'usable'),
+    response.errors,
+    (x, y) => Array.from({ length: count }, (_, i) => i).filter((i) => keyAt(x, i) !== keyAt(y, i)),
+    (disagreeing) => disagreeing.length === 0,
+  );
+  const { usable } = vote;
+  // Every observation is reported, agreeing or not, with each engine's values.
   const observations = Array.from({ length: count }, (_, index): ObservationVote => {
     const { verdict, outlier, majority } = cluster(usable, (a, b) => keyAt(a, index) === keyAt(b, index));
-    const probe = states.find((s) => s.observations[index])!.observations[index]!;
+    const probe = usable.map((e) => states[e]!.observations[index]).find((o) => o)!;
     const values: ObservationVote['values'] = {};
     for (const e of usable) {
-      const seen = response.states[e]!.observations[index];
+      const seen = states[e]!.observations[index];
       if (seen) values[e] = { attr_value: seen.attr_value, idl_value: seen.idl_value };
     }
     return { index, selector: probe.selector, attr: probe.attr, idl: probe.idl, verdict, outlier, majority, values };
   });
-  const disagreeing = (a: EngineName, b: EngineName) => observations.some(({ index }) => keyAt(a, index) !== keyAt(b, index));
-  const { verdict, outlier, majority } = cluster(usable, (a, b) => !disagreeing(a, b));
+  const { verdict, outlier, majority, engines } = vote;
   return { verdict, outlier, majority, engines, observations };
-}
-
-function statusOf(engine: EngineName, response: Pick<ReflectResponse, 'states' | 'errors'>): EngineStatus {
-  const error = response.errors?.[engine];
-  if (error !== undefined) return { status: 'error', error };
-  return { status: response.states[engine] === undefined ? 'absent' : 'usable' };
 }
 
 /**

@@ -1,5 +1,5 @@
-// The three-engine vote over one trace response, mirroring the geometry vote (vote.ts): every
-// pair of usable engines is compared (trace-compare.ts) and the pairs that pass are clustered.
+// The three-engine vote over one trace response, on the skeleton of three-way.ts: every pair of
+// usable engines is compared (trace-compare.ts) and the pairs that pass are clustered.
 // The result, as JSON:
 //
 //   verdict, outlier, majority   as in vote.ts
@@ -9,11 +9,11 @@
 //   records   [{seq, outlier, kinds}] in record order, for every record that fails in some
 //             pair: outlier is the engine the other two agree against at that record (else
 //             null); a pair whose counts differ agrees at no record
-import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
+import type { EngineName } from '../protocol/common.js';
 import type { TraceResponse } from '../protocol/trace-schema.js';
-import { cluster, type ClusterVerdict } from './cluster.js';
+import type { ClusterVerdict, EngineStatus } from '../protocol/vote-schema.js';
 import { compareTraces, TRACE_FAILURE_KINDS, type TraceCompareResult } from './trace-compare.js';
-import { pairKey, type EngineStatus } from './vote.js';
+import { threeWay, voteItems } from './three-way.js';
 
 type TraceFailureKind = (typeof TRACE_FAILURE_KINDS)[number];
 
@@ -33,44 +33,19 @@ export interface TraceVoteResult {
 }
 
 export function voteTraces(response: Pick<TraceResponse, 'traces' | 'errors'>): TraceVoteResult {
-  const engines = Object.fromEntries(ENGINE_NAMES.map((e) => [e, statusOf(e, response)])) as Record<EngineName, EngineStatus>;
-  const usable = ENGINE_NAMES.filter((e) => engines[e].status === 'usable');
-  const pairs: Record<string, TraceCompareResult> = {};
-  for (let i = 0; i < usable.length; i++) {
-    for (let j = i + 1; j < usable.length; j++) {
-      pairs[pairKey(usable[i]!, usable[j]!)] = compareTraces(response.traces[usable[i]!]!, response.traces[usable[j]!]!);
-    }
-  }
-  const { verdict, outlier, majority } = cluster(usable, (x, y) => pairs[pairKey(x, y)]!.verdict === 'pass');
-  return { verdict, outlier, majority, engines, pairs, records: recordVotes(usable, pairs) };
-}
-
-function statusOf(engine: EngineName, response: Pick<TraceResponse, 'traces' | 'errors'>): EngineStatus {
-  const error = response.errors?.[engine];
-  if (error !== undefined) return { status: 'error', error };
-  return { status: response.traces[engine] === undefined ? 'absent' : 'usable' };
-}
-
-/** Re-votes every record that fails somewhere, with "agree" meaning "no failure at this record". */
-function recordVotes(usable: EngineName[], pairs: Record<string, TraceCompareResult>): RecordVote[] {
-  const failing = new Map<number, { pairs: Set<string>; kinds: Set<TraceFailureKind> }>();
-  for (const [key, { failures }] of Object.entries(pairs)) {
-    for (const failure of failures) {
-      if (!('seq' in failure)) continue;
-      let record = failing.get(failure.seq);
-      if (!record) failing.set(failure.seq, (record = { pairs: new Set(), kinds: new Set() }));
-      record.pairs.add(key);
-      record.kinds.add(failure.kind);
-    }
-  }
-  return [...failing.keys()]
-    .sort((x, y) => x - y)
-    .map((seq) => {
-      const { pairs: failed, kinds } = failing.get(seq)!;
-      const agreeHere = (x: EngineName, y: EngineName) => {
-        const key = pairKey(x, y);
-        return pairs[key]!.verdict !== 'count_mismatch' && !failed.has(key);
-      };
-      return { seq, outlier: cluster(usable, agreeHere).outlier, kinds: TRACE_FAILURE_KINDS.filter((k) => kinds.has(k)) };
-    });
+  const { traces } = response;
+  const vote = threeWay<TraceCompareResult>(
+    (e) => (traces[e] === undefined ? undefined : 'usable'),
+    response.errors,
+    (x, y) => compareTraces(traces[x]!, traces[y]!),
+    (result) => result.verdict === 'pass',
+  );
+  const records = voteItems(
+    vote,
+    (result) => result.failures.flatMap((f) => ('seq' in f ? [{ at: f.seq, kind: f.kind }] : [])),
+    (result) => result.verdict !== 'count_mismatch',
+    TRACE_FAILURE_KINDS,
+  ).map(({ at, outlier, kinds }) => ({ seq: at, outlier, kinds }));
+  const { verdict, outlier, majority, engines } = vote;
+  return { verdict, outlier, majority, engines, pairs: Object.fromEntries(vote.pairs), records };
 }

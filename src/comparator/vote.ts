@@ -13,34 +13,14 @@
 //             pair: outlier is the engine the other two agree against at that node (else null),
 //             kinds the failure kinds seen there in any pair
 //
-// Engines are visited in one fixed order whatever the response's key order, and pair keys
-// are canonical, so the result is invariant under permutation of the engines.
-import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js';
+// The skeleton (statuses, pairs, clustering, node re-vote) is three-way.ts; the result's schema
+// is src/protocol/vote-schema.ts.
+import { ENGINE_NAMES, type EngineName } from '../protocol/common.js';
+import type { Dump } from '../protocol/schema.js';
+import { FAILURE_KINDS, type PairResult, type VoteResult } from '../protocol/vote-schema.js';
 import { columnarFromDump, InvalidDumpError, type ColumnarDump } from './columnar.js';
-import { compare, FAILURE_KINDS, type CompareResult, type FailureKind } from './compare.js';
-import { cluster, type ClusterVerdict } from './cluster.js';
-
-export type EngineStatus =
-  | { status: 'usable' | 'discarded' | 'absent' }
-  | { status: 'error'; error: string };
-
-export type PairResult = Omit<CompareResult, 'failures' | 'style_mismatches'>;
-
-export interface NodeVote {
-  index: number;
-  tag: string;
-  outlier: EngineName | null;
-  kinds: FailureKind[];
-}
-
-export interface VoteResult {
-  verdict: ClusterVerdict;
-  outlier: EngineName | null;
-  majority: EngineName[];
-  engines: Record<EngineName, EngineStatus>;
-  pairs: Record<string, PairResult>;
-  nodes: NodeVote[];
-}
+import { compare, type CompareResult } from './compare.js';
+import { threeWay, voteItems } from './three-way.js';
 
 /** One response's dumps and errors, per engine; D is the wire dump or its columnar form. */
 export interface EngineDumps<D> {
@@ -68,58 +48,27 @@ export function voteGeometry(response: EngineDumps<Dump>): VoteResult {
 }
 
 export function voteColumnar(response: EngineDumps<ColumnarDump>): VoteResult {
-  const engines = Object.fromEntries(ENGINE_NAMES.map((e) => [e, statusOf(e, response)])) as Record<EngineName, EngineStatus>;
-  const usable = ENGINE_NAMES.filter((e) => engines[e].status === 'usable');
-  const results = new Map<string, Compared>();
-  for (let i = 0; i < usable.length; i++) {
-    for (let j = i + 1; j < usable.length; j++) {
-      const a = response.dumps[usable[i]!]!;
-      results.set(pairKey(usable[i]!, usable[j]!), { a, result: compare(a, response.dumps[usable[j]!]!) });
-    }
+  const { dumps } = response;
+  const vote = threeWay<CompareResult>(
+    (e) => (dumps[e] === undefined ? undefined : dumps[e].overflowed ? 'discarded' : 'usable'),
+    response.errors,
+    (x, y) => compare(dumps[x]!, dumps[y]!),
+    (result) => result.verdict === 'pass',
+  );
+  const pairs: VoteResult['pairs'] = {};
+  for (const [key, { verdict, summary, divergence }] of vote.pairs) {
+    pairs[key] = (divergence ? { verdict, summary, divergence } : { verdict, summary }) satisfies PairResult;
   }
-  const { verdict, outlier, majority } = cluster(usable, (x, y) => results.get(pairKey(x, y))!.result.verdict === 'pass');
-  const pairs: Record<string, PairResult> = {};
-  for (const [key, { result: { verdict, summary, divergence } }] of results) {
-    pairs[key] = divergence ? { verdict, summary, divergence } : { verdict, summary };
-  }
-  return { verdict, outlier, majority, engines, pairs, nodes: nodeVotes(usable, results) };
-}
-
-function statusOf(engine: EngineName, response: EngineDumps<ColumnarDump>): EngineStatus {
-  const error = response.errors?.[engine];
-  if (error !== undefined) return { status: 'error', error };
-  const dump = response.dumps[engine];
-  return { status: dump === undefined ? 'absent' : dump.overflowed ? 'discarded' : 'usable' };
-}
-
-export const pairKey = (x: EngineName, y: EngineName) => (x < y ? `${x}~${y}` : `${y}~${x}`);
-
-/** A pair's comparison, with its first dump: a pair that has failures shares its shape, so it names the tags. */
-interface Compared {
-  a: ColumnarDump;
-  result: CompareResult;
-}
-
-/** Re-votes every node that fails somewhere, with "agree" meaning "no failure at this node". */
-function nodeVotes(usable: EngineName[], results: Map<string, Compared>): NodeVote[] {
-  const failing = new Map<number, { tag: string; pairs: Set<string>; kinds: Set<FailureKind> }>();
-  for (const [key, { a, result }] of results) {
-    for (const { index, kind } of result.failures) {
-      let node = failing.get(index);
-      if (!node) failing.set(index, (node = { tag: a.tagTable.name(a.tags[index]!), pairs: new Set(), kinds: new Set() }));
-      node.pairs.add(key);
-      node.kinds.add(kind);
-    }
-  }
-  return [...failing.keys()]
-    .sort((x, y) => x - y)
-    .map((index) => {
-      const { tag, pairs, kinds } = failing.get(index)!;
-      // A pair whose documents diverged has no node-by-node correspondence: it agrees nowhere.
-      const agreeHere = (x: EngineName, y: EngineName) => {
-        const key = pairKey(x, y);
-        return results.get(key)!.result.verdict !== 'parse_divergence' && !pairs.has(key);
-      };
-      return { index, tag, outlier: cluster(usable, agreeHere).outlier, kinds: FAILURE_KINDS.filter((k) => kinds.has(k)) };
-    });
+  const nodes = voteItems(
+    vote,
+    (result) => result.failures.map((f) => ({ at: f.index, kind: f.kind })),
+    (result) => result.verdict !== 'parse_divergence',
+    FAILURE_KINDS,
+  ).map(({ at, outlier, kinds, firstPair }) => {
+    // Pairs that fail node by node share one shape, so any of their dumps names the tag.
+    const dump = dumps[firstPair.split('~')[0] as EngineName]!;
+    return { index: at, tag: dump.tagTable.name(dump.tags[at]!), outlier, kinds };
+  });
+  const { verdict, outlier, majority, engines } = vote;
+  return { verdict, outlier, majority, engines, pairs, nodes };
 }

@@ -1,18 +1,28 @@
 // Prints the published JSON Schema of the protocol (npm run schema → schema/protocol.schema.json),
 // generated from the same TypeBox definitions the oracle validates with.
-import { REQUEST_SCHEMAS, RESPONSE_SCHEMAS, DumpSchema } from './schema.js';
+import type { TSchema } from '@sinclair/typebox';
+import { REQUEST_SCHEMAS, RESPONSE_SCHEMAS } from './schema.js';
+
+const defName = (kind: string, suffix: string) => `${kind[0]!.toUpperCase()}${kind.slice(1)}${suffix}`;
 
 export function protocolJsonSchema(): object {
-  // Each schema is published under its $id (GeometryRequest, PingResponse, Dump, ...).
-  const schemas = [...Object.values(REQUEST_SCHEMAS), ...Object.values(RESPONSE_SCHEMAS), DumpSchema];
-  const defs = Object.fromEntries(schemas.map(({ $id, ...schema }) => [$id!, schema]));
+  // Every message is one definition, named after its registry key (GeometryRequest, PingResponse, ...);
+  // shared shapes are inlined, so no $id repeats.
+  const defs: Record<string, TSchema> = {};
+  for (const [kind, schema] of Object.entries(REQUEST_SCHEMAS)) defs[defName(kind, 'Request')] = schema;
+  for (const [kind, schema] of Object.entries(RESPONSE_SCHEMAS)) defs[defName(kind, 'Response')] = schema;
+  const refs = (suffix: string, kinds: string[]) => kinds.map((kind) => ({ $ref: `#/$defs/${defName(kind, suffix)}` }));
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://browser-oracle/protocol.schema.json',
     title: 'browser-oracle stdio protocol',
-    description: 'One JSON object per line. A request line is one of the requests; every request gets exactly one response line.',
-    $defs: Object.fromEntries(Object.entries(defs).map(([name, schema]) => [name, JSON.parse(JSON.stringify(schema))])),
-    oneOf: Object.values(REQUEST_SCHEMAS).map((schema) => ({ $ref: `#/$defs/${schema.$id}` })),
+    description: 'One JSON object per line. A request line is one of the requests; every request gets exactly one response line, one of the responses.',
+    $defs: {
+      ...(JSON.parse(JSON.stringify(defs)) as object),
+      Request: { description: 'Any request line.', oneOf: refs('Request', Object.keys(REQUEST_SCHEMAS)) },
+      Response: { description: 'Any response line.', oneOf: refs('Response', Object.keys(RESPONSE_SCHEMAS)) },
+    },
+    $ref: '#/$defs/Request',
   };
 }
 

@@ -1,10 +1,7 @@
 // The reflect op's own shapes: a probe, and the observation answering it. schema.ts wraps them
-// in the request and response envelopes with the parts every op shares; this module imports
-// nothing from schema.ts, because schema.ts imports it and an ES module cycle would leave one
-// side's constants uninitialized when the other is evaluated.
+// in the request and response envelopes.
 import { Type, type Static } from '@sinclair/typebox';
-
-const strict = { additionalProperties: false } as const;
+import { strict } from './common.js';
 
 const Name = (description: string) => Type.String({ minLength: 1, description });
 

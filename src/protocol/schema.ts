@@ -1,14 +1,12 @@
 // The wire contract, once: TypeBox schemas give both the TypeScript types and the
 // runtime validators, and `npm run schema` publishes them as JSON Schema.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { EngineErrors, EngineList, EngineNameSchema, Id, PerEngine, ProfileNameSchema, strict } from './common.js';
 import { ObservationSchema, ProbeSchema } from './reflect-schema.js';
-import { traceSchemas, type TraceRequest } from './trace-schema.js';
+import { TraceRequestSchema, TraceResponseSchema, type TraceRequest } from './trace-schema.js';
+import { VoteResultSchema } from './vote-schema.js';
 
-export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'] as const;
-export type EngineName = (typeof ENGINE_NAMES)[number];
-
-export const PROFILE_NAMES = ['default', 'media'] as const;
-export type ProfileName = (typeof PROFILE_NAMES)[number];
+export { ENGINE_NAMES, PROFILE_NAMES, type EngineName, type ProfileName } from './common.js';
 
 /** The style subset, in the contract's order: every dump lists exactly these, in this order. */
 export const STYLE_PROPERTIES = [
@@ -20,21 +18,6 @@ export const STYLE_PROPERTIES = [
   'overflow-x', 'overflow-y',
 ] as const;
 
-const strict = { additionalProperties: false } as const;
-
-const literalUnion = <T extends readonly string[]>(values: T, description: string) =>
-  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v)), { description }));
-
-export const EngineNameSchema = literalUnion(ENGINE_NAMES, 'A browser engine the oracle drives.');
-
-const Id = Type.String({ description: 'Chosen by the client; echoed on the response that answers it.' });
-
-const EngineList = Type.Array(EngineNameSchema, {
-  minItems: 1,
-  uniqueItems: true,
-  description: 'Which engines run the case; omitted means every engine the oracle launched.',
-});
-
 export const GeometryRequestSchema = Type.Object(
   {
     id: Id,
@@ -45,7 +28,7 @@ export const GeometryRequestSchema = Type.Object(
       Type.Boolean({ description: 'Opt-in: the answer adds `timing`, the milliseconds each engine spent inside the page.' }),
     ),
   },
-  { ...strict, $id: 'GeometryRequest', title: 'Geometry request' },
+  { ...strict, title: 'Geometry request' },
 );
 
 export const VoteRequestSchema = Type.Object(
@@ -57,17 +40,17 @@ export const VoteRequestSchema = Type.Object(
     script: GeometryRequestSchema.properties.script,
     dumps: Type.Optional(Type.Boolean({ description: 'Also answer with the dumps the vote was taken on.' })),
   },
-  { ...strict, $id: 'VoteRequest', title: 'Vote: run a geometry case and answer with the three-way vote' },
+  { ...strict, title: 'Vote: run a geometry case and answer with the three-way vote' },
 );
 
 export const PingRequestSchema = Type.Object(
   { id: Id, op: Type.Literal('ping') },
-  { ...strict, $id: 'PingRequest', title: 'Ping' },
+  { ...strict, title: 'Ping' },
 );
 
 export const ShutdownRequestSchema = Type.Object(
   { id: Id, op: Type.Literal('shutdown') },
-  { ...strict, $id: 'ShutdownRequest', title: 'Shutdown' },
+  { ...strict, title: 'Shutdown' },
 );
 
 export const ReflectRequestSchema = Type.Object(
@@ -79,16 +62,8 @@ export const ReflectRequestSchema = Type.Object(
     probes: Type.Array(ProbeSchema, { minItems: 1, description: 'What to read, in the order the observations answer.' }),
     engines: Type.Optional(EngineList),
   },
-  { ...strict, $id: 'ReflectRequest', title: 'Reflect: content attributes and the IDL properties reflecting them' },
+  { ...strict, title: 'Reflect: content attributes and the IDL properties reflecting them' },
 );
-
-export const { TraceRequestSchema, TraceSchema, TraceResponseSchema } = traceSchemas({
-  id: Id,
-  engines: Type.Optional(EngineList),
-  engine: EngineNameSchema,
-  engineNames: ENGINE_NAMES,
-  profileNames: PROFILE_NAMES,
-});
 
 /** Every request kind, keyed by its `op` (the geometry request has none). */
 export const REQUEST_SCHEMAS = {
@@ -138,45 +113,30 @@ export const DumpSchema = Type.Object(
     overflowed: Type.Boolean(),
     nodes: Type.Array(DumpNodeSchema),
   },
-  { ...strict, $id: 'Dump', title: 'Dump' },
+  { ...strict, title: 'Dump' },
 );
 export type Dump = Static<typeof DumpSchema>;
-
-const PerEngine = <T extends TSchema>(value: T) =>
-  Type.Object({ chromium: Type.Optional(value), firefox: Type.Optional(value), webkit: Type.Optional(value) }, strict);
 
 export const GeometryResponseSchema = Type.Object(
   {
     id: Id,
     dumps: PerEngine(DumpSchema),
-    errors: Type.Optional(PerEngine(Type.String())),
+    errors: Type.Optional(EngineErrors),
     timing: Type.Optional(
       PerEngine(Type.Number({ description: 'From the document arriving to the end of the walk (parse, style, layout, script, walk), measured in the page.' })),
     ),
   },
-  { ...strict, $id: 'GeometryResponse', title: 'Geometry response' },
+  { ...strict, title: 'Geometry response' },
 );
-
-const Verdict = literalUnion(['unanimous', 'outlier', 'split', 'insufficient'] as const, 'insufficient: fewer than three usable engines; never a pass.');
 
 export const VoteResponseSchema = Type.Object(
   {
     id: Id,
-    vote: Type.Object(
-      {
-        verdict: Verdict,
-        outlier: Type.Union([EngineNameSchema, Type.Null()]),
-        majority: Type.Array(EngineNameSchema),
-        engines: Type.Record(Type.String(), Type.Object({ status: Type.String(), error: Type.Optional(Type.String()) })),
-        pairs: Type.Record(Type.String(), Type.Unknown(), { description: 'Per pair of usable engines: its compare verdict and summary.' }),
-        nodes: Type.Array(Type.Unknown(), { description: 'Per disagreeing node: index, tag, the outlier engine there, failure kinds.' }),
-      },
-      { description: 'See docs/protocol.md, "The vote".' },
-    ),
+    vote: VoteResultSchema,
     dumps: Type.Optional(PerEngine(DumpSchema)),
-    errors: Type.Optional(PerEngine(Type.String())),
+    errors: Type.Optional(EngineErrors),
   },
-  { ...strict, $id: 'VoteResponse', title: 'Vote response' },
+  { ...strict, title: 'Vote response' },
 );
 
 export const ReflectStateSchema = Type.Object(
@@ -192,9 +152,9 @@ export const ReflectResponseSchema = Type.Object(
   {
     id: Id,
     states: PerEngine(ReflectStateSchema),
-    errors: Type.Optional(PerEngine(Type.String())),
+    errors: Type.Optional(EngineErrors),
   },
-  { ...strict, $id: 'ReflectResponse', title: 'Reflect response' },
+  { ...strict, title: 'Reflect response' },
 );
 
 export const PingResponseSchema = Type.Object(
@@ -203,9 +163,9 @@ export const PingResponseSchema = Type.Object(
     ok: Type.Literal(true),
     engines: Type.Array(EngineNameSchema),
     versions: PerEngine(Type.String()),
-    profile: literalUnion(PROFILE_NAMES, 'The launch profile of this process.'),
+    profile: ProfileNameSchema,
   },
-  { ...strict, $id: 'PingResponse', title: 'Ping response' },
+  { ...strict, title: 'Ping response' },
 );
 
 export const ErrorResponseSchema = Type.Object(
@@ -213,7 +173,12 @@ export const ErrorResponseSchema = Type.Object(
     id: Type.Union([Id, Type.Null()], { description: 'null when no string id could be read from the line.' }),
     error: Type.String({ description: 'A stable code, a colon, then what went wrong and what to do.' }),
   },
-  { ...strict, $id: 'ErrorResponse', title: 'Error response (a line the oracle could not accept)' },
+  { ...strict, title: 'Error response (a line the oracle could not accept)' },
+);
+
+export const ShutdownResponseSchema = Type.Object(
+  { id: Id, ok: Type.Literal(true) },
+  { ...strict, title: 'Shutdown response (sent once every case in flight is answered, before the oracle exits)' },
 );
 
 export const RESPONSE_SCHEMAS = {
@@ -222,6 +187,7 @@ export const RESPONSE_SCHEMAS = {
   reflect: ReflectResponseSchema,
   trace: TraceResponseSchema,
   ping: PingResponseSchema,
+  shutdown: ShutdownResponseSchema,
   error: ErrorResponseSchema,
 } as const satisfies Record<string, TSchema>;
 

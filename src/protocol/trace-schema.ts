@@ -1,19 +1,6 @@
-// The trace op's wire shapes. schema.ts builds them from its shared pieces (id, engine names,
-// profile names) and registers them: importing those pieces here instead would be an import
-// cycle, since schema.ts imports this module to register what it exports.
-import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
-import type { EngineName, ProfileName, TraceRequestSchema, TraceResponseSchema, TraceSchema } from './schema.js';
-
-const strict = { additionalProperties: false } as const;
-
-interface Shared<Id extends TSchema, Engines extends TSchema, Engine extends TSchema> {
-  id: Id;
-  /** The optional `engines` field of a request. */
-  engines: Engines;
-  engine: Engine;
-  engineNames: readonly EngineName[];
-  profileNames: readonly ProfileName[];
-}
+// The trace op's wire shapes: the request, a trace and its records, and the response.
+import { Type, type Static } from '@sinclair/typebox';
+import { EngineErrors, EngineList, EngineNameSchema, Id, PerEngine, ProfileNameSchema, strict } from './common.js';
 
 const recordBase = <K extends string>(kind: K, description: string) => ({
   seq: Type.Integer({ minimum: 0, description: 'Push order, from 0.' }),
@@ -30,57 +17,51 @@ const CANONICAL = Type.Unknown({
     'below depth 4, {$shape: "object"|"function"} or {$shape: "array", length} alone. See docs/protocol.md, "Trace".',
 });
 
-export function traceSchemas<Id extends TSchema, Engines extends TSchema, Engine extends TSchema>(shared: Shared<Id, Engines, Engine>) {
-  const perEngine = <T extends TSchema>(value: T) =>
-    Type.Object(Object.fromEntries(shared.engineNames.map((e) => [e, Type.Optional(value)])) as unknown as Record<EngineName, TOptional<T>>, strict);
+export const TraceRequestSchema = Type.Object(
+  {
+    id: Id,
+    op: Type.Literal('trace'),
+    script: Type.String({ description: 'Run in the served page after the recorder is installed and `html` has loaded.' }),
+    html: Type.Optional(Type.String({ description: 'Body markup of the trace page; omitted means an empty body.' })),
+    engines: Type.Optional(EngineList),
+  },
+  { ...strict, title: 'Trace: run a script in a real origin and record what it observes' },
+);
 
-  const TraceRequestSchema = Type.Object(
+const record = Type.Union([
+  Type.Object({ ...recordBase('value', 'trace.value(label, v)'), value: CANONICAL }, strict),
+  Type.Object({ ...recordBase('event', 'One firing of a trace.event listener; label names the listening target.'), type: Type.String() }, strict),
+  Type.Object(
+    { ...recordBase('settle', 'trace.settle(label, promise)'), state: Type.Union([Type.Literal('fulfilled'), Type.Literal('rejected')]), value: CANONICAL },
+    strict,
+  ),
+  Type.Object(
     {
-      id: shared.id,
-      op: Type.Literal('trace'),
-      script: Type.String({ description: 'Run in the served page after the recorder is installed and `html` has loaded.' }),
-      html: Type.Optional(Type.String({ description: 'Body markup of the trace page; omitted means an empty body.' })),
-      engines: shared.engines,
+      ...recordBase('error', 'trace.error(label, err), or the request script throwing synchronously (label "script").'),
+      name: Type.Union([Type.String(), Type.Null()], { description: "The error's name; null for a thrown value that is not an Error." }),
     },
-    { ...strict, $id: 'TraceRequest', title: 'Trace: run a script in a real origin and record what it observes' },
-  );
+    strict,
+  ),
+]);
 
-  const record = Type.Union([
-    Type.Object({ ...recordBase('value', 'trace.value(label, v)'), value: CANONICAL }, strict),
-    Type.Object({ ...recordBase('event', 'One firing of a trace.event listener; label names the listening target.'), type: Type.String() }, strict),
-    Type.Object(
-      { ...recordBase('settle', 'trace.settle(label, promise)'), state: Type.Union([Type.Literal('fulfilled'), Type.Literal('rejected')]), value: CANONICAL },
-      strict,
-    ),
-    Type.Object(
-      {
-        ...recordBase('error', 'trace.error(label, err), or the request script throwing synchronously (label "script").'),
-        name: Type.Union([Type.String(), Type.Null()], { description: "The error's name; null for a thrown value that is not an Error." }),
-      },
-      strict,
-    ),
-  ]);
+export const TraceSchema = Type.Object(
+  {
+    engine: EngineNameSchema,
+    engine_version: Type.String({ minLength: 1 }),
+    profile: ProfileNameSchema,
+    origin: Type.String({ description: 'The trace page origin, http://localhost:<port>.' }),
+    is_secure_context: Type.Boolean(),
+    timed_out: Type.Boolean({ description: 'The fixed 5000 ms completion timeout ended the trace, not trace.done().' }),
+    records: Type.Array(record, { description: 'Every record in push order.' }),
+  },
+  { ...strict, title: 'Trace' },
+);
 
-  const TraceSchema = Type.Object(
-    {
-      engine: shared.engine,
-      engine_version: Type.String({ minLength: 1 }),
-      profile: Type.Unsafe<ProfileName>(Type.Union(shared.profileNames.map((p) => Type.Literal(p)))),
-      origin: Type.String({ description: 'The trace page origin, http://localhost:<port>.' }),
-      is_secure_context: Type.Boolean(),
-      timed_out: Type.Boolean({ description: 'The fixed 5000 ms completion timeout ended the trace, not trace.done().' }),
-      records: Type.Array(record, { description: 'Every record in push order.' }),
-    },
-    { ...strict, $id: 'Trace', title: 'Trace' },
-  );
+export const TraceResponseSchema = Type.Object(
+  { id: Id, traces: PerEngine(TraceSchema), errors: Type.Optional(EngineErrors) },
+  { ...strict, title: 'Trace response' },
+);
 
-  const TraceResponseSchema = Type.Object(
-    { id: shared.id, traces: perEngine(TraceSchema), errors: Type.Optional(perEngine(Type.String())) },
-    { ...strict, $id: 'TraceResponse', title: 'Trace response' },
-  );
-
-  return { TraceRequestSchema, TraceSchema, TraceResponseSchema };
-}
 
 export type TraceRequest = Static<typeof TraceRequestSchema>;
 export type Trace = Static<typeof TraceSchema>;

@@ -1,0 +1,38 @@
+// The pieces every part of the wire contract shares: engine and profile names, the request id,
+// the optional engine list and the per-engine map. Kept apart from the message schemas so that
+// each of those modules imports this one and none imports another.
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+export const PROFILE_NAMES = ['default', 'media'] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
+/** Every object on the wire is closed: an unknown field is an error, not ignored. */
+export const strict = { additionalProperties: false } as const;
+
+/** A string enum, typed as the union of its values. */
+export const literalUnion = <T extends readonly string[]>(values: T, description?: string) =>
+  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {}));
+
+export const EngineNameSchema = literalUnion(ENGINE_NAMES, 'A browser engine the oracle drives.');
+export const ProfileNameSchema = literalUnion(PROFILE_NAMES, 'A launch profile (docs/protocol.md, "Launch profiles").');
+
+export const Id = Type.String({ description: 'Chosen by the client; echoed on the response that answers it.' });
+
+export const EngineList = Type.Array(EngineNameSchema, {
+  minItems: 1,
+  uniqueItems: true,
+  description: 'Which engines run the case; omitted means every engine the oracle launched.',
+});
+
+/** `{chromium?, firefox?, webkit?}`, closed. */
+export const PerEngine = <T extends TSchema>(value: T, description?: string) =>
+  Type.Object(
+    { chromium: Type.Optional(value), firefox: Type.Optional(value), webkit: Type.Optional(value) },
+    { ...strict, ...(description ? { description } : {}) },
+  );
+
+/** Each engine's error text, where an engine failed; the contract leaves it out when empty. */
+export const EngineErrors = PerEngine(Type.String(), 'Per engine that failed: a stable code, a colon, then the message.');

@@ -1,0 +1,84 @@
+// The geometry vote as it travels in a `vote` answer: the schema is the type the comparator
+// returns (src/comparator/vote.ts), so the published schema says exactly what a client gets.
+import { Type, type Static } from '@sinclair/typebox';
+import { EngineNameSchema, literalUnion, strict } from './common.js';
+
+export const CLUSTER_VERDICTS = ['unanimous', 'outlier', 'split', 'insufficient'] as const;
+export type ClusterVerdict = (typeof CLUSTER_VERDICTS)[number];
+
+export const COMPARE_VERDICTS = ['pass', 'fail', 'parse_divergence', 'discarded'] as const;
+export type CompareVerdict = (typeof COMPARE_VERDICTS)[number];
+
+export const FAILURE_KINDS = ['size', 'fragment', 'fragment_count', 'offset'] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+export const ClusterVerdictSchema = literalUnion(CLUSTER_VERDICTS, 'insufficient: fewer than three usable engines; never a pass.');
+
+export const EngineStatusSchema = Type.Union([
+  Type.Object({ status: literalUnion(['usable', 'discarded', 'absent'] as const) }, strict),
+  Type.Object({ status: Type.Literal('error'), error: Type.String() }, strict),
+]);
+export type EngineStatus = Static<typeof EngineStatusSchema>;
+
+export const EngineStatusesSchema = Type.Object(
+  { chromium: EngineStatusSchema, firefox: EngineStatusSchema, webkit: EngineStatusSchema },
+  { ...strict, description: 'usable; discarded (the document overflowed); error (with the message); absent (not in the response).' },
+);
+
+export const SummarySchema = Type.Object(
+  {
+    nodes: Type.Integer({ minimum: 0, description: 'Nodes whose geometry was compared.' }),
+    compared: Type.Integer({ minimum: 0, description: 'Individual checks: each width, height, dx, dy and fragment count.' }),
+    failed: Type.Integer({ minimum: 0 }),
+    sum_abs_delta: Type.Number({ description: 'Over every compared length, passing or not, in CSS px.' }),
+    max_abs_delta: Type.Number(),
+  },
+  strict,
+);
+export type Summary = Static<typeof SummarySchema>;
+
+export const NodeShapeSchema = Type.Object({ tag: Type.String(), depth: Type.Integer(), parent: Type.Integer() }, strict);
+export type NodeShape = Static<typeof NodeShapeSchema>;
+
+export const DivergenceSchema = Type.Object(
+  { index: Type.Integer({ minimum: 0 }), a: Type.Union([NodeShapeSchema, Type.Null()]), b: Type.Union([NodeShapeSchema, Type.Null()]) },
+  { ...strict, description: 'The first index where (tag, depth, parent) differ; null past the end of a dump.' },
+);
+
+export const PairResultSchema = Type.Object(
+  { verdict: literalUnion(COMPARE_VERDICTS), summary: SummarySchema, divergence: Type.Optional(DivergenceSchema) },
+  strict,
+);
+export type PairResult = Static<typeof PairResultSchema>;
+
+export const NodeVoteSchema = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0 }),
+    tag: Type.String(),
+    outlier: Type.Union([EngineNameSchema, Type.Null()], { description: 'The engine the other two agree against at this node.' }),
+    kinds: Type.Array(literalUnion(FAILURE_KINDS), { description: 'The failure kinds seen at this node in any pair.' }),
+  },
+  strict,
+);
+export type NodeVote = Static<typeof NodeVoteSchema>;
+
+export const VoteResultSchema = Type.Object(
+  {
+    verdict: ClusterVerdictSchema,
+    outlier: Type.Union([EngineNameSchema, Type.Null()]),
+    majority: Type.Array(EngineNameSchema, { description: 'The agreeing engines, sorted; empty for split and insufficient.' }),
+    engines: EngineStatusesSchema,
+    pairs: Type.Object(
+      {
+        'chromium~firefox': Type.Optional(PairResultSchema),
+        'chromium~webkit': Type.Optional(PairResultSchema),
+        'firefox~webkit': Type.Optional(PairResultSchema),
+      },
+      { ...strict, description: 'Each pair of usable engines: its compare verdict and delta summary.' },
+    ),
+    nodes: Type.Array(NodeVoteSchema, { description: 'Every node that fails in some pair, in node order.' }),
+  },
+  { ...strict, description: 'See docs/protocol.md, "Vote".' },
+);
+export type VoteResult = Static<typeof VoteResultSchema>;
+export type PairKey = keyof VoteResult['pairs'];
