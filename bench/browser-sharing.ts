@@ -5,8 +5,8 @@
 // WebKitGTK is not measured: one WebKitWebDriver serves one session, so it cannot be shared.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { chromium, firefox, type BrowserServer, type BrowserType, type LaunchOptions } from 'playwright-core';
-import { layoutCorpus } from './corpus.js';
-import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../src/workers/page-walk.js';
+import { layoutCorpus } from '../test/support/layout-corpus.js';
+import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../src/page/walk.js';
 import { writeThenCall } from '../src/workers/script-free.js';
 import { SYSTEM_CHROMIUM } from '../src/workers/engines/chromium.js';
 import { SYSTEM_FIREFOX } from '../src/workers/engines/firefox.js';
@@ -14,7 +14,10 @@ import { SYSTEM_FIREFOX } from '../src/workers/engines/firefox.js';
 type Engine = 'chromium' | 'firefox';
 const TYPES: Record<Engine, BrowserType> = { chromium, firefox };
 const OPTIONS: Record<Engine, LaunchOptions> = {
-  chromium: { executablePath: SYSTEM_CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic'] },
+  chromium: {
+    executablePath: SYSTEM_CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic'],
+  },
   firefox: { channel: 'moz-firefox', executablePath: SYSTEM_FIREFOX },
 };
 const CALL = `(${writeThenCall(WALK_FUNCTION_SOURCE)})`;
@@ -24,7 +27,10 @@ async function measure(engine: Engine, shared: boolean): Promise<number> {
   const corpus = layoutCorpus().map((c) => c.html);
   const server: BrowserServer | undefined = shared ? await TYPES[engine].launchServer(OPTIONS[engine]) : undefined;
   const workers = [0, 1].map(
-    (w) => new Worker(new URL(import.meta.url), { workerData: { engine, ws: server?.wsEndpoint(), cases: corpus.filter((_, i) => i % 2 === w) } }),
+    (w) =>
+      new Worker(new URL(import.meta.url), {
+        workerData: { engine, ws: server?.wsEndpoint(), cases: corpus.filter((_, i) => i % 2 === w) },
+      }),
   );
   await Promise.all(workers.map((w) => new Promise((r) => w.once('message', r))));
   const start = performance.now();
@@ -44,9 +50,11 @@ async function work({ engine, ws, cases }: { engine: Engine; ws?: string; cases:
   parentPort!.postMessage('ready');
   await new Promise((r) => parentPort!.once('message', r));
   let next = 0;
-  await Promise.all(pages.map(async (page) => {
-    while (next < cases.length) await page.evaluate(`${CALL}(${JSON.stringify(cases[next++])}, null, ${FIXED})`);
-  }));
+  await Promise.all(
+    pages.map(async (page) => {
+      while (next < cases.length) await page.evaluate(`${CALL}(${JSON.stringify(cases[next++])}, null, ${FIXED})`);
+    }),
+  );
   await browser.close();
   parentPort!.postMessage('done');
 }
@@ -56,7 +64,9 @@ if (isMainThread) {
   for (let round = 1; round <= 2; round++) {
     const own = await measure(engine, false);
     const shared = await measure(engine, true);
-    console.log(`${engine} round ${round}: own browser per worker ${own.toFixed(1)} cases/s, one shared browser ${shared.toFixed(1)} cases/s`);
+    console.log(
+      `${engine} round ${round}: own browser per worker ${own.toFixed(1)} cases/s, one shared browser ${shared.toFixed(1)} cases/s`,
+    );
   }
 } else {
   await work(workerData);

@@ -2,12 +2,15 @@
 // hangs; with --soak, no kills, to watch resident memory over a long run. Not part of npm test
 // (a shorter run of the same checks is: test/chaos.test.ts).
 import { SingleBar, Presets } from 'cli-progress';
-import { runChaos } from './chaos-run.js';
+import { runChaos } from '../test/support/chaos.js';
 
 const args = process.argv.slice(2);
 const cases = Number(args.find((a) => /^\d+$/.test(a)) ?? 3000);
 const soak = args.includes('--soak');
-const bar = new SingleBar({ format: 'chaos {bar} {value}/{total} cases', stream: process.stderr, hideCursor: true }, Presets.shades_classic);
+const bar = new SingleBar(
+  { format: 'chaos {bar} {value}/{total} cases', stream: process.stderr, hideCursor: true },
+  Presets.shades_classic,
+);
 bar.start(cases, 0);
 const report = await runChaos({
   cases,

@@ -65,10 +65,19 @@ function grow(sources: Dump[], size: number): Dump {
 const fixtures = SOURCES.map(recorded);
 const documents = SIZES.map((size) => {
   const dumps = {} as Record<EngineName, ColumnarDump>;
-  for (const e of ENGINE_NAMES) dumps[e] = columnarFromDump(grow(fixtures.map((f) => f[e]), size));
+  for (const e of ENGINE_NAMES)
+    dumps[e] = columnarFromDump(
+      grow(
+        fixtures.map((f) => f[e]),
+        size,
+      ),
+    );
   return { size, dumps };
 });
-const largestWire = grow(fixtures.map((f) => f.chromium), SIZES.at(-1)!);
+const largestWire = grow(
+  fixtures.map((f) => f.chromium),
+  SIZES.at(-1)!,
+);
 
 const bench = new Bench({ time: 500 });
 /** Node comparisons each task makes per run, for the rate column. */
@@ -93,4 +102,6 @@ const rows = bench.tasks.map((task) => {
 });
 console.table(rows.map(({ rate, ...row }) => ({ ...row, 'node comparisons/s': rate ? Math.round(rate).toLocaleString('en') : '—' })));
 const slowest = Math.min(...rows.flatMap((r) => (r.rate ? [r.rate] : [])));
-console.log(`slowest: ${Math.round(slowest).toLocaleString('en')} node comparisons/s; target ${TARGET.toLocaleString('en')}: ${slowest >= TARGET ? 'met' : 'MISSED'}`);
+console.log(
+  `slowest: ${Math.round(slowest).toLocaleString('en')} node comparisons/s; target ${TARGET.toLocaleString('en')}: ${slowest >= TARGET ? 'met' : 'MISSED'}`,
+);

@@ -4,8 +4,8 @@ import { pack, unpack } from 'msgpackr';
 import { parseRequestLine } from '../src/protocol/validate.js';
 import { dumpJson, type RawWalk } from '../src/protocol/dump.js';
 import { ENGINE_NAMES, type EngineName } from '../src/protocol/schema.js';
-import type { GeometryResult } from '../src/workers/tasks.js';
-import { layoutCorpus } from './corpus.js';
+import type { GeometryResult } from '../src/farm/tasks.js';
+import { layoutCorpus } from '../test/support/layout-corpus.js';
 
 /** `walks`: real walks recorded from the engines by the naive run, keyed by case id. */
 export async function microBenchmarks(walks: Map<string, Partial<Record<EngineName, RawWalk>>>) {

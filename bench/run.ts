@@ -6,14 +6,13 @@ import { SingleBar, Presets } from 'cli-progress';
 import { ENGINE_NAMES, type EngineName } from '../src/protocol/schema.js';
 import { dumpJson, type RawWalk } from '../src/protocol/dump.js';
 import { LAUNCHERS } from '../src/workers/engines/index.js';
-import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../src/workers/page-walk.js';
+import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../src/page/walk.js';
 import { writeThenCall } from '../src/workers/script-free.js';
 import type { EnginePage, EngineBrowser } from '../src/workers/engine.js';
-import { startXvfb } from '../src/system/xvfb.js';
 import { EgressGuard } from '../src/coordinator/egress-guard.js';
 import { CONFIG_DIR } from '../src/system/paths.js';
 import { OracleProcess, type Line } from '../test/support/oracle-process.js';
-import { layoutCorpus, type BenchCase } from './corpus.js';
+import { layoutCorpus, type BenchCase } from '../test/support/layout-corpus.js';
 import { microBenchmarks } from './micro.js';
 
 const corpus = layoutCorpus();
@@ -21,7 +20,10 @@ const args = process.argv.slice(2);
 const farmArgs = args.filter((a) => a.startsWith('--workers=') || a.startsWith('--pages='));
 
 function progress(label: string, total: number): SingleBar {
-  const bar = new SingleBar({ format: `${label.padEnd(22)} {bar} {value}/{total} cases`, stream: process.stderr, hideCursor: true }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { format: `${label.padEnd(22)} {bar} {value}/{total} cases`, stream: process.stderr, hideCursor: true },
+    Presets.shades_classic,
+  );
   bar.start(total, 0);
   return bar;
 }
@@ -32,13 +34,18 @@ function progress(label: string, total: number): SingleBar {
  * write + walk, so the ratio measures the farm's scheduling, not a slower page method.)
  */
 async function naive(cases: BenchCase[]): Promise<{ seconds: number; walks: Map<string, Partial<Record<EngineName, RawWalk>>> }> {
-  const display = await startXvfb();
   const guard = await EgressGuard.start();
   const browsers: EngineBrowser[] = [];
   const pages: [EngineName, EnginePage][] = [];
   try {
     for (const engine of ENGINE_NAMES) {
-      const browser = await LAUNCHERS[engine]({ profile: 'default', display: display.name, configDir: CONFIG_DIR, proxyUrl: guard.proxyUrl, browsers: 'auto' });
+      const browser = await LAUNCHERS[engine]({
+        profile: 'default',
+        display: undefined,
+        configDir: CONFIG_DIR,
+        proxyUrl: guard.proxyUrl,
+        browsers: 'auto',
+      });
       browsers.push(browser);
       pages.push([engine, await browser.newPage()]);
     }
@@ -58,7 +65,6 @@ async function naive(cases: BenchCase[]): Promise<{ seconds: number; walks: Map<
     return { seconds, walks };
   } finally {
     await Promise.all(browsers.map((b) => b.close()));
-    await display.stop();
     await guard.close();
   }
 }
@@ -69,7 +75,10 @@ async function farm(oracle: OracleProcess, cases: BenchCase[], engines: readonly
   const start = performance.now();
   const answers = await Promise.all(
     cases.map((c) =>
-      oracle.request({ id: `${label}/${c.id}`, html: c.html, engines, timing: true }).then((a) => (bar.increment(), a)),
+      oracle.request({ id: `${label}/${c.id}`, html: c.html, engines, timing: true }).then((a) => {
+        bar.increment();
+        return a;
+      }),
     ),
   );
   const seconds = (performance.now() - start) / 1000;
@@ -83,7 +92,9 @@ const rate = (n: number, s: number) => `${(n / s).toFixed(1)} cases/s`;
 
 const oracle = new OracleProcess(farmArgs);
 const ping = await oracle.ready();
-process.stderr.write(`bench: ${corpus.length} cases; farm ${farmArgs.join(' ') || '(default workers and pages)'}; engines ${ping.engines.join(', ')}\n`);
+process.stderr.write(
+  `bench: ${corpus.length} cases; farm ${farmArgs.join(' ') || '(default workers and pages)'}; engines ${ping.engines.join(', ')}\n`,
+);
 
 const together = await farm(oracle, corpus, ENGINE_NAMES, 'farm, three engines');
 const single: Record<string, Awaited<ReturnType<typeof farm>>> = {};
@@ -103,7 +114,7 @@ for (const c of corpus) {
     const dump = answer.dumps[engine] as Line | undefined;
     if (!walk || !dump) continue;
     compared++;
-    if (JSON.stringify(dump) === dumpJson(engine, dump.engine_version, walk)) identical++;
+    if (JSON.stringify(dump) === dumpJson(engine, dump.engine_version, walk).text) identical++;
   }
 }
 
@@ -111,10 +122,13 @@ const inPage = Object.fromEntries(
   ENGINE_NAMES.map((e) => [e, mean(together.answers.map((a) => a.timing?.[e]).filter((t): t is number => typeof t === 'number'))]),
 );
 
-console.log(`\nEnd to end, ${corpus.length} layout cases (${Object.keys(corpus.reduce((s, c) => ({ ...s, [c.family]: 1 }), {})).length} families), measured in this run:`);
+console.log(`\nEnd to end, ${corpus.length} layout cases (${new Set(corpus.map((c) => c.family)).size} families), measured in this run:`);
 console.log(`  naive oracle (1 page per engine, sequential write + walk):      ${rate(corpus.length, baseline.seconds)}`);
-console.log(`  farm, all three engines per case:                               ${rate(corpus.length, together.seconds)}  (${together.failed} cases with an engine error)`);
-for (const engine of ENGINE_NAMES) console.log(`  farm, ${engine.padEnd(8)} only:                                        ${rate(corpus.length, single[engine]!.seconds)}`);
+console.log(
+  `  farm, all three engines per case:                               ${rate(corpus.length, together.seconds)}  (${together.failed} cases with an engine error)`,
+);
+for (const engine of ENGINE_NAMES)
+  console.log(`  farm, ${engine.padEnd(8)} only:                                        ${rate(corpus.length, single[engine]!.seconds)}`);
 console.log(`  ratio farm / naive (three engines): ${(baseline.seconds / together.seconds).toFixed(2)}×`);
 console.log(`  farm and naive dumps byte-identical for ${identical} of ${compared} engine dumps`);
 console.log(`\nIn-page time per case (load: parse + style + layout; plus the walk), mean over the corpus:`);

@@ -30,12 +30,18 @@ const rigid = (shift) =>
 /** name → request (without id). What each one exercises is in the comment above it. */
 const CASES = {
   // Explicit sizes only, no text: all three engines agree.
-  agree: { html: page(`<div style="width:200px;height:100px;padding:10px;border:2px solid;box-sizing:border-box"><div style="width:50%;height:30px;margin:5px"></div><div style="height:20px"></div></div>`) },
+  agree: {
+    html: page(
+      `<div style="width:200px;height:100px;padding:10px;border:2px solid;box-sizing:border-box"><div style="width:50%;height:30px;margin:5px"></div><div style="height:20px"></div></div>`,
+    ),
+  },
   // One line of default serif text: Gecko's line is 19px, Blink's and WebKit's 18px.
   'text-line': { html: page(`<p>Hello world</p>`) },
   // An inline element wrapping into three fragments in every engine; WebKit fits one more
   // word on the first line than Blink and Gecko, so the fragment widths differ.
-  'inline-wrap': { html: page(`<div style="width:143.1px;font:16px/20px sans-serif"><span>The quick brown fox jumps over the lazy dog</span></div>`) },
+  'inline-wrap': {
+    html: page(`<div style="width:143.1px;font:16px/20px sans-serif"><span>The quick brown fox jumps over the lazy dog</span></div>`),
+  },
   // The same width and font with less text: one line in WebKit, two in Blink and Gecko.
   'fragment-count': { html: page(`<div style="width:143.1px;font:16px/20px sans-serif"><span>The quick brown fox</span></div>`) },
   // A fractional width every engine lays out within tolerance but serializes differently in

@@ -17,19 +17,21 @@ const CASES = {
   // Event bubble order and promise settlement order: every engine records the same.
   agree: {
     html: '<div id=outer><b id=inner>x</b></div>',
-    script: "for (const t of [window, document, outer, inner]) trace.event(t, 'click'); inner.click(); trace.settle('p', Promise.resolve(1)); queueMicrotask(() => trace.value('micro', 2)); setTimeout(() => trace.done(), 0);",
+    script:
+      "for (const t of [window, document, outer, inner]) trace.event(t, 'click'); inner.click(); trace.settle('p', Promise.resolve(1)); queueMicrotask(() => trace.value('micro', 2)); setTimeout(() => trace.done(), 0);",
   },
   // A canvas readback of solid rectangles: a pixel buffer the engines agree on.
   canvas: {
     html: '<canvas id=c width=4 height=2></canvas>',
-    script: "const g = c.getContext('2d'); g.fillStyle = 'rgb(200, 100, 50)'; g.fillRect(0, 0, 2, 2); trace.value('pixels', g.getImageData(0, 0, 4, 2)); trace.done();",
+    script:
+      "const g = c.getContext('2d'); g.fillStyle = 'rgb(200, 100, 50)'; g.fillRect(0, 0, 2, 2); trace.value('pixels', g.getImageData(0, 0, 4, 2)); trace.done();",
   },
   // A function's own keys: Firefox lists `prototype` first, Blink and WebKit last.
   outlier: { script: "trace.value('fn', function f(a, b) {}); trace.done();" },
   // The user agent differs in every engine.
   split: { script: "trace.value('ua', navigator.userAgent); trace.done();" },
   // One record per enumerable navigator property: the counts differ.
-  count: { script: "for (const k in navigator) trace.value(k, typeof navigator[k]); trace.done();" },
+  count: { script: 'for (const k in navigator) trace.value(k, typeof navigator[k]); trace.done();' },
   // Two engines only: never enough for a vote.
   insufficient: { script: "trace.value('x', 1); trace.done();", engines: ['chromium', 'firefox'] },
 };

@@ -2,11 +2,20 @@
 # Installs whatever is missing for the oracle, idempotently, then builds it:
 #   npm dependencies, Debian's browser engines, Xvfb and the pinned fonts.
 # Everything it prints goes to stderr: `npm start` runs it before the oracle, and the
-# oracle's stdout is the protocol channel. --quiet: say nothing when nothing is missing.
+# oracle's stdout is the protocol channel.
+#   --quiet       say nothing when nothing is missing
+#   --no-engines  skip the Debian packages (npm run test:unit needs no browser)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quiet=false
-[[ "${1:-}" == "--quiet" ]] && quiet=true
+engines=true
+for arg in "$@"; do
+  case "$arg" in
+    --quiet) quiet=true ;;
+    --no-engines) engines=false ;;
+    *) echo "setup: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
 say() { $quiet || echo "setup: $*" >&2; }
 
 # Debian packages: engine binaries, the X server WebKitGTK needs, the fonts config/fonts.conf names.
@@ -19,7 +28,9 @@ declare -A need=(
   [fonts-liberation2]=/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf
 )
 missing=()
-for pkg in "${!need[@]}"; do [[ -e "${need[$pkg]}" ]] || missing+=("$pkg"); done
+if $engines; then
+  for pkg in "${!need[@]}"; do [[ -e "${need[$pkg]}" ]] || missing+=("$pkg"); done
+fi
 if ((${#missing[@]})); then
   cmd="apt-get update && apt-get install -y ${missing[*]}"
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
@@ -31,7 +42,7 @@ if ((${#missing[@]})); then
     echo "  $cmd" >&2
     exit 1
   fi
-else
+elif $engines; then
   say "Debian packages present"
 fi
 
@@ -44,5 +55,5 @@ else
 fi
 
 # Build (incremental: a no-op costs about a second).
-npx tsc -p tsconfig.json >&2
+npx tsc -b >&2
 say "built"

@@ -6,20 +6,17 @@ import { getSystemErrorMap } from 'node:util';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { Command } from 'commander';
-import { DumpSchema, ENGINE_NAMES, GeometryResponseSchema, ReflectResponseSchema } from '../protocol/schema.js';
+import { DumpSchema, GeometryResponseSchema, ReflectResponseSchema } from '../protocol/schema.js';
 import { TraceResponseSchema } from '../protocol/trace-schema.js';
-import { columnarFromDump, InvalidDumpError, type ColumnarDump } from '../comparator/columnar.js';
-import { compare, type CompareResult, type Failure } from '../comparator/compare.js';
-import { compareCandidate, type CandidateResult } from '../comparator/candidate.js';
-import { columnarResponse, voteColumnar, type EngineDumps } from '../comparator/vote.js';
-import type { VoteResult } from '../protocol/vote-schema.js';
-import { voteReflect, type ObservationVote, type ReflectVoteResult } from '../comparator/reflect-vote.js';
+import { columnarFromDump, InvalidDumpError } from '../comparator/columnar.js';
+import { compare } from '../comparator/compare.js';
+import { compareCandidate } from '../comparator/candidate.js';
+import { columnarResponse, voteColumnar } from '../comparator/vote.js';
+import { voteReflect } from '../comparator/reflect-vote.js';
 import { voteTraces } from '../comparator/trace-vote.js';
-import { prettyTraceVote } from './trace-pretty.js';
+import { prettyCandidate, prettyCompare, prettyReflectVote, prettyTraceVote, prettyVote } from './pretty.js';
 
 const BAD_INPUT = 2;
-/** Failures and style mismatches listed per comparison by --pretty; the JSON has them all. */
-const PRETTY_LIMIT = 20;
 
 interface InputKind<T extends TSchema> {
   what: string;
@@ -93,7 +90,10 @@ export function registerCompareCommands(program: Command): void {
     )
     .argument('<response>', 'a file holding one oracle response line')
     .option('--pretty', 'print a human summary instead of JSON')
-    .addHelpText('after', '\nExit status: 0 unanimous, 1 any other verdict, 2 unusable input.\nFields: src/comparator/vote.ts, reflect-vote.ts.');
+    .addHelpText(
+      'after',
+      '\nExit status: 0 unanimous, 1 any other verdict, 2 unusable input.\nFields: src/comparator/vote.ts, reflect-vote.ts.',
+    );
   voteCommand.action((file: string, opts: { pretty?: boolean }) => run(voteCommand, opts, () => voteOutcome(file)));
 
   for (const command of [compareCommand, voteCommand]) {
@@ -188,87 +188,4 @@ function candidateOutcome(candidateFile: string, responseFile: string): Outcome 
     ok: result.verdict === 'pass',
     pretty: () => prettyCandidate(candidate.engine, result, engines),
   };
-}
-
-const num = (n: number) => String(Number(n.toFixed(4)));
-const delta = (n: number) => (n > 0 ? '+' : '') + num(n);
-const tagOf = (d: ColumnarDump, index: number) => d.tagTable.name(d.tags[index]!);
-
-function describeFailure(f: Failure): string {
-  switch (f.kind) {
-    case 'size':
-      return `size Δw ${delta(f.dw)} Δh ${delta(f.dh)}`;
-    case 'fragment':
-      return `fragment ${f.fragment} Δw ${delta(f.dw)} Δh ${delta(f.dh)}`;
-    case 'fragment_count':
-      return `fragment count ${f.a} → ${f.b}`;
-    case 'offset':
-      return `offset Δx ${delta(f.dx)} Δy ${delta(f.dy)}`;
-  }
-}
-
-/** The first PRETTY_LIMIT lines, then how many were left out. */
-function capped(lines: string[]): string[] {
-  return lines.length > PRETTY_LIMIT ? [...lines.slice(0, PRETTY_LIMIT), `… and ${lines.length - PRETTY_LIMIT} more`] : lines;
-}
-
-/** `a` names the tags: nodes are listed only when both dumps have the same shape. */
-function prettyCompare(title: string, result: CompareResult, a: ColumnarDump): string[] {
-  const { summary: s, divergence } = result;
-  const lines = [`${title}: ${result.verdict}`];
-  if (result.verdict === 'discarded') lines.push('  a document overflowed its viewport, so nothing was compared');
-  if (divergence) {
-    const shape = (n: typeof divergence.a) => (n ? `${n.tag} (depth ${n.depth}, parent ${n.parent})` : 'the end of the document');
-    lines.push(`  DOM shapes diverge at node ${divergence.index}: ${shape(divergence.a)} vs ${shape(divergence.b)}`);
-  }
-  if (s.nodes) {
-    lines.push(`  ${s.nodes} nodes, ${s.compared} checks, ${s.failed} failed; |Δ| sum ${num(s.sum_abs_delta)} px, max ${num(s.max_abs_delta)} px`);
-  }
-  lines.push(...capped(result.failures.map((f) => `  node ${f.index} ${tagOf(a, f.index)}: ${describeFailure(f)}`)));
-  lines.push(
-    ...capped(result.style_mismatches.map((m) => `  style of node ${m.index} ${tagOf(a, m.index)}: ${m.property} ${JSON.stringify(m.a)} vs ${JSON.stringify(m.b)}`)),
-  );
-  return lines;
-}
-
-function prettyEngines(statuses: VoteResult['engines']): string {
-  return ENGINE_NAMES.map((e) => {
-    const s = statuses[e];
-    return s.status === 'error' ? `${e} error (${s.error})` : `${e} ${s.status}`;
-  }).join(', ');
-}
-
-function prettyVote(result: VoteResult): string[] {
-  const lines = [`vote: ${result.verdict}${result.outlier ? ` (${result.outlier})` : ''}`, `  ${prettyEngines(result.engines)}`];
-  for (const [pair, { verdict, summary: s, divergence }] of Object.entries(result.pairs)) {
-    const detail = divergence
-      ? `DOM shapes diverge at node ${divergence.index}`
-      : `${s.failed} of ${s.compared} checks failed, max |Δ| ${num(s.max_abs_delta)} px`;
-    lines.push(`  ${pair}: ${verdict} (${detail})`);
-  }
-  lines.push(...capped(result.nodes.map((n) => `  node ${n.index} ${n.tag}: ${n.kinds.join(', ')}${n.outlier ? `, outlier ${n.outlier}` : ''}`)));
-  return lines;
-}
-
-function prettyReflectVote(result: ReflectVoteResult): string[] {
-  const lines = [`vote: ${result.verdict}${result.outlier ? ` (${result.outlier})` : ''}`, `  ${prettyEngines(result.engines)}`];
-  return [...lines, ...capped(result.observations.map((o) => `  ${describeObservation(o)}`))];
-}
-
-/** `index selector attr[/idl]: verdict`, with each engine's values where they disagree. */
-export function describeObservation({ index, selector, attr, idl, verdict, outlier, values }: ObservationVote): string {
-  const probe = `${index} ${selector} ${attr}${idl === attr ? '' : `/${idl}`}`;
-  if (verdict === 'unanimous') return `${probe}: unanimous`;
-  const seen = Object.entries(values).map(([e, v]) => `${e} ${JSON.stringify(v.attr_value)} → ${JSON.stringify(v.idl_value)}`);
-  return `${probe}: ${verdict}${outlier ? ` (${outlier})` : ''}; ${seen.join(', ')}`;
-}
-
-function prettyCandidate(name: string, result: CandidateResult, engines: EngineDumps<ColumnarDump>): string[] {
-  const against = result.majority.length ? `the majority (${result.majority.join(', ')})` : 'no majority';
-  const lines = [`candidate ${name} against ${against}: ${result.verdict}`, `  engines' vote: ${result.vote}; ${prettyEngines(result.engines)}`];
-  for (const e of ENGINE_NAMES) {
-    const compared = result.compares[e];
-    if (compared) lines.push(...prettyCompare(`${e} → ${name}`, compared, engines.dumps[e]!).map((line) => `  ${line}`));
-  }
-  return lines;
 }

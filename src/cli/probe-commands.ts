@@ -1,13 +1,13 @@
-// `browser-oracle probe`: runs the hand-written probes (probes.ts) through every engine of a
-// fresh oracle process and votes each trace three ways. One JSON line per probe, or a table
+// `browser-oracle probe`: runs the hand-written probes (probes.ts) through every engine of an
+// oracle in this process and votes each trace three ways. One JSON line per probe, or a table
 // with --pretty. The verdicts are findings, not failures: the exit status is 0 whenever every
 // probe was answered.
 import { Option, type Command } from 'commander';
 import { ENGINE_NAMES, PROFILE_NAMES, type ProfileName } from '../protocol/schema.js';
 import type { TraceResponse } from '../protocol/trace-schema.js';
 import { voteTraces } from '../comparator/trace-vote.js';
-import { PROBES, type Probe } from './probes.js';
-import { runBatch } from './oracle-batch.js';
+import { PROBES, type TraceProbe } from './probes.js';
+import { Oracle } from '../api/oracle.js';
 
 /** What one probe line reports. */
 interface ProbeLine {
@@ -43,20 +43,18 @@ export function registerProbeCommands(program: Command): void {
 }
 
 async function runProbes(profile: ProfileName): Promise<ProbeLine[]> {
-  const requests = PROBES.map((probe, i) => ({ id: String(i), op: 'trace', script: probe.script, ...(probe.html === undefined ? {} : { html: probe.html }) }));
-  const { answers } = await runBatch(['--workers=1', `--profile=${profile}`], requests);
-  const responses = answers as Map<string, TraceResponse & { error?: string }>;
-  for (const response of responses.values()) {
-    if (response.error) throw new Error(`the oracle rejected probe ${PROBES[Number(response.id)]?.name}: ${response.error}`);
+  const oracle = await Oracle.launch({ workers: 1, profile });
+  try {
+    const responses = await Promise.all(
+      PROBES.map((probe) => oracle.trace({ script: probe.script, ...(probe.html === undefined ? {} : { html: probe.html }) })),
+    );
+    return PROBES.map((probe, i) => probeLine(probe, profile, responses[i]!));
+  } finally {
+    await oracle.close();
   }
-  return PROBES.map((probe, i) => {
-    const response = responses.get(String(i));
-    if (!response) throw new Error(`the oracle exited without answering probe ${probe.name}`);
-    return probeLine(probe, profile, response);
-  });
 }
 
-function probeLine(probe: Probe, profile: ProfileName, response: TraceResponse): ProbeLine {
+function probeLine(probe: TraceProbe, profile: ProfileName, response: TraceResponse): ProbeLine {
   const vote = voteTraces(response);
   const line: ProbeLine = {
     probe: probe.name,
@@ -78,5 +76,14 @@ function table(lines: ProbeLine[]): string {
     ...lines.map((l) => [l.probe, l.verdict, l.outlier ?? '-', ...ENGINE_NAMES.map((e) => l.errors[e] ?? '-'), l.note ?? '']),
   ];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((cell, c) => cell.padEnd(widths[c]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -1,7 +1,7 @@
 // The hand-written probe scripts `browser-oracle probe` runs through every engine: each covers
 // something a trace observes beyond geometry. Every script ends its own trace.
 
-export interface Probe {
+export interface TraceProbe {
   name: string;
   html?: string;
   script: string;
@@ -10,14 +10,15 @@ export interface Probe {
 }
 
 /** `promise` is recorded as it settles, then the trace ends (its handler runs after the record's). */
-const settleThenDone = (label: string, promise: string) => `const p = ${promise}; trace.settle(${JSON.stringify(label)}, p); p.finally(() => trace.done());`;
+const settleThenDone = (label: string, promise: string) =>
+  `const p = ${promise}; trace.settle(${JSON.stringify(label)}, p); p.finally(() => trace.done());`;
 
-export const PROBES: Probe[] = [
+export const PROBES: TraceProbe[] = [
   {
     name: 'offline-audio-render',
     script: settleThenDone(
       'rendered',
-      "(() => { const ctx = new OfflineAudioContext(1, 512, 8000); const o = ctx.createOscillator(); o.frequency.value = 440; const g = ctx.createGain(); g.gain.value = 0.5; o.connect(g).connect(ctx.destination); o.start(); return ctx.startRendering(); })()",
+      '(() => { const ctx = new OfflineAudioContext(1, 512, 8000); const o = ctx.createOscillator(); o.frequency.value = 440; const g = ctx.createGain(); g.gain.value = 0.5; o.connect(g).connect(ctx.destination); o.start(); return ctx.startRendering(); })()',
     ),
   },
   {

@@ -1,4 +1,4 @@
-// `reflect-corpus`: runs a file of reflect requests through an oracle of its own and prints each
+// `reflect-corpus`: runs a file of reflect requests through an oracle in this process and prints each
 // case's agreement. Disagreement between engines is the finding this reports, not a failure:
 // exit 0 when every engine answered every case, 1 when some engine errored, 2 on a bad corpus.
 import { readFileSync } from 'node:fs';
@@ -8,8 +8,8 @@ import { parseRequestLine } from '../protocol/validate.js';
 import type { ReflectRequest, ReflectResponse } from '../protocol/schema.js';
 import { voteReflect, type ReflectVoteResult } from '../comparator/reflect-vote.js';
 import type { ClusterVerdict } from '../protocol/vote-schema.js';
-import { describeObservation } from './compare-commands.js';
-import { runBatch } from './oracle-batch.js';
+import { describeObservation } from './pretty.js';
+import { Oracle } from '../api/oracle.js';
 
 /** The corpus shipped with the repository (this module runs as dist/src/cli/reflect-commands.js). */
 export const DEFAULT_CORPUS = fileURLToPath(new URL('../../../corpus/reflect.jsonl', import.meta.url));
@@ -49,32 +49,31 @@ export function registerReflectCommands(program: Command): void {
 export function readCorpus(file: string): ReflectRequest[] {
   const requests: ReflectRequest[] = [];
   const ids = new Set<string>();
-  readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    const parsed = parseRequestLine(line);
-    const where = `${file}:${i + 1}`;
-    if (!parsed.ok) throw new Error(`${where}: ${parsed.error.wireText}`);
-    if (parsed.op !== 'reflect') throw new Error(`${where}: not a reflect request`);
-    const request = parsed.request as ReflectRequest;
-    if (ids.has(request.id)) throw new Error(`${where}: id ${JSON.stringify(request.id)} is used twice`);
-    ids.add(request.id);
-    requests.push(request);
-  });
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (!line.trim()) return;
+      const parsed = parseRequestLine(line);
+      const where = `${file}:${i + 1}`;
+      if (!parsed.ok) throw new Error(`${where}: ${parsed.error.wireText}`);
+      if (parsed.op !== 'reflect') throw new Error(`${where}: not a reflect request`);
+      const request = parsed.request as ReflectRequest;
+      if (ids.has(request.id)) throw new Error(`${where}: id ${JSON.stringify(request.id)} is used twice`);
+      ids.add(request.id);
+      requests.push(request);
+    });
   return requests;
 }
 
 /** Runs `requests` on a fresh oracle (one worker: the cases are small) and votes each answer, in corpus order. */
 export async function runCorpus(requests: readonly ReflectRequest[]): Promise<CorpusResult[]> {
-  const { answers: lines, exitCode: code, stderrTail: stderr } = await runBatch(['--workers=1'], requests);
-  const answers = lines as Map<string, ReflectResponse>;
-  const missing = requests.filter((r) => !answers.get(r.id)?.states);
-  if (missing.length) {
-    throw new Error(`the oracle (exit ${code}) did not answer ${missing.map((r) => r.id).join(', ')}; its stderr ended:\n${stderr}`);
+  const oracle = await Oracle.launch({ workers: 1 });
+  try {
+    const responses = await Promise.all(requests.map((request) => oracle.reflect(request)));
+    return requests.map((request, i) => ({ request, response: responses[i]!, vote: voteReflect(responses[i]!) }));
+  } finally {
+    await oracle.close();
   }
-  return requests.map((request) => {
-    const response = answers.get(request.id)!;
-    return { request, response, vote: voteReflect(response) };
-  });
 }
 
 /** One row per case, its disagreeing observations under it, then the totals. */

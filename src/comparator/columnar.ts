@@ -88,7 +88,18 @@ export function columnarFromDump(dump: Omit<Dump, 'engine'> & { engine: string }
     for (let s = 0; s < STYLE_COUNT; s++) styles[i * STYLE_COUNT + s] = node.style[STYLE_PROPERTIES[s]!]!;
   }
   fragmentStart[count] = f;
-  return finish({ engine: dump.engine, overflowed: dump.overflowed, count, tags, parents, depths, bounding, fragmentStart, fragments, styles });
+  return finish({
+    engine: dump.engine,
+    overflowed: dump.overflowed,
+    count,
+    tags,
+    parents,
+    depths,
+    bounding,
+    fragmentStart,
+    fragments,
+    styles,
+  });
 }
 
 /** The parts of a page walk the comparator reads; a whole RawWalk will do. */

@@ -89,7 +89,9 @@ class Tally {
 
 export function compare(a: ColumnarDump, b: ColumnarDump): CompareResult {
   if (a.tagTable !== b.tagTable) {
-    throw new Error('compare: the two dumps were made with different tag tables (built in different threads?); convert both in this thread');
+    throw new Error(
+      'compare: the two dumps were made with different tag tables (built in different threads?); convert both in this thread',
+    );
   }
   if (a.overflowed || b.overflowed) return uncompared('discarded');
   const divergence = firstDivergence(a, b);

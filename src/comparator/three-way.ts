@@ -74,8 +74,8 @@ export function voteItems<R, K extends string>(
   const failing = new Map<number, { pairs: Set<PairKey>; kinds: Set<K>; firstPair: PairKey }>();
   for (const [key, result] of vote.pairs) {
     for (const { at, kind } of failuresOf(result)) {
-      let item = failing.get(at);
-      if (!item) failing.set(at, (item = { pairs: new Set(), kinds: new Set(), firstPair: key }));
+      const item = failing.get(at) ?? { pairs: new Set<PairKey>(), kinds: new Set<K>(), firstPair: key };
+      failing.set(at, item);
       item.pairs.add(key);
       item.kinds.add(kind);
     }

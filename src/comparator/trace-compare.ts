@@ -51,8 +51,11 @@ export function compareTraces(a: TraceSide, b: TraceSide): TraceCompareResult {
   }
   const failures: TraceFailure[] = [];
   if (a.timed_out !== b.timed_out) failures.push({ kind: 'timed_out', a: a.timed_out, b: b.timed_out });
-  if (a.is_secure_context !== b.is_secure_context) failures.push({ kind: 'secure_context', a: a.is_secure_context, b: b.is_secure_context });
-  a.records.forEach((ra, seq) => compareRecord(seq, ra, b.records[seq]!, failures));
+  if (a.is_secure_context !== b.is_secure_context)
+    failures.push({ kind: 'secure_context', a: a.is_secure_context, b: b.is_secure_context });
+  a.records.forEach((ra, seq) => {
+    compareRecord(seq, ra, b.records[seq]!, failures);
+  });
   return { verdict: failures.length ? 'fail' : 'pass', failures };
 }
 
@@ -77,7 +80,9 @@ function compareValue(seq: number, path: string, a: unknown, b: unknown, failure
   const vb = b as Json;
   if (Array.isArray(va) && Array.isArray(vb)) {
     if (va.length !== vb.length) return void failures.push({ seq, kind: 'value', path: `${path}/length`, a: va.length, b: vb.length });
-    va.forEach((x, i) => compareValue(seq, `${path}/${i}`, x, vb[i], failures));
+    va.forEach((x, i) => {
+      compareValue(seq, `${path}/${i}`, x, vb[i], failures);
+    });
     return;
   }
   if (isObject(va) && isObject(vb)) {
@@ -118,7 +123,10 @@ const SAMPLE_TYPES: Record<string, [new (buffer: ArrayBuffer) => ArrayLike<numbe
 function compareSamples(seq: number, path: string, elementType: string, a: string, b: string, failures: TraceFailure[]): void {
   const type = SAMPLE_TYPES[elementType];
   // BigInt arrays (and any type not listed) have no tolerance to apply: bytes must match.
-  if (!type) return a === b ? undefined : void failures.push({ seq, kind: 'value', path, a, b });
+  if (!type) {
+    if (a !== b) failures.push({ seq, kind: 'value', path, a, b });
+    return;
+  }
   const [View, scale] = type;
   const sa = decode(View, a);
   const sb = decode(View, b);

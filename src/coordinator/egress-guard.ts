@@ -25,7 +25,9 @@ export class EgressGuard {
     const guard = new EgressGuard(server, `http://127.0.0.1:${port}`);
     server.on('request', (req, res) => {
       guard.refuse(req.method ?? 'GET', req.url ?? '');
-      res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' }).end('blocked by browser-oracle: cases reach only loopback\n');
+      res
+        .writeHead(403, { 'content-type': 'text/plain', connection: 'close' })
+        .end('blocked by browser-oracle: cases reach only loopback\n');
     });
     // HTTPS and WebSocket go through CONNECT.
     server.on('connect', (req, socket) => {

@@ -3,10 +3,10 @@
 // (each worker's launch status, and "close your browsers").
 import { BroadcastChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { unpack } from 'msgpackr';
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
-import type { LaunchOptions } from '../workers/engine.js';
-import { CONTROL_CHANNEL, type ControlMessage, type WorkerConfig, type WorkerTask } from '../workers/tasks.js';
+import { unpackResult } from '../protocol/wire.js';
+import type { LaunchOptions } from '../farm/launch.js';
+import { CONTROL_CHANNEL, type ControlMessage, type WorkerConfig, type WorkerTask } from '../farm/tasks.js';
 import { CASE_WORKER } from '../system/paths.js';
 import { log } from '../system/log.js';
 
@@ -42,7 +42,10 @@ export class EngineFarm {
         const message = (event as { data: ControlMessage }).data;
         if (message.type !== 'status') return;
         statuses.push(message);
-        if (statuses.length === options.workers) clearTimeout(timer), resolve();
+        if (statuses.length === options.workers) {
+          clearTimeout(timer);
+          resolve();
+        }
       };
     });
     const workerData: WorkerConfig = { engines: options.engines, launch: options.launch, pages: options.pages };
@@ -70,7 +73,8 @@ export class EngineFarm {
       if (version && statuses.every((status) => status.versions[engine] === version)) versions[engine] = version;
     }
     for (const status of statuses) {
-      for (const [engine, reason] of Object.entries(status.failures)) log.warn(`${engine} is not available in worker ${status.threadId}: ${reason}`);
+      for (const [engine, reason] of Object.entries(status.failures))
+        log.warn(`${engine} is not available in worker ${status.threadId}: ${reason}`);
     }
     return new EngineFarm(pool, control, options.workers, versions);
   }
@@ -78,7 +82,7 @@ export class EngineFarm {
   /** Run a task on some worker; its result arrives as msgpack in a transferred buffer. */
   async run<R>(task: WorkerTask): Promise<R> {
     const packed = (await this.pool.run(task)) as Uint8Array;
-    return unpack(packed) as R;
+    return unpackResult<R>(packed);
   }
 
   /** Ask every worker to close its browsers, then stop the pool. */

@@ -1,5 +1,6 @@
-// The only writer to stdout. One protocol line per call, and a caller waits while stdout's
-// buffer is full, so a slow reader slows the oracle down instead of growing its memory.
+// The only writer to stdout. It takes an answer line as the pieces wire.ts encoded (a large dump
+// is one piece, never copied into a bigger string) and writes them in order; a caller waits while
+// stdout's buffer is full, so a slow reader slows the oracle down instead of growing its memory.
 import type { Writable } from 'node:stream';
 
 export class LineWriter {
@@ -12,14 +13,20 @@ export class LineWriter {
   ) {
     out.on('error', () => {
       // EPIPE and friends: the reader is gone; nothing more can be answered.
-      if (!this.broken) (this.broken = true), onBroken();
+      if (this.broken) return;
+      this.broken = true;
+      onBroken();
     });
   }
 
-  async write(line: string): Promise<void> {
+  /** Writes one line, given as the pieces answerLine (src/protocol/wire.ts) made. */
+  async write(pieces: readonly string[]): Promise<void> {
     if (this.broken) return;
+    // Lines never interleave: a writer waiting for drain holds the next one back.
     while (this.drained) await this.drained;
-    if (!this.out.write(line + '\n')) {
+    let full = false;
+    for (const piece of pieces) full = !this.out.write(piece) || full;
+    if (full) {
       this.drained = new Promise<void>((resolve) => {
         const done = () => {
           this.out.off('drain', done);

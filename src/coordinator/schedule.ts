@@ -1,16 +1,14 @@
 // The part every case request shares: resolve its engines, publish its document on the case
-// server, schedule the worker task under the in-flight bound, and release the document.
-import type PQueue from 'p-queue';
+// server, run the worker task, and release the document.
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import { ENGINE_NOT_LAUNCHED, errorWireText } from '../protocol/errors.js';
-import type { CaseTask, WorkerTask } from '../workers/tasks.js';
+import type { CaseTask, WorkerTask } from '../farm/tasks.js';
 import type { CaseServer } from './case-server.js';
 import type { EngineFarm } from './engine-farm.js';
 
 export interface CaseContext {
   farm: EngineFarm;
   cases: CaseServer;
-  queue: PQueue;
   timeoutMs: number;
 }
 
@@ -55,7 +53,7 @@ export async function scheduleCase<R extends { errors: Errors }>(
       script: request.script ?? null,
       timeoutMs: ctx.timeoutMs,
     } as WorkerTask;
-    const result = (await ctx.queue.add(() => ctx.farm.run<R>(full))) as R;
+    const result = await ctx.farm.run<R>(full);
     return { result, errors: { ...errors, ...result.errors } };
   } catch (error) {
     for (const e of engines) errors[e] = errorWireText(error);
@@ -67,14 +65,14 @@ export async function scheduleCase<R extends { errors: Errors }>(
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-const json = JSON.stringify;
-
-/** `{"a":…,"b":…}` over the engines present in `values`, in the fixed engine order. */
-export function perEngineJson<T>(values: Partial<Record<EngineName, T>>, encode: (value: T) => string = json): string {
-  return `{${ENGINE_NAMES.filter((e) => values[e] !== undefined).map((e) => `${json(e)}:${encode(values[e]!)}`).join(',')}}`;
+/** The engines present in `values`, in the fixed engine order the answers use. */
+export function inEngineOrder<T>(values: Partial<Record<EngineName, T>>): Partial<Record<EngineName, T>> {
+  const ordered: Partial<Record<EngineName, T>> = {};
+  for (const e of ENGINE_NAMES) if (values[e] !== undefined) ordered[e] = values[e];
+  return ordered;
 }
 
-/** `,"errors":{…}`, or nothing when there are none (the contract omits an empty errors). */
-export function errorsJson(errors: Errors): string {
-  return Object.keys(errors).length ? `,"errors":${perEngineJson(errors)}` : '';
+/** An answer's `errors`: left out when there are none, as the contract says. */
+export function errorsField(errors: Errors): Errors | undefined {
+  return Object.keys(errors).length ? inEngineOrder(errors) : undefined;
 }

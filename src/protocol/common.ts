@@ -14,7 +14,12 @@ export const strict = { additionalProperties: false } as const;
 
 /** A string enum, typed as the union of its values. */
 export const literalUnion = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {}));
+  Type.Unsafe<T[number]>(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      description ? { description } : {},
+    ),
+  );
 
 export const EngineNameSchema = literalUnion(ENGINE_NAMES, 'A browser engine the oracle drives.');
 export const ProfileNameSchema = literalUnion(PROFILE_NAMES, 'A launch profile (docs/protocol.md, "Launch profiles").');

@@ -2,6 +2,7 @@
 // contract's key order). Serializing straight from the flat arrays keeps key order exact
 // in every engine and avoids building a million small objects for a large document.
 import { STYLE_PROPERTIES, type EngineName } from './schema.js';
+import { JsonText } from './json-text.js';
 
 export interface RawWalk {
   viewport: [number, number];
@@ -49,7 +50,7 @@ export function depthsOf(parents: number[]): number[] {
 }
 
 /** The contract's dump object, as JSON text. */
-export function dumpJson(engine: EngineName, engineVersion: string, raw: RawWalk): string {
+export function dumpJson(engine: EngineName, engineVersion: string, raw: RawWalk): JsonText {
   const depths = depthsOf(raw.parents);
   const parts: string[] = [];
   let rectAt = 0;
@@ -63,9 +64,9 @@ export function dumpJson(engine: EngineName, engineVersion: string, raw: RawWalk
         `"bounding":${rectJson(raw.bounding, i * 4)},"rects":[${fragments.join(',')}],"style":{${style.join(',')}}}`,
     );
   }
-  return (
+  return JsonText.mint(
     `{"engine":${JSON.stringify(engine)},"engine_version":${JSON.stringify(engineVersion)},` +
-    `"viewport":{"width":${num(raw.viewport[0])},"height":${num(raw.viewport[1])}},` +
-    `"overflowed":${raw.overflowed},"nodes":[${parts.join(',')}]}`
+      `"viewport":{"width":${num(raw.viewport[0])},"height":${num(raw.viewport[1])}},` +
+      `"overflowed":${raw.overflowed},"nodes":[${parts.join(',')}]}`,
   );
 }

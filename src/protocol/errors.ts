@@ -7,13 +7,12 @@ export const ERROR_CODES = {
   invalid_request: 'a field is missing, unknown or of the wrong type; fix the named field',
   line_too_long: 'the line exceeds the size limit; raise --max-line-bytes or send a smaller case',
   engine_not_launched: 'the engine is not running in this oracle; see its stderr for why',
-  engine_launch_failed: 'the engine could not be started; see the message for the command to fix it',
   case_timeout: 'the engine did not finish the case in time; the page was replaced',
   engine_crashed: 'the engine process died during the case; it is being relaunched',
   script_error: "the case's script threw; the message carries its error",
   navigation_failed: 'the engine could not load the case document',
-  selector_not_found: "a reflect probe's selector matched no element (or is not a selector the engine accepts); fix the selector or the case's html",
-  cancelled: 'the oracle shut down before the case ran',
+  selector_not_found:
+    "a reflect probe's selector matched no element (or is not a selector the engine accepts); fix the selector or the case's html",
   internal_error: 'a bug in the oracle; please report it with the request line',
 } as const;
 
@@ -44,3 +43,8 @@ export function errorWireText(error: unknown): string {
 
 /** The error for an engine this oracle does not run (the contract's "engine not launched"). */
 export const ENGINE_NOT_LAUNCHED = new OracleError('engine_not_launched', 'engine not launched').wireText;
+
+/** The first line of an error's message: driver errors carry call logs and stacks after it. */
+export function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+}

@@ -16,7 +16,8 @@ export function protocolJsonSchema(): object {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://browser-oracle/protocol.schema.json',
     title: 'browser-oracle stdio protocol',
-    description: 'One JSON object per line. A request line is one of the requests; every request gets exactly one response line, one of the responses.',
+    description:
+      'One JSON object per line. A request line is one of the requests; every request gets exactly one response line, one of the responses.',
     $defs: {
       ...(JSON.parse(JSON.stringify(defs)) as object),
       Request: { description: 'Any request line.', oneOf: refs('Request', Object.keys(REQUEST_SCHEMAS)) },

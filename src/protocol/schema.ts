@@ -10,12 +10,33 @@ export { ENGINE_NAMES, PROFILE_NAMES, type EngineName, type ProfileName } from '
 
 /** The style subset, in the contract's order: every dump lists exactly these, in this order. */
 export const STYLE_PROPERTIES = [
-  'display', 'position', 'box-sizing', 'direction', 'writing-mode', 'float', 'clear',
-  'width', 'height', 'min-width', 'max-width', 'min-height', 'max-height',
-  'margin-top', 'margin-right', 'margin-bottom', 'margin-left',
-  'padding-top', 'padding-right', 'padding-bottom', 'padding-left',
-  'border-top-width', 'border-right-width', 'border-bottom-width', 'border-left-width',
-  'overflow-x', 'overflow-y',
+  'display',
+  'position',
+  'box-sizing',
+  'direction',
+  'writing-mode',
+  'float',
+  'clear',
+  'width',
+  'height',
+  'min-width',
+  'max-width',
+  'min-height',
+  'max-height',
+  'margin-top',
+  'margin-right',
+  'margin-bottom',
+  'margin-left',
+  'padding-top',
+  'padding-right',
+  'padding-bottom',
+  'padding-left',
+  'border-top-width',
+  'border-right-width',
+  'border-bottom-width',
+  'border-left-width',
+  'overflow-x',
+  'overflow-y',
 ] as const;
 
 export const GeometryRequestSchema = Type.Object(
@@ -43,21 +64,17 @@ export const VoteRequestSchema = Type.Object(
   { ...strict, title: 'Vote: run a geometry case and answer with the three-way vote' },
 );
 
-export const PingRequestSchema = Type.Object(
-  { id: Id, op: Type.Literal('ping') },
-  { ...strict, title: 'Ping' },
-);
+export const PingRequestSchema = Type.Object({ id: Id, op: Type.Literal('ping') }, { ...strict, title: 'Ping' });
 
-export const ShutdownRequestSchema = Type.Object(
-  { id: Id, op: Type.Literal('shutdown') },
-  { ...strict, title: 'Shutdown' },
-);
+export const ShutdownRequestSchema = Type.Object({ id: Id, op: Type.Literal('shutdown') }, { ...strict, title: 'Shutdown' });
 
 export const ReflectRequestSchema = Type.Object(
   {
     id: Id,
     op: Type.Literal('reflect'),
-    html: Type.Optional(Type.String({ description: 'Body markup of a standards-mode page, as a trace request\'s; omitted means an empty body.' })),
+    html: Type.Optional(
+      Type.String({ description: "Body markup of a standards-mode page, as a trace request's; omitted means an empty body." }),
+    ),
     script: Type.Optional(Type.String({ description: 'Run after the document loads and before the probes are read.' })),
     probes: Type.Array(ProbeSchema, { minItems: 1, description: 'What to read, in the order the observations answer.' }),
     engines: Type.Optional(EngineList),
@@ -87,10 +104,10 @@ const Rect = Type.Object(
   { ...strict, description: 'Viewport-relative CSS pixels.' },
 );
 
-const Style = Type.Object(
-  Object.fromEntries(STYLE_PROPERTIES.map((p) => [p, Type.String()])),
-  { ...strict, description: 'getComputedStyle values, keys in the contract order.' },
-);
+const Style = Type.Object(Object.fromEntries(STYLE_PROPERTIES.map((p) => [p, Type.String()])), {
+  ...strict,
+  description: 'getComputedStyle values, keys in the contract order.',
+});
 
 export const DumpNodeSchema = Type.Object(
   {
@@ -123,7 +140,11 @@ export const GeometryResponseSchema = Type.Object(
     dumps: PerEngine(DumpSchema),
     errors: Type.Optional(EngineErrors),
     timing: Type.Optional(
-      PerEngine(Type.Number({ description: 'From the document arriving to the end of the walk (parse, style, layout, script, walk), measured in the page.' })),
+      PerEngine(
+        Type.Number({
+          description: 'From the document arriving to the end of the walk (parse, style, layout, script, walk), measured in the page.',
+        }),
+      ),
     ),
   },
   { ...strict, title: 'Geometry response' },

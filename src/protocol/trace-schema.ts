@@ -30,9 +30,16 @@ export const TraceRequestSchema = Type.Object(
 
 const record = Type.Union([
   Type.Object({ ...recordBase('value', 'trace.value(label, v)'), value: CANONICAL }, strict),
-  Type.Object({ ...recordBase('event', 'One firing of a trace.event listener; label names the listening target.'), type: Type.String() }, strict),
   Type.Object(
-    { ...recordBase('settle', 'trace.settle(label, promise)'), state: Type.Union([Type.Literal('fulfilled'), Type.Literal('rejected')]), value: CANONICAL },
+    { ...recordBase('event', 'One firing of a trace.event listener; label names the listening target.'), type: Type.String() },
+    strict,
+  ),
+  Type.Object(
+    {
+      ...recordBase('settle', 'trace.settle(label, promise)'),
+      state: Type.Union([Type.Literal('fulfilled'), Type.Literal('rejected')]),
+      value: CANONICAL,
+    },
     strict,
   ),
   Type.Object(
@@ -61,7 +68,6 @@ export const TraceResponseSchema = Type.Object(
   { id: Id, traces: PerEngine(TraceSchema), errors: Type.Optional(EngineErrors) },
   { ...strict, title: 'Trace response' },
 );
-
 
 export type TraceRequest = Static<typeof TraceRequestSchema>;
 export type Trace = Static<typeof TraceSchema>;

@@ -14,9 +14,7 @@ const checkers = Object.fromEntries(
 /** Ops a client may name; the geometry request is the one without `op`. */
 const NAMED_OPS = Object.keys(REQUEST_SCHEMAS).filter((op) => op !== 'geometry');
 
-export type Parsed =
-  | { ok: true; op: Op; request: Request }
-  | { ok: false; id: string | null; error: OracleError };
+export type Parsed = { ok: true; op: Op; request: Request } | { ok: false; id: string | null; error: OracleError };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -34,6 +32,11 @@ export function parseRequestLine(line: Uint8Array | string): Parsed {
   } catch (e) {
     return fail(null, 'invalid_json', `the line is not JSON (${(e as Error).message})`);
   }
+  return checkRequest(value);
+}
+
+/** Validate a request that is already a value (a library call, a corpus line). */
+export function checkRequest(value: unknown): Parsed {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return fail(null, 'invalid_request', 'the line must be a JSON object');
   }
@@ -44,7 +47,11 @@ export function parseRequestLine(line: Uint8Array | string): Parsed {
   }
   const op = record.op === undefined ? 'geometry' : record.op;
   if (typeof op !== 'string' || (op === 'geometry' && record.op !== undefined) || !(op in checkers)) {
-    return fail(id, 'invalid_request', `field "op": unknown op ${JSON.stringify(op)} (known: ${NAMED_OPS.join(', ')}; omit op for a geometry request)`);
+    return fail(
+      id,
+      'invalid_request',
+      `field "op": unknown op ${JSON.stringify(op)} (known: ${NAMED_OPS.join(', ')}; omit op for a geometry request)`,
+    );
   }
   const checker = checkers[op as Op];
   if (!checker.Check(value)) {
@@ -59,7 +66,12 @@ function fail(id: string | null, code: 'invalid_json' | 'invalid_request', messa
 
 /** "field \"engines[1]\": must be one of ..." — names the field a client has to fix. */
 function describe(error: ValueError): string {
-  const field = error.path.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('').replace(/^\./, '');
+  const field = error.path
+    .split('/')
+    .slice(1)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join('')
+    .replace(/^\./, '');
   const name = `field "${field}"`;
   switch (error.type) {
     case ValueErrorType.ObjectAdditionalProperties:

@@ -17,7 +17,9 @@ export function ownedEnv(base: NodeJS.ProcessEnv = process.env): Record<string, 
 }
 
 function pids(): number[] {
-  return readdirSync('/proc').map(Number).filter((pid) => Number.isInteger(pid));
+  return readdirSync('/proc')
+    .map(Number)
+    .filter((pid) => Number.isInteger(pid));
 }
 
 function parentOf(pid: number): number | undefined {
@@ -38,7 +40,12 @@ export function descendantsOf(root: number): number[] {
   }
   const found: number[] = [];
   const stack = [root];
-  while (stack.length) for (const child of children.get(stack.pop()!) ?? []) found.push(child), stack.push(child);
+  while (stack.length) {
+    for (const child of children.get(stack.pop()!) ?? []) {
+      found.push(child);
+      stack.push(child);
+    }
+  }
   return found;
 }
 
@@ -60,7 +67,9 @@ export function killDescendants(): number {
 
 function ownerOf(pid: number): number | undefined {
   try {
-    const mark = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((v) => v.startsWith(`${OWNER_ENV}=`));
+    const mark = readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .find((v) => v.startsWith(`${OWNER_ENV}=`));
     return mark ? Number(mark.slice(OWNER_ENV.length + 1)) : undefined;
   } catch {
     return undefined;
@@ -70,8 +79,10 @@ function ownerOf(pid: number): number | undefined {
 /** SIGKILL processes whose owning oracle no longer exists; returns how many there were. */
 export function killStrays(): number {
   const alive = new Set(pids());
-  return kill(pids().filter((pid) => {
-    const owner = ownerOf(pid);
-    return owner !== undefined && owner !== process.pid && !alive.has(owner);
-  }));
+  return kill(
+    pids().filter((pid) => {
+      const owner = ownerOf(pid);
+      return owner !== undefined && owner !== process.pid && !alive.has(owner);
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-// The X display WebKitGTK's MiniBrowser needs. Started by the oracle when none is given,
+// The X display WebKitGTK's MiniBrowser needs. Started by the WebKit adapter when none is given,
 // restarted on the same display number if it dies (WebKit pages are then replaced by their
 // engine hosts), and stopped with the oracle. -displayfd lets the first start pick a free
 // display number itself.
@@ -18,6 +18,9 @@ function launch(display: string | undefined): { xvfb: ChildProcess; name: Promis
   const xvfb = spawn('Xvfb', display ? [display, ...ARGS] : ['-displayfd', '3', ...ARGS], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     env: ownedEnv(),
+    // Its own process group: a Ctrl-C in the oracle's terminal is the oracle's to handle, and the
+    // oracle stops its X server last, after the browsers on it.
+    detached: true,
   });
   const exited = new Promise<void>((resolve) => xvfb.once('exit', () => resolve()));
   let stderr = '';

@@ -3,7 +3,8 @@
 // each browser then lives as long as the worker.
 import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { pack } from 'msgpackr';
+import { firstLine } from '../protocol/errors.js';
+import { packResult } from '../protocol/wire.js';
 import type { EngineName } from '../protocol/schema.js';
 import { EngineHost } from './engine-host.js';
 import { LAUNCHERS } from './engines/index.js';
@@ -11,7 +12,7 @@ import { log } from '../system/log.js';
 import { runGeometry } from './geometry-task.js';
 import { runReflect } from './reflect-task.js';
 import { runTrace } from './trace-task.js';
-import { CONTROL_CHANNEL, type ControlMessage, type WorkerConfig, type WorkerTask } from './tasks.js';
+import { CONTROL_CHANNEL, type ControlMessage, type WorkerConfig, type WorkerTask } from '../farm/tasks.js';
 
 // Anything a library prints must not reach the protocol channel.
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
@@ -27,7 +28,7 @@ await Promise.all(
       await host.start();
       hosts.set(engine, host);
     } catch (error) {
-      failures[engine] = (error as Error).message.split('\n')[0]!;
+      failures[engine] = firstLine(error);
       log.error(`${engine}: launch failed: ${failures[engine]}`);
       await host.close();
     }
@@ -61,7 +62,5 @@ async function run(task: WorkerTask) {
 }
 
 export default async function runTask(task: WorkerTask) {
-  const packed = pack(await run(task));
-  // Copy out of msgpackr's reusable buffer into one we can hand over without another copy.
-  return Piscina.move(new Uint8Array(packed));
+  return Piscina.move(packResult(await run(task)));
 }

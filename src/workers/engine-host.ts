@@ -2,9 +2,10 @@
 // each case, enforces the per-case timeout, replaces a page that hung or broke, and
 // relaunches the browser (with backoff) when its process goes away.
 import type { EngineName } from '../protocol/schema.js';
-import { OracleError } from '../protocol/errors.js';
+import { OracleError, firstLine } from '../protocol/errors.js';
 import { writeThenCall } from './script-free.js';
-import { EngineGoneError, VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from './engine.js';
+import { EngineGoneError, VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine } from './engine.js';
+import type { LaunchOptions } from '../farm/launch.js';
 import { log } from '../system/log.js';
 
 const MAX_BACKOFF_MS = 30_000;
@@ -73,10 +74,7 @@ export class EngineHost {
     const generation = this.generation;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new OracleError('case_timeout', `no answer from ${this.engine} within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+      timer = setTimeout(() => reject(new OracleError('case_timeout', `no answer from ${this.engine} within ${timeoutMs} ms`)), timeoutMs);
     });
     try {
       const output = await Promise.race([this.runOn<T>(slot, job), timeout]);
@@ -91,7 +89,10 @@ export class EngineHost {
         log.warn(`${this.engine}: crashed during a case (${firstLine(error)}); retrying it once on a fresh page`);
         return this.run<T>(job, 1);
       }
-      throw new OracleError('engine_crashed', `${this.engine} crashed on this case twice, the second time on a fresh page (${firstLine(error)})`);
+      throw new OracleError(
+        'engine_crashed',
+        `${this.engine} crashed on this case twice, the second time on a fresh page (${firstLine(error)})`,
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -138,7 +139,12 @@ export class EngineHost {
       };
       const timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(waiter), 1);
-        reject(new OracleError('engine_crashed', `no ${this.engine} page became available within ${limitMs} ms; the engine keeps failing to relaunch (see stderr)`));
+        reject(
+          new OracleError(
+            'engine_crashed',
+            `no ${this.engine} page became available within ${limitMs} ms; the engine keeps failing to relaunch (see stderr)`,
+          ),
+        );
       }, limitMs);
       this.waiting.push(waiter);
     });
@@ -223,4 +229,3 @@ export class EngineHost {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!;

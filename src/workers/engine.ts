@@ -1,20 +1,9 @@
 // The one engine interface. Everything outside src/workers/engines talks to a browser
 // through these two types; each engine has one adapter module that implements them.
-import type { EngineName, ProfileName } from '../protocol/schema.js';
+import type { EngineName } from '../protocol/schema.js';
+import type { LaunchOptions } from '../farm/launch.js';
 
 export const VIEWPORT = { width: 800, height: 600 } as const;
-
-export interface LaunchOptions {
-  profile: ProfileName;
-  /** X display for engines that need one (WebKitGTK's MiniBrowser). */
-  display: string | undefined;
-  /** Holds fonts.conf, which pins serif / sans-serif / monospace for every engine. */
-  configDir: string;
-  /** The refusing proxy every non-loopback request is sent to (network isolation). */
-  proxyUrl: string;
-  /** `auto` prefers Playwright's own browser builds when they are installed. */
-  browsers: 'auto' | 'system' | 'bundled';
-}
 
 /**
  * One page that runs one case at a time and is reused across cases. Two primitives, so every

@@ -4,11 +4,12 @@ import { dumpJson, type RawWalk } from '../protocol/dump.js';
 import type { EngineName } from '../protocol/schema.js';
 import type { EngineHost } from './engine-host.js';
 import { forEachEngine } from './for-each-engine.js';
-import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from './page-walk.js';
+import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../page/walk.js';
 import { mayRunScript } from './script-free.js';
 import { columnarFromRaw } from '../comparator/columnar.js';
 import { voteColumnar } from '../comparator/vote.js';
-import type { GeometryResult, GeometryTask } from './tasks.js';
+import type { GeometryResult, GeometryTask } from '../farm/tasks.js';
+import { encodeJson } from '../protocol/wire.js';
 
 export async function runGeometry(task: GeometryTask, hosts: Map<EngineName, EngineHost>): Promise<GeometryResult> {
   const result: GeometryResult = { dumps: {}, errors: {}, inPageMs: {} };
@@ -28,7 +29,7 @@ export async function runGeometry(task: GeometryTask, hosts: Map<EngineName, Eng
   });
   if (task.vote) {
     const columnar = Object.fromEntries(Object.entries(walks).map(([engine, walk]) => [engine, columnarFromRaw(walk, engine)]));
-    result.vote = JSON.stringify(voteColumnar({ dumps: columnar, errors: { ...task.unavailable, ...result.errors } }));
+    result.vote = encodeJson(voteColumnar({ dumps: columnar, errors: { ...task.unavailable, ...result.errors } }));
   }
   return result;
 }

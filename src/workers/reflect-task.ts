@@ -5,8 +5,9 @@ import type { IdlValue } from '../protocol/reflect-schema.js';
 import type { EngineName } from '../protocol/schema.js';
 import type { EngineHost } from './engine-host.js';
 import { forEachEngine } from './for-each-engine.js';
-import { REFLECT_FUNCTION_SOURCE, type RawReflection } from './reflect-page.js';
-import type { ReflectResult, ReflectTask } from './tasks.js';
+import { REFLECT_FUNCTION_SOURCE, type RawReflection } from '../page/reflect.js';
+import type { ReflectResult, ReflectTask } from '../farm/tasks.js';
+import { encodeJson } from '../protocol/wire.js';
 
 export async function runReflect(task: ReflectTask, hosts: Map<EngineName, EngineHost>): Promise<ReflectResult> {
   const result: ReflectResult = { states: {}, errors: {} };
@@ -20,13 +21,16 @@ export async function runReflect(task: ReflectTask, hosts: Map<EngineName, Engin
     });
     if ('unresolved' in value) {
       const selector = JSON.stringify(value.unresolved);
-      throw new OracleError('selector_not_found', value.invalid ? `${selector} is not a selector ${engine} accepts` : `no element matches ${selector}`);
+      throw new OracleError(
+        'selector_not_found',
+        value.invalid ? `${selector} is not a selector ${engine} accepts` : `no element matches ${selector}`,
+      );
     }
     const observations = task.probes.map(({ selector, attr, idl }, i) => {
       const [attrValue, idlValue] = value.values[i]!;
       return { selector, attr, attr_value: attrValue, idl, idl_value: inKeyOrder(idlValue) };
     });
-    result.states[engine] = JSON.stringify({ engine, engine_version: host.version, observations });
+    result.states[engine] = encodeJson({ engine, engine_version: host.version, observations });
   });
   return result;
 }

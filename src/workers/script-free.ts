@@ -6,14 +6,12 @@
 // routes: the fast-path page also forbids inline script by CSP, and the walk re-checks the
 // parsed DOM (see page-walk.ts), so a case this test misses is redone by navigation, never
 // dumped wrong.
-const SCRIPT_CAPABLE = /<\s*(?:script|iframe|frame|frameset|object|embed|portal)\b|<\s*meta\b[^>]*http-equiv|\son[a-z]+\s*=|javascript:|srcdoc|autofocus/i;
+const SCRIPT_CAPABLE =
+  /<\s*(?:script|iframe|frame|frameset|object|embed|portal)\b|<\s*meta\b[^>]*http-equiv|\son[a-z]+\s*=|javascript:|srcdoc|autofocus/i;
 
 export function mayRunScript(html: string): boolean {
   return SCRIPT_CAPABLE.test(html);
 }
-
-/** The same test on the parsed document, run inside the page by the walk. */
-export const SCRIPT_CAPABLE_SELECTOR = 'script,iframe,frame,frameset,object,embed,portal,meta[http-equiv],[autofocus],[srcdoc]';
 
 /**
  * The fast path in one driver round trip: an in-page function that replaces the document in

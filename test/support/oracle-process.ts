@@ -8,6 +8,7 @@ import { descendantsOf } from '../../src/system/processes.js';
 
 export const ORACLE_MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
+// biome-ignore lint/suspicious/noExplicitAny: a test reads whatever field it asserts on, and a schema check elsewhere holds the shape.
 export type Line = Record<string, any>;
 
 export class OracleProcess {
@@ -24,7 +25,10 @@ export class OracleProcess {
       const line = JSON.parse(text) as Line; // a non-JSON stdout line fails the test right here
       this.lines.push(line);
       const waiter = this.waiters.get(String(line.id));
-      if (waiter) this.waiters.delete(String(line.id)), waiter(line);
+      if (waiter) {
+        this.waiters.delete(String(line.id));
+        waiter(line);
+      }
     });
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
   }

@@ -2,7 +2,7 @@
 // preferred; on the Debian build machines only the system packages exist.
 import { existsSync } from 'node:fs';
 import type { BrowserType } from 'playwright-core';
-import type { LaunchOptions } from '../engine.js';
+import type { LaunchOptions } from '../../farm/launch.js';
 import { ownedEnv } from '../../system/processes.js';
 
 export function bundledBuildPath(browserType: BrowserType): string | undefined {
@@ -19,7 +19,9 @@ export function useBundled(browserType: BrowserType, options: LaunchOptions): bo
   if (options.browsers === 'system') return false;
   const found = bundledBuildPath(browserType) !== undefined;
   if (options.browsers === 'bundled' && !found) {
-    throw new Error(`--browsers=bundled, but Playwright's ${browserType.name()} build is not installed (npx playwright install ${browserType.name()})`);
+    throw new Error(
+      `--browsers=bundled, but Playwright's ${browserType.name()} build is not installed (npx playwright install ${browserType.name()})`,
+    );
   }
   return found;
 }

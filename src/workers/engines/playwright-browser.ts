@@ -3,7 +3,7 @@
 // supplies only how to launch it.
 import type { Browser, BrowserContext, BrowserType, LaunchOptions as PwLaunchOptions, Page } from 'playwright-core';
 import type { EngineName } from '../../protocol/schema.js';
-import { OracleError } from '../../protocol/errors.js';
+import { OracleError, firstLine } from '../../protocol/errors.js';
 import { EngineGoneError, VIEWPORT, type EngineBrowser, type EnginePage } from '../engine.js';
 
 const PAGE_CLOSE_GRACE_MS = 5_000;
@@ -98,13 +98,6 @@ class PlaywrightPage implements EnginePage {
   }
 
   async close(): Promise<void> {
-    await Promise.race([
-      this.context.close().catch(() => {}),
-      new Promise((resolve) => setTimeout(resolve, PAGE_CLOSE_GRACE_MS).unref()),
-    ]);
+    await Promise.race([this.context.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, PAGE_CLOSE_GRACE_MS).unref())]);
   }
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 }

@@ -7,20 +7,22 @@ import { createServer } from 'node:net';
 import { webkit } from 'playwright-core';
 import WebDriver from 'webdriver';
 import logger from '@wdio/logger';
-import { OracleError } from '../../protocol/errors.js';
-import { EngineGoneError, VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine, type LaunchOptions } from '../engine.js';
+import { OracleError, firstLine } from '../../protocol/errors.js';
+import { EngineGoneError, VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine } from '../engine.js';
+import type { LaunchOptions } from '../../farm/launch.js';
 import { browserEnv, useBundled } from './bundled.js';
 import { launchPlaywright } from './playwright-browser.js';
 import { miniBrowserIsolationArgs } from './network-isolation.js';
 import { PROFILES } from './profiles.js';
+import { startXvfb, type Display } from '../../system/xvfb.js';
 
 // @wdio's logger prints to stdout, which is the protocol channel.
 logger.setLogLevelsConfig({}, 'silent');
 
 export const WEBKIT_DRIVER = '/usr/bin/WebKitWebDriver';
-export const MINIBROWSER = ['x86_64-linux-gnu', 'aarch64-linux-gnu']
-  .map((arch) => `/usr/lib/${arch}/webkit2gtk-4.1/MiniBrowser`)
-  .find((path) => existsSync(path)) ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+export const MINIBROWSER =
+  ['x86_64-linux-gnu', 'aarch64-linux-gnu'].map((arch) => `/usr/lib/${arch}/webkit2gtk-4.1/MiniBrowser`).find((path) => existsSync(path)) ??
+  '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
 // Chromium and Firefox use serif for text that names no family (or only unknown ones);
 // WebKitGTK's default is sans-serif.
@@ -39,10 +41,17 @@ Promise.resolve().then(() => (${functionSource})(...arguments[0])).then(
   (e) => done({ error: (e && e.name ? e.name + ': ' + e.message : String(e)) }));`;
 
 export const launchWebKit: LaunchEngine = async (options) => {
-  if (useBundled(webkit, options)) return launchPlaywright('webkit', webkit, { env: browserEnv(options) }, PROFILES[options.profile].permissions);
-  if (!options.display) throw new Error('WebKitGTK needs an X display and none was given');
-  const first = await WebKitGtkPage.open(options);
-  return new WebKitGtkBrowser(options, first);
+  if (useBundled(webkit, options))
+    return launchPlaywright('webkit', webkit, { env: browserEnv(options) }, PROFILES[options.profile].permissions);
+  // MiniBrowser has no headless mode: without a display given, this browser brings its own.
+  const display = options.display ? undefined : await startXvfb();
+  try {
+    const withDisplay = { ...options, display: options.display ?? display!.name };
+    return new WebKitGtkBrowser(withDisplay, await WebKitGtkPage.open(withDisplay), display);
+  } catch (error) {
+    await display?.stop();
+    throw error;
+  }
 };
 
 class WebKitGtkBrowser implements EngineBrowser {
@@ -56,6 +65,7 @@ class WebKitGtkBrowser implements EngineBrowser {
   constructor(
     private readonly options: LaunchOptions,
     first: WebKitGtkPage,
+    private readonly display: Display | undefined,
   ) {
     this.version = first.version;
     this.spare = first;
@@ -72,6 +82,7 @@ class WebKitGtkBrowser implements EngineBrowser {
 
   async close(): Promise<void> {
     await Promise.all([...this.pages].map((p) => p.close()));
+    await this.display?.stop();
   }
 }
 
@@ -97,7 +108,11 @@ class WebKitGtkPage implements EnginePage {
     try {
       // A MiniBrowser that cannot start (no display yet, say) leaves the session request hanging.
       const client = await withDeadline(
-        newSession(port, [...MINIBROWSER_ARGS, ...miniBrowserIsolationArgs(options.proxyUrl), ...PROFILES[options.profile].miniBrowserArgs]),
+        newSession(port, [
+          ...MINIBROWSER_ARGS,
+          ...miniBrowserIsolationArgs(options.proxyUrl),
+          ...PROFILES[options.profile].miniBrowserArgs,
+        ]),
         SESSION_START_TIMEOUT_MS,
         'WebKitWebDriver did not start a MiniBrowser session',
       );
@@ -125,7 +140,7 @@ class WebKitGtkPage implements EnginePage {
       await this.client.navigateTo(url);
     } catch (error) {
       // A page's own load errors do not fail a navigation: this failure is the driver's.
-      throw new EngineGoneError(`webkit: ${(error as Error).message.split('\n')[0]}`);
+      throw new EngineGoneError(`webkit: ${firstLine(error)}`);
     }
   }
 
@@ -142,7 +157,7 @@ class WebKitGtkPage implements EnginePage {
       const name = (error as Error).name;
       const answered = !('statusCode' in (error as object));
       if (!answered || (name !== 'javascript error' && /^[a-z ]+$/.test(name))) {
-        throw new EngineGoneError(`webkit: ${name}: ${(error as Error).message.split('\n')[0]}`);
+        throw new EngineGoneError(`webkit: ${name}: ${firstLine(error)}`);
       }
       const thrown = /^(?:WebDriverError: )?(.*?)(?: when running "execute\/async".*)?$/s.exec((error as Error).message)!;
       throw new OracleError('script_error', thrown[1]!);

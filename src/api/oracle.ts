@@ -1,0 +1,110 @@
+// browser-oracle as a TypeScript library: launch the engines once, ask typed questions, close.
+// Requests and answers are the stdio protocol's own (the TypeBox schemas in src/protocol), so a
+// program may switch between the library and the command line without translating anything.
+import { availableParallelism } from 'node:os';
+import type { Static } from '@sinclair/typebox';
+import { OracleError } from '../protocol/errors.js';
+import { checkRequest } from '../protocol/validate.js';
+import { answerLine } from '../protocol/wire.js';
+import { ENGINE_NAMES, type EngineName, type ProfileName } from '../protocol/common.js';
+import type {
+  GeometryRequest,
+  GeometryResponseSchema,
+  ReflectRequest,
+  ReflectResponseSchema,
+  VoteRequest,
+  VoteResponseSchema,
+} from '../protocol/schema.js';
+import type { TraceRequest, TraceResponseSchema } from '../protocol/trace-schema.js';
+import { OracleService, isCaseOp, type Answer, type OracleOptions } from '../coordinator/oracle-service.js';
+
+export type GeometryResponse = Static<typeof GeometryResponseSchema>;
+export type VoteResponse = Static<typeof VoteResponseSchema>;
+export type ReflectResponse = Static<typeof ReflectResponseSchema>;
+export type TraceResponse = Static<typeof TraceResponseSchema>;
+
+/** A request as the library takes it: the protocol's, with the id optional (one is made up when left out). */
+type Ask<R extends { id: string }> = Omit<R, 'id' | 'op'> & { id?: string };
+
+/** The oracle's settings; every field has the command line's default. */
+export type LaunchOptions = Partial<OracleOptions>;
+
+/**
+ * The defaults the command line shows in --help. One worker per two cores: measured on 2 cores,
+ * one worker with two pages per engine beats two workers, since the browsers use the CPU.
+ */
+export function defaultOptions(): OracleOptions {
+  return {
+    engines: [...ENGINE_NAMES],
+    profile: 'default',
+    workers: Math.max(1, Math.floor(availableParallelism() / 2)),
+    pages: 2,
+    timeoutMs: 30_000,
+    browsers: 'auto',
+    display: undefined,
+  };
+}
+
+export class Oracle {
+  private next = 0;
+
+  private constructor(private readonly service: OracleService) {}
+
+  /** Launches the engines; one that cannot start is left out (see `engines`), with its reason on stderr. */
+  static async launch(options: LaunchOptions = {}): Promise<Oracle> {
+    return new Oracle(await OracleService.start({ ...defaultOptions(), ...options }));
+  }
+
+  /** The engines that launched. */
+  get engines(): EngineName[] {
+    return this.service.engines;
+  }
+
+  /** Each launched engine's exact build. */
+  get versions(): Partial<Record<EngineName, string>> {
+    return this.service.versions;
+  }
+
+  get profile(): ProfileName {
+    return this.service.profile;
+  }
+
+  /** Every element's boxes, fragments and computed style, per engine. */
+  geometry(request: Ask<GeometryRequest>): Promise<GeometryResponse> {
+    return this.ask({ ...request, op: undefined }) as Promise<GeometryResponse>;
+  }
+
+  /** The three-way vote on a geometry case (with the dumps when `dumps: true`). */
+  vote(request: Ask<VoteRequest>): Promise<VoteResponse> {
+    return this.ask({ ...request, op: 'vote' }) as Promise<VoteResponse>;
+  }
+
+  /** Content attributes beside the IDL properties reflecting them, per engine. */
+  reflect(request: Ask<ReflectRequest>): Promise<ReflectResponse> {
+    return this.ask({ ...request, op: 'reflect' }) as Promise<ReflectResponse>;
+  }
+
+  /** What a script observed, canonicalized, per engine. */
+  trace(request: Ask<TraceRequest>): Promise<TraceResponse> {
+    return this.ask({ ...request, op: 'trace' }) as Promise<TraceResponse>;
+  }
+
+  /** Closes every browser, driver and server the oracle started. */
+  close(): Promise<void> {
+    return this.service.close();
+  }
+
+  private async ask(request: Record<string, unknown>): Promise<object> {
+    const value: Record<string, unknown> = { ...request, id: request.id ?? `library-${this.next++}` };
+    if (value.op === undefined) delete value.op;
+    const parsed = checkRequest(value);
+    if (!parsed.ok) throw parsed.error;
+    if (!isCaseOp(parsed.op)) throw new OracleError('invalid_request', `field "op": ${parsed.op} is not a case`);
+    return decode(await this.service.run(parsed.op, parsed.request));
+  }
+}
+
+/** An answer as the plain object a client of the stdio protocol would parse from its line. */
+export function decode(answer: Answer): object {
+  return JSON.parse(answerLine(answer).join('')) as object;
+}

@@ -1,0 +1,88 @@
+// The stdio oracle: request lines in, one answer line out per request, in completion order.
+// Requests are validated as they are read and admitted under a bound, so neither a fast client
+// nor a slow reader grows memory; shutdown, end of input and SIGTERM/SIGINT all finish the cases
+// in flight before the engines close.
+import PQueue from 'p-queue';
+import { parseRequestLine, type Parsed } from '../protocol/validate.js';
+import { OracleError, errorWireText } from '../protocol/errors.js';
+import { answerLine } from '../protocol/wire.js';
+import { log } from '../system/log.js';
+import { readLines, type InputLine } from './line-reader.js';
+import { LineWriter } from './output.js';
+import { OracleService, isCaseOp, type Answer, type OracleOptions } from './oracle-service.js';
+
+export interface StdioOptions extends OracleOptions {
+  maxLineBytes: number;
+}
+
+export async function serve(options: StdioOptions): Promise<number> {
+  const stdin = process.stdin;
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${why}: finishing cases in flight, then closing browsers`);
+    stdin.destroy();
+  };
+  process.once('SIGTERM', () => stop('received SIGTERM'));
+  process.once('SIGINT', () => stop('received SIGINT'));
+  const writer = new LineWriter(process.stdout, () => stop('stdout closed'));
+  const respond = (answer: Answer) => writer.write(answerLine(answer));
+
+  const oracle = await OracleService.start(options);
+  try {
+    log.info(
+      `ready: ${oracle.engines.map((e) => `${e} ${oracle.versions[e]}`).join(', ') || 'no engine'}; ` +
+        `${options.workers} worker(s) × ${options.pages} page(s) per engine; profile ${options.profile}`,
+    );
+    for (const e of options.engines)
+      if (!oracle.engines.includes(e)) log.warn(`${e} did not launch; requests naming it get "engine_not_launched"`);
+
+    // Every request between being read and its answer being handed to stdout counts against
+    // this bound; the workers' own queues (Piscina) take what is admitted. Twice the pages, so
+    // the farm has the next cases at hand while answers are being written.
+    const admitted = new PQueue({ concurrency: 2 * options.workers * options.pages });
+    let shutdownId: string | undefined;
+    try {
+      for await (const input of readLines(stdin, options.maxLineBytes)) {
+        const parsed = parse(input, options.maxLineBytes);
+        // Immediate answers wait for stdout too, so they cannot pile up behind a slow reader.
+        if (!parsed.ok) await respond({ id: parsed.id, error: parsed.error.wireText });
+        else if (parsed.op === 'ping') await respond({ id: parsed.request.id, ...oracle.ping() });
+        else if (parsed.op === 'shutdown') {
+          shutdownId = parsed.request.id;
+          break;
+        } else if (isCaseOp(parsed.op)) {
+          const { op, request } = parsed;
+          void admitted.add(() =>
+            oracle
+              .run(op, request)
+              .catch((error: unknown): Answer => ({ id: request.id, error: errorWireText(error) }))
+              .then(respond),
+          );
+        }
+        // Backpressure: read no further while the admitted requests are at their bound.
+        if (admitted.size > 0) await admitted.onSizeLessThan(1);
+        if (stopping) break;
+      }
+    } catch (error) {
+      if (!stopping) throw error;
+    }
+    await admitted.onIdle();
+    if (shutdownId !== undefined) await respond({ id: shutdownId, ok: true });
+    await writer.flush();
+    return 0;
+  } finally {
+    await oracle.close();
+  }
+}
+
+function parse(input: InputLine, maxLineBytes: number): Parsed {
+  if ('bytes' in input) return parseRequestLine(input.bytes);
+  const id = /"id"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(input.head.toString('utf8'))?.[1];
+  return {
+    ok: false,
+    id: id ? (JSON.parse(id) as string) : null,
+    error: new OracleError('line_too_long', `the line has ${input.length} bytes; the limit is ${maxLineBytes} (--max-line-bytes)`),
+  };
+}

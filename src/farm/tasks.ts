@@ -1,0 +1,80 @@
+// The contract between the coordinator and the worker threads: what a task carries and what
+// comes back. Results travel as msgpack in a
+// transferred buffer (see case-worker.ts); control messages use a BroadcastChannel because
+// Piscina cannot address one particular worker.
+import type { EngineName } from '../protocol/schema.js';
+import type { Probe } from '../protocol/reflect-schema.js';
+import type { JsonText } from '../protocol/wire.js';
+import type { LaunchOptions } from './launch.js';
+
+export interface WorkerConfig {
+  engines: EngineName[];
+  launch: LaunchOptions;
+  /** Pages per engine in each worker: the cases one worker runs at once. */
+  pages: number;
+}
+
+/** What every case task carries: the document, served by the coordinator, and its engines. */
+export interface CaseTask {
+  /** The requested engines this oracle runs. */
+  engines: EngineName[];
+  /** The requested engines it does not run, with their errors (a vote counts them too). */
+  unavailable: Partial<Record<EngineName, string>>;
+  /** The case served as a fresh document. */
+  url: string;
+  /** An empty page whose CSP forbids page script: the fast path writes cases into it. */
+  blankUrl: string;
+  html: string;
+  script: string | null;
+  timeoutMs: number;
+}
+
+export interface GeometryTask extends CaseTask {
+  kind: 'geometry';
+  /** Vote on the dumps here, in the worker (the `vote` op). */
+  vote: boolean;
+  /** Send the dumps back (a `vote` op answers without them unless asked). */
+  keepDumps: boolean;
+}
+
+export interface ReflectTask extends CaseTask {
+  kind: 'reflect';
+  /** The request's probes, with `idl` defaulted to `attr`. */
+  probes: Required<Probe>[];
+}
+
+/** A trace: the task's `url` is the trace page (recorder first), `script` the request's script. */
+export interface TraceTask extends CaseTask {
+  kind: 'trace';
+}
+
+export type WorkerTask = GeometryTask | ReflectTask | TraceTask;
+
+export interface GeometryResult {
+  /** Dump JSON text per engine that succeeded, in the contract's key order. */
+  dumps: Partial<Record<EngineName, JsonText>>;
+  errors: Partial<Record<EngineName, string>>;
+  /** In-page milliseconds per engine (parse + style + layout + walk), for the bench. */
+  inPageMs: Partial<Record<EngineName, number>>;
+  /** The vote, when the task asked for one. */
+  vote?: JsonText;
+}
+
+export interface ReflectResult {
+  /** Reflection state JSON text per engine that succeeded, in the contract's key order. */
+  states: Partial<Record<EngineName, JsonText>>;
+  errors: Partial<Record<EngineName, string>>;
+}
+
+export interface TraceResult {
+  /** Trace JSON text per engine that completed, in the contract's key order. */
+  traces: Partial<Record<EngineName, JsonText>>;
+  errors: Partial<Record<EngineName, string>>;
+}
+
+export const CONTROL_CHANNEL = 'browser-oracle/control';
+
+export type ControlMessage =
+  | { type: 'status'; threadId: number; versions: Partial<Record<EngineName, string>>; failures: Partial<Record<EngineName, string>> }
+  | { type: 'close' }
+  | { type: 'closed'; threadId: number };

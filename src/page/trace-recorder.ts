@@ -1,0 +1,276 @@
+// The trace recorder: the script every trace page carries first, so it is installed before
+// any script of the case's own (inline <script> included) in every engine — WebKitGTK over
+// WebDriver has no init-script hook, so serving it first is the one way that holds for all
+// three. It defines `window.trace`, canonicalizes every observation into JSON-safe form and
+// hands the finished trace to the driver through a symbol-keyed hook.
+//
+// Records, in push order, each `{seq, kind, label, …}`:
+//   value   {…, value}          trace.value(label, v): v canonicalized
+//   event   {…, type}           trace.event(target, types): one per firing; label is the
+//                               listening target (window, document, TAG or TAG#id, else the
+//                               object's class name)
+//   settle  {…, state, value}   trace.settle(label, p): state "fulfilled" | "rejected", value
+//                               the canonicalized result or reason
+//   error   {…, name}           trace.error(label, err), and a synchronous throw of the
+//                               request's script (label "script"): the error's name, null when
+//                               the thrown value is not an Error
+// Calls after the trace has ended record nothing.
+
+/** The fixed completion timeout: a trace that never calls trace.done() ends here, timed out. */
+export const TRACE_COMPLETION_MS = 5_000;
+
+/** Symbol.for key of the hook the driver calls; a symbol keeps it out of property walks. */
+const HOOK_KEY = 'browser-oracle/trace';
+
+/** Shape walks stop this deep (the top-level value is depth 0) and list this many items per level. */
+const MAX_DEPTH = 4;
+const MAX_ITEMS = 64;
+
+/** What the hook resolves with: origin, isSecureContext, timed out, records as JSON text. */
+export type TraceOutcome = [origin: string, secure: boolean, timedOut: boolean, records: string];
+
+/** Any built-in the recorder calls through Reflect.apply. */
+type AnyFunction = (...args: never[]) => unknown;
+
+function installRecorder(completionMs: number, hookKey: string, maxDepth: number, maxItems: number): void {
+  // Captured before any page script runs, so a page that replaces built-ins cannot bend the trace.
+  const { stringify } = JSON;
+  const { getOwnPropertyNames, getOwnPropertyDescriptor, getPrototypeOf, defineProperty, freeze, hasOwn } = Object;
+  const { apply } = Reflect;
+  const { isArray } = Array;
+  const { isFinite: finite } = Number;
+  const ErrorType = Error;
+  const Bytes = Uint8Array;
+  const fromCharCode = String.fromCharCode;
+  const toBase64 = btoa;
+  const globalEval = eval; // called by another name: an indirect eval, global scope like a classic script
+  const listen = EventTarget.prototype.addEventListener;
+  const then = Promise.prototype.then;
+  const resolved = Promise.resolve.bind(Promise);
+  const getter = (proto: object | undefined, name: PropertyKey) => (proto ? getOwnPropertyDescriptor(proto, name)?.get : undefined);
+  const typedArrayProto = getPrototypeOf(Uint8Array.prototype) as object;
+  const typedArrayName = getter(typedArrayProto, Symbol.toStringTag)!;
+  const typedArrayBytes = [
+    getter(typedArrayProto, 'buffer')!,
+    getter(typedArrayProto, 'byteOffset')!,
+    getter(typedArrayProto, 'byteLength')!,
+  ];
+  const typedArrayLength = getter(typedArrayProto, 'length')!;
+  const dataViewBytes = [
+    getter(DataView.prototype, 'buffer')!,
+    getter(DataView.prototype, 'byteOffset')!,
+    getter(DataView.prototype, 'byteLength')!,
+  ];
+  const arrayBufferLength = getter(ArrayBuffer.prototype, 'byteLength')!;
+  const imageDataProto = typeof ImageData === 'function' ? ImageData.prototype : undefined;
+  const imageDataFields = [getter(imageDataProto, 'width'), getter(imageDataProto, 'height'), getter(imageDataProto, 'data')];
+  const audioProto = typeof AudioBuffer === 'function' ? AudioBuffer.prototype : undefined;
+  const audioFields = [getter(audioProto, 'numberOfChannels'), getter(audioProto, 'length'), getter(audioProto, 'sampleRate')];
+  const channelData = audioProto?.getChannelData;
+
+  /** Calls a built-in getter on `value`; undefined when `value` lacks the brand (the getter throws). */
+  const branded = (get: AnyFunction | undefined, value: object): unknown => {
+    if (!get) return undefined;
+    try {
+      return apply(get, value, []);
+    } catch {
+      return undefined;
+    }
+  };
+
+  const records: object[] = [];
+  let ended = false;
+  let timedOut = false;
+  let end!: () => void;
+  const finished = new Promise<void>((resolve) => (end = resolve));
+  const finish = (byTimeout: boolean) => {
+    if (ended) return;
+    ended = true;
+    timedOut = byTimeout;
+    end();
+  };
+  setTimeout(() => finish(true), completionMs);
+  const push = (record: object) => {
+    if (!ended) records[records.length] = record;
+  };
+  const labelOf = (label: unknown) => (typeof label === 'string' ? label : String(label));
+
+  const base64 = (bytes: Uint8Array): string => {
+    let binary = '';
+    for (let i = 0; i < bytes.length; i += 0x8000)
+      binary += apply(fromCharCode, null, bytes.subarray(i, i + 0x8000) as unknown as number[]);
+    return toBase64(binary);
+  };
+  const bufferOf = (elementType: string, length: number, [buffer, offset, size]: unknown[]) => ({
+    $buffer: true,
+    elementType,
+    length,
+    base64: base64(new Bytes(buffer as ArrayBuffer, offset as number, size as number)),
+  });
+  const viewBytes = (getters: AnyFunction[], value: object) => getters.map((get) => apply(get, value, []));
+
+  const errorName = (value: unknown): string | null => {
+    if (!(value instanceof ErrorType)) return null;
+    const name = (value as Error).name;
+    return typeof name === 'string' ? name : String(name);
+  };
+
+  function canonical(value: unknown, depth: number, path: object[]): unknown {
+    switch (typeof value) {
+      case 'undefined':
+        return { $undefined: true };
+      case 'boolean':
+      case 'string':
+        return value;
+      case 'number':
+        if (finite(value) && !(value === 0 && 1 / value < 0)) return value;
+        return { $num: value === 0 ? '-0' : String(value) };
+      case 'bigint':
+        return { $bigint: String(value) };
+      case 'symbol':
+        return { $symbol: String(value) };
+    }
+    if (value === null) return null;
+    const object = value as object;
+    const name = errorName(object);
+    if (name !== null) return { $error: true, name };
+    const elementType = branded(typedArrayName, object) as string | undefined;
+    if (elementType) return bufferOf(elementType, apply(typedArrayLength, object, []) as number, viewBytes(typedArrayBytes, object));
+    const viewSize = branded(dataViewBytes[2], object) as number | undefined;
+    if (viewSize !== undefined) return bufferOf('DataView', viewSize, viewBytes(dataViewBytes, object));
+    const bufferSize = branded(arrayBufferLength, object) as number | undefined;
+    if (bufferSize !== undefined) return bufferOf('ArrayBuffer', bufferSize, [object, 0, bufferSize]);
+    const width = branded(imageDataFields[0], object) as number | undefined;
+    if (width !== undefined) {
+      const data = apply(imageDataFields[2]!, object, []) as Uint8ClampedArray;
+      const { $buffer, ...payload } = canonical(data, depth, path) as Record<string, unknown>;
+      return { $imageData: true, width, height: apply(imageDataFields[1]!, object, []), ...payload };
+    }
+    const channels = branded(audioFields[0], object) as number | undefined;
+    if (channels !== undefined) {
+      const list: unknown[] = [];
+      for (let i = 0; i < channels; i++) list[i] = canonical(apply(channelData!, object, [i]), depth, path);
+      return {
+        $audioBuffer: true,
+        numberOfChannels: channels,
+        length: apply(audioFields[1]!, object, []),
+        sampleRate: apply(audioFields[2]!, object, []),
+        channels: list,
+      };
+    }
+    return shape(object, depth, path);
+  }
+
+  /** The own-property structure walk, bounded in depth and breadth; an ancestor seen again is a cycle. */
+  function shape(object: object, depth: number, path: object[]): unknown {
+    const kind = isArray(object) ? 'array' : typeof object === 'function' ? 'function' : 'object';
+    for (let i = 0; i < path.length; i++) if (path[i] === object) return { $shape: 'cycle' };
+    if (kind === 'array') {
+      const array = object as unknown[];
+      if (depth >= maxDepth) return { $shape: kind, length: array.length };
+      path[path.length] = object;
+      const elements: unknown[] = [];
+      for (let i = 0; i < array.length && i < maxItems; i++) elements[i] = canonical(array[i], depth + 1, path);
+      path.length--;
+      return { $shape: kind, length: array.length, elements };
+    }
+    if (depth >= maxDepth) return { $shape: kind };
+    path[path.length] = object;
+    const keys = getOwnPropertyNames(object);
+    const props = {};
+    for (let i = 0; i < keys.length && i < maxItems; i++) {
+      const descriptor = getOwnPropertyDescriptor(object, keys[i]!)!;
+      let prop: object;
+      if (hasOwn(descriptor, 'value')) {
+        const v = descriptor.value as unknown;
+        prop = { type: v === null ? 'null' : typeof v, value: canonical(v, depth + 1, path) };
+      } else {
+        prop = { type: descriptor.get && descriptor.set ? 'accessor' : descriptor.get ? 'getter' : 'setter' };
+      }
+      // defineProperty, not assignment: a key named "__proto__" must stay a plain key.
+      defineProperty(props, keys[i]!, { value: prop, enumerable: true, writable: true, configurable: true });
+    }
+    path.length--;
+    return { $shape: kind, keys, props };
+  }
+
+  const targetLabel = (target: unknown): string => {
+    if (target === window) return 'window';
+    if (target === document) return 'document';
+    if (target instanceof Element) return target.id ? `${target.tagName}#${target.id}` : target.tagName;
+    return apply(Object.prototype.toString, target, []).slice(8, -1);
+  };
+
+  const trace = freeze({
+    value(label: unknown, value: unknown) {
+      push({ seq: records.length, kind: 'value', label: labelOf(label), value: canonical(value, 0, []) });
+    },
+    event(target: EventTarget, types: string | string[]) {
+      const label = targetLabel(target);
+      const list = isArray(types) ? types : [types];
+      for (let i = 0; i < list.length; i++) {
+        apply(listen, target, [list[i], (event: Event) => push({ seq: records.length, kind: 'event', label, type: event.type })]);
+      }
+    },
+    settle(label: unknown, promise: unknown) {
+      const text = labelOf(label);
+      const settled = (state: string) => (value: unknown) =>
+        push({ seq: records.length, kind: 'settle', label: text, state, value: canonical(value, 0, []) });
+      apply(then, resolved(promise), [settled('fulfilled'), settled('rejected')]);
+    },
+    error(label: unknown, error: unknown) {
+      push({ seq: records.length, kind: 'error', label: labelOf(label), name: errorName(error) });
+    },
+    done() {
+      finish(false);
+    },
+  });
+  defineProperty(window, 'trace', { value: trace, enumerable: true });
+
+  // Runs the request's script once the page has loaded; resolves when the trace has ended.
+  const run = async (script: string) => {
+    try {
+      globalEval(script);
+    } catch (error) {
+      trace.error('script', error);
+    }
+    await finished;
+    return [location.origin, isSecureContext, timedOut, stringify(records)];
+  };
+  defineProperty(window, Symbol.for(hookKey), { value: run });
+
+  // Every trace page shares one real origin: start from empty storage whatever an earlier trace left.
+  try {
+    localStorage.clear();
+    sessionStorage.clear();
+    for (const cookie of document.cookie.split(';')) {
+      const name = cookie.split('=')[0]!.trim();
+      for (const path of ['/', '/trace']) document.cookie = `${name}=; max-age=0; path=${path}`;
+    }
+  } catch {
+    // storage disabled: nothing to clear
+  }
+  // The page's DOM is the case's alone.
+  document.currentScript?.remove();
+}
+
+function runTraceInPage(hookKey: string, script: string): Promise<TraceOutcome> {
+  const run = (window as unknown as Record<symbol, (script: string) => Promise<TraceOutcome>>)[Symbol.for(hookKey)];
+  if (typeof run !== 'function') throw new Error('the trace recorder is not installed in this page');
+  return run(script);
+}
+
+const RECORDER_SCRIPT = `(${installRecorder.toString()})(${[TRACE_COMPLETION_MS, HOOK_KEY, MAX_DEPTH, MAX_ITEMS].map((a) => JSON.stringify(a)).join(', ')});`;
+if (/<\/script/i.test(RECORDER_SCRIPT)) throw new Error('the recorder source would end its own <script> element');
+
+/**
+ * The trace page for `html` (body markup): the recorder's <script> first, then the markup, which
+ * the parser places in head or body as it would in any document.
+ */
+export function tracePage(html: string): string {
+  return `<!doctype html><script>${RECORDER_SCRIPT}</script>${html}`;
+}
+
+/** The in-page function the worker calls after load, and its arguments before the script. */
+export const RUN_TRACE_SOURCE = `(${runTraceInPage.toString()})`;
+export const RUN_TRACE_HOOK = HOOK_KEY;

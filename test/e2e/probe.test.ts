@@ -1,0 +1,45 @@
+// `probe` on the three real engines, through the real command line: six probe lines, each with
+// its vote and per-engine errors, under the profile asked for.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { PROBES } from '../../src/cli/probes.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+const probe = (...args: string[]) => promisify(execFile)(process.execPath, [MAIN, 'probe', ...args]);
+
+test('probe prints one JSON line per probe, with its verdict, outlier and per-engine errors', async () => {
+  const { stdout } = await probe();
+  const lines = stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.equal(lines.length, 6);
+  assert.deepEqual(
+    lines.map((l) => l.probe),
+    PROBES.map((p) => p.name),
+  );
+  for (const line of lines) {
+    assert.ok(['unanimous', 'outlier', 'split', 'insufficient'].includes(line.verdict as string), JSON.stringify(line));
+    assert.ok('outlier' in line && 'errors' in line);
+    assert.deepEqual(line.errors, {}, JSON.stringify(line));
+    assert.equal(line.profile, 'default');
+  }
+  assert.match(String(lines[5]!.note), /needs --profile=media/);
+});
+
+test("probe --profile=media runs the probes under media (the option is the probe's, not the oracle's)", async () => {
+  const { stdout } = await probe('--profile=media');
+  const lines = stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.deepEqual(
+    lines.map((l) => l.profile),
+    PROBES.map(() => 'media'),
+  );
+  assert.equal(lines[5]!.note, undefined, 'the fake camera is available');
+});

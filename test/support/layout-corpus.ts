@@ -1,0 +1,127 @@
+// The built-in corpus of layout cases the bench runs: nine families of layout (block, inline
+// text, flex, grid, floats, abspos, tables, writing modes, overflow), each rendered in many
+// seeded variants with a shared page skeleton, so cases are a realistic few hundred lines.
+
+type Rng = () => number;
+
+function rng(seed: number): Rng {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const WORDS =
+  'layout engine oracle ground truth fragment baseline inline block flex grid float table column writing mode overflow scroll margin padding border width height'.split(
+    ' ',
+  );
+const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+const text = (r: Rng, words: number) => Array.from({ length: words }, () => pick(r, WORDS)).join(' ');
+const px = (r: Rng, lo: number, hi: number) => `${(lo + r() * (hi - lo)).toFixed(2)}px`;
+
+const FAMILIES: Record<string, (r: Rng) => string> = {
+  block: (r) =>
+    Array.from(
+      { length: int(r, 6, 12) },
+      () =>
+        `<section style="margin:${px(r, 0, 20)} ${px(r, 0, 30)};padding:${px(r, 0, 12)};border:${int(r, 0, 4)}px solid;width:${int(r, 40, 95)}%">
+  <h3>${text(r, 3)}</h3><p>${text(r, int(r, 8, 30))}</p><div style="height:${px(r, 5, 40)};box-sizing:${pick(r, ['content-box', 'border-box'])};padding:3px"></div>
+</section>`,
+    ).join('\n'),
+  inline: (r) =>
+    Array.from(
+      { length: int(r, 4, 8) },
+      () =>
+        `<p style="font:${int(r, 12, 20)}px/${(1 + r()).toFixed(2)} ${pick(r, ['serif', 'sans-serif', 'monospace'])};width:${px(r, 150, 600)}">
+  ${text(r, int(r, 5, 15))} <span>${text(r, int(r, 3, 12))}</span> <b>${text(r, 4)}</b> <em style="padding:0 ${px(r, 0, 6)}">${text(r, int(r, 4, 10))}</em> <a href="#x">${text(r, 2)}</a> ${text(r, int(r, 5, 20))}
+</p>`,
+    ).join('\n'),
+  flex: (r) =>
+    Array.from(
+      { length: int(r, 3, 6) },
+      () =>
+        `<div style="display:flex;flex-wrap:${pick(r, ['wrap', 'nowrap'])};flex-direction:${pick(r, ['row', 'column', 'row-reverse'])};gap:${px(r, 0, 12)};width:${int(r, 300, 760)}px;align-items:${pick(r, ['stretch', 'center', 'flex-start', 'baseline'])}">
+${Array.from({ length: int(r, 2, 7) }, () => `  <div style="flex:${int(r, 0, 3)} ${int(r, 0, 2)} ${pick(r, ['auto', '0', px(r, 20, 200)])};padding:${px(r, 0, 10)};min-width:0">${text(r, int(r, 1, 8))}</div>`).join('\n')}
+</div>`,
+    ).join('\n'),
+  grid: (r) =>
+    Array.from({ length: int(r, 2, 4) }, () => {
+      const cols = int(r, 2, 5);
+      return `<div style="display:grid;grid-template-columns:${Array.from({ length: cols }, () => pick(r, ['1fr', 'auto', px(r, 40, 160), 'minmax(50px,2fr)'])).join(' ')};gap:${px(r, 0, 10)} ${px(r, 0, 10)};width:${int(r, 300, 780)}px">
+${Array.from({ length: int(r, cols, cols * 3) }, () => `  <div style="padding:${px(r, 0, 8)}${r() < 0.2 ? ';grid-column:span 2' : ''}">${text(r, int(r, 1, 10))}</div>`).join('\n')}
+</div>`;
+    }).join('\n'),
+  floats: (r) =>
+    Array.from(
+      { length: int(r, 3, 6) },
+      () =>
+        `<div style="width:${int(r, 300, 760)}px">
+  <div style="float:${pick(r, ['left', 'right'])};width:${px(r, 40, 200)};height:${px(r, 20, 120)};margin:${px(r, 0, 10)}"></div>
+  <p>${text(r, int(r, 20, 60))}</p>
+  <div style="float:${pick(r, ['left', 'right'])};width:${int(r, 10, 45)}%">${text(r, 6)}</div>
+  <p style="clear:${pick(r, ['none', 'both', 'left'])}">${text(r, int(r, 10, 30))}</p>
+</div>`,
+    ).join('\n'),
+  abspos: (r) =>
+    `<div style="position:relative;width:${int(r, 400, 780)}px;height:${int(r, 200, 500)}px">
+${Array.from({ length: int(r, 4, 10) }, () => `  <div style="position:${pick(r, ['absolute', 'absolute', 'relative', 'fixed'])};left:${px(r, 0, 300)};top:${px(r, 0, 200)};width:${pick(r, ['auto', px(r, 20, 200), '30%'])};padding:${px(r, 0, 8)}">${text(r, int(r, 1, 10))}</div>`).join('\n')}
+</div>`,
+  tables: (r) => {
+    const cols = int(r, 2, 6);
+    return `<table border="${int(r, 0, 2)}" cellpadding="${int(r, 0, 6)}" style="width:${pick(r, ['auto', '100%', px(r, 200, 700)])};border-collapse:${pick(r, ['separate', 'collapse'])};table-layout:${pick(r, ['auto', 'fixed'])}">
+  <caption>${text(r, 3)}</caption>
+${Array.from({ length: int(r, 2, 8) }, () => `  <tr>${Array.from({ length: cols }, () => `<td${r() < 0.1 ? ' colspan="2"' : ''}>${text(r, int(r, 1, 6))}</td>`).join('')}</tr>`).join('\n')}
+</table>`;
+  },
+  'writing-modes': (r) =>
+    Array.from(
+      { length: int(r, 2, 5) },
+      () =>
+        `<div style="writing-mode:${pick(r, ['vertical-rl', 'vertical-lr', 'horizontal-tb'])};direction:${pick(r, ['ltr', 'rtl'])};height:${int(r, 100, 300)}px;width:${int(r, 100, 600)}px;border:1px solid">
+  <p>${text(r, int(r, 5, 20))}</p><span style="padding:${px(r, 0, 6)}">${text(r, int(r, 2, 8))}</span>
+</div>`,
+    ).join('\n'),
+  overflow: (r) =>
+    Array.from(
+      { length: int(r, 2, 5) },
+      () =>
+        `<div style="overflow:${pick(r, ['hidden', 'auto', 'scroll', 'visible', 'clip'])};width:${int(r, 100, 500)}px;height:${int(r, 40, 200)}px;padding:${px(r, 0, 8)}">
+  <div style="width:${int(r, 80, 900)}px">${text(r, int(r, 10, 60))}</div>
+</div>`,
+    ).join('\n'),
+};
+
+export interface BenchCase {
+  id: string;
+  family: string;
+  html: string;
+}
+
+/** `perFamily` variants of every family, deterministic for a given count. */
+export function layoutCorpus(perFamily = 17): BenchCase[] {
+  const cases: BenchCase[] = [];
+  Object.entries(FAMILIES).forEach(([family, build], f) => {
+    for (let v = 0; v < perFamily; v++) {
+      const r = rng(1000 * f + v + 1);
+      const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${family} ${v}</title>
+<style>
+  body { font: 16px/1.4 serif; margin: 8px; }
+  h3 { margin: 0.5em 0; font: bold 1.1em sans-serif; }
+  td, th { vertical-align: top; }
+</style>
+</head>
+<body>
+${build(r)}
+</body>
+</html>`;
+      cases.push({ id: `${family}-${v}`, family, html });
+    }
+  });
+  return cases;
+}

@@ -1,0 +1,51 @@
+// The columnar form: the same from the wire dump and from the page walk's flat arrays, and a
+// self-contradicting tree is refused before the compare loop can index through it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dumpJson, type RawWalk } from '../../src/protocol/dump.js';
+import { ENGINE_NAMES } from '../../src/protocol/schema.js';
+import { columnarFromDump, columnarFromRaw, InvalidDumpError } from '../../src/comparator/columnar.js';
+import { columnar, dump, rawFromDump, type FixtureName } from '../fixtures/dumps/load.js';
+
+const FIXTURES: FixtureName[] = ['agree', 'inline-wrap', 'rigid-base', 'overflow'];
+
+test('a raw walk and its wire dump give the same columnar form', () => {
+  for (const name of FIXTURES) {
+    for (const engine of ENGINE_NAMES) {
+      const recorded = dump(name, engine);
+      const raw = rawFromDump(recorded);
+      // The derived raw walk is faithful: the oracle's own serializer turns it back into the
+      // recorded dump. (dumpJson reads none of the RawWalk fields the cast leaves out.)
+      assert.deepEqual(JSON.parse(dumpJson(engine, recorded.engine_version, raw as RawWalk).text), recorded);
+      assert.deepEqual(columnarFromRaw(raw, engine), columnarFromDump(recorded), `${name} ${engine}`);
+    }
+  }
+});
+
+test('each node measures from its nearest boxed ancestor, the root from the viewport', () => {
+  // rigid-base: 0 HTML, 1 HEAD (no box), 2 STYLE (no box), 3 BODY, 4 DIV, 5 DIV#mover, 6 DIV,
+  // 7 DIV display:none, 8 I inside it, 9 DIV display:contents, 10 U inside it, 11 DIV, 12 B, 13 DIV.
+  for (const engine of ENGINE_NAMES) {
+    assert.deepEqual([...columnar('rigid-base', engine).anchors], [-1, 0, 0, 0, 3, 4, 5, 5, 5, 5, 5, 5, 11, 4], engine);
+  }
+});
+
+test('a tree that contradicts itself is refused, naming the node', () => {
+  const cases: [string, (d: ReturnType<typeof dump>) => void, RegExp][] = [
+    ['a parent after its child', (d) => (d.nodes[3]!.parent = 7), /node 3: parent 7 does not precede it/],
+    ['a wrong depth', (d) => (d.nodes[4]!.depth = 9), /node 4: depth 9/],
+    ['a wrong index', (d) => (d.nodes[2]!.index = 5), /node 2: has index 5/],
+  ];
+  for (const [what, spoil, message] of cases) {
+    const d = dump('agree', 'chromium');
+    spoil(d);
+    assert.throws(
+      () => columnarFromDump(d),
+      (e: Error) => e instanceof InvalidDumpError && message.test(e.message),
+      what,
+    );
+  }
+  const raw = rawFromDump(dump('agree', 'chromium'));
+  raw.rects.pop();
+  assert.throws(() => columnarFromRaw(raw, 'chromium'), /raw walk: rects has 19 entries, expected 20/);
+});

@@ -1,0 +1,92 @@
+// Pure protocol logic: request validation, dump serialization, the published schema.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { parseRequestLine } from '../../src/protocol/validate.js';
+import { dumpJson, type RawWalk } from '../../src/protocol/dump.js';
+import { DumpSchema, STYLE_PROPERTIES } from '../../src/protocol/schema.js';
+import { protocolJsonSchema } from '../../src/protocol/publish-schema.js';
+
+const rejects: [string, string | null, RegExp][] = [
+  ['not json', null, /^invalid_json: the line is not JSON/],
+  ['[1,2]', null, /^invalid_request: the line must be a JSON object/],
+  ['"text"', null, /^invalid_request: the line must be a JSON object/],
+  ['{"html":"x"}', null, /field "id": is required/],
+  ['{"id":7,"html":"x"}', null, /field "id": must be a string/],
+  ['{"id":"a"}', 'a', /field "html": is required/],
+  ['{"id":"a","html":5}', 'a', /field "html": expected string/],
+  ['{"id":"a","html":"x","script":null}', 'a', /field "script": expected string/],
+  ['{"id":"a","html":"x","color":"red"}', 'a', /field "color": unknown field/],
+  ['{"id":"a","html":"x","engines":"webkit"}', 'a', /field "engines": expected array/],
+  ['{"id":"a","html":"x","engines":["chromium","opera"]}', 'a', /field "engines\[1\]": must be one of "chromium", "firefox", "webkit"/],
+  ['{"id":"a","html":"x","engines":[]}', 'a', /field "engines": must not be empty/],
+  ['{"id":"a","html":"x","engines":["webkit","webkit"]}', 'a', /field "engines": must not repeat an entry/],
+  ['{"id":"a","op":"launch"}', 'a', /field "op": unknown op "launch"/],
+  ['{"id":"a","op":7}', 'a', /field "op": unknown op 7/],
+  ['{"id":"a","op":"ping","extra":1}', 'a', /field "extra": unknown field/],
+];
+
+for (const [line, id, message] of rejects) {
+  test(`rejects ${line}`, () => {
+    const parsed = parseRequestLine(line);
+    assert.equal(parsed.ok, false);
+    if (parsed.ok) return;
+    assert.equal(parsed.id, id);
+    assert.match(parsed.error.wireText, message);
+  });
+}
+
+test('rejects bytes that are not UTF-8, naming the problem', () => {
+  const parsed = parseRequestLine(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
+  assert.equal(parsed.ok, false);
+  assert.match(!parsed.ok ? parsed.error.wireText : '', /^invalid_json: the line is not valid UTF-8/);
+});
+
+test('accepts every request kind', () => {
+  assert.deepEqual(parseRequestLine('{"id":"a","html":"<p>","engines":["webkit"],"script":"1"}'), {
+    ok: true,
+    op: 'geometry',
+    request: { id: 'a', html: '<p>', engines: ['webkit'], script: '1' },
+  });
+  assert.equal(parseRequestLine('{"id":"p","op":"ping"}').ok, true);
+  assert.equal(parseRequestLine('{"id":"s","op":"shutdown"}').ok, true);
+});
+
+const raw: RawWalk = {
+  viewport: [800, 600],
+  overflowed: false,
+  tags: ['HTML', 'HEAD', 'BODY', 'SPAN'],
+  parents: [-1, 0, 0, 2],
+  bounding: [0, 0, 800, 34, 0, 0, 0, 0, 8, 8, 784, 18, 8, 8, 100.328125, 36],
+  rectCounts: [1, 0, 1, 2],
+  rects: [0, 0, 800, 34, 8, 8, 784, 18, 8, 8, 100.328125, 18, 8, 26, 40.1, 18],
+  styles: Array.from({ length: 4 * STYLE_PROPERTIES.length }, (_, i) => `v${i}`),
+  scriptCapable: false,
+  loadMs: 1,
+  walkMs: 1,
+};
+
+test('a serialized dump conforms to the schema, in the contract key order, at full precision', () => {
+  const dump = JSON.parse(dumpJson('webkit', '2.50.6', raw).text);
+  assert.ok(TypeCompiler.Compile(DumpSchema).Check(dump));
+  assert.deepEqual(Object.keys(dump), ['engine', 'engine_version', 'viewport', 'overflowed', 'nodes']);
+  assert.deepEqual(Object.keys(dump.nodes[0]), ['index', 'parent', 'tag', 'depth', 'bounding', 'rects', 'style']);
+  assert.deepEqual(Object.keys(dump.nodes[3].style), [...STYLE_PROPERTIES]);
+  assert.deepEqual(
+    dump.nodes.map((n: { depth: number }) => n.depth),
+    [0, 1, 1, 2],
+  );
+  assert.deepEqual(dump.nodes[1].rects, []);
+  assert.deepEqual(dump.nodes[1].bounding, { x: 0, y: 0, w: 0, h: 0 });
+  assert.deepEqual(dump.nodes[3].rects, [
+    { x: 8, y: 8, w: 100.328125, h: 18 },
+    { x: 8, y: 26, w: 40.1, h: 18 },
+  ]);
+  assert.equal(dump.nodes[3].style['overflow-y'], `v${4 * STYLE_PROPERTIES.length - 1}`);
+});
+
+test('the published JSON Schema is the one the code generates (run npm run schema after a change)', () => {
+  const published = JSON.parse(readFileSync(new URL('../../../schema/protocol.schema.json', import.meta.url), 'utf8'));
+  assert.deepEqual(published, JSON.parse(JSON.stringify(protocolJsonSchema())));
+});
