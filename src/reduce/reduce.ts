@@ -106,7 +106,7 @@ export async function reduce<R extends ReducibleRequest>(
       html = subject;
     }
   }
-  const htmlVerbatim = current.html !== undefined && html === undefined;
+  const htmlVerbatim = current.html !== undefined && html === undefined && !tester.stopped;
   const stages: Stage[] = [
     ...(html ? htmlStages(html) : []),
     ...(current.script !== undefined ? [stage('script', scriptSubject, statements)] : []),

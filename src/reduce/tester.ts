@@ -41,9 +41,13 @@ export class Tester {
     }
     if (this.halted()) return Promise.resolve(false);
     this.tested++;
-    const answer = Promise.resolve()
-      .then(() => this.predicate(texts))
-      .then((holds) => holds === true);
+    // Called at once, not on a later tick, so a predicate that aborts the run stops the very next start.
+    let answer: Promise<boolean>;
+    try {
+      answer = Promise.resolve(this.predicate(texts)).then((holds) => holds === true);
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
     this.cache.set(key, answer);
     return answer;
   }

@@ -20,10 +20,16 @@ export const anySubtree: Pass<HtmlDoc, T.Element> = {
   remove: (_d, units) => units.forEach(detach),
 };
 
+// Their content is not markup: hoisting it would turn CSS or script into text, another case.
+const RAW_TEXT = new Set(['style', 'script', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript', 'plaintext']);
+
 /** Replaces elements by their children. Childless elements are left to the subtree passes. */
 export const hoisting: Pass<HtmlDoc, T.Element> = {
   name: 'hoist',
   hierarchical: false,
-  collect: (d) => deletableElements(d).map((e) => e.element).filter((e) => childrenOf(e).length > 0),
+  collect: (d) =>
+    deletableElements(d)
+      .map((e) => e.element)
+      .filter((e) => childrenOf(e).length > 0 && !RAW_TEXT.has(e.tagName)),
   remove: (_d, units) => units.forEach(hoist),
 };
