@@ -7,6 +7,7 @@
 // remaining unit fails (unless a budget stopped the search).
 import { firstSuccess } from './first-success.js';
 
+/** How ddmin runs its tests. */
 export interface DdminOptions {
   /** How many candidates are tested at a time. */
   parallel: number;

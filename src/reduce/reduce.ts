@@ -82,10 +82,8 @@ export async function reduce<R extends ReducibleRequest>(
   };
   const before = sizeOf();
 
-  if (!(await tester.test(current))) {
-    if (tester.stopped) return { request, before, after: before, tests: tester.tested, cacheHits: tester.cacheHits, stopped: tester.stopped, oneMinimal: false, htmlVerbatim: false };
-    throw new NotReproducibleError();
-  }
+  // Refused by a budget spent at once is not a failure: the run just ends with the original.
+  if (!(await tester.test(current)) && !tester.stopped) throw new NotReproducibleError();
 
   /** Whether `text` would be progress for `field` and passes; no test when it would not. */
   const passes = (field: Field, text: string | undefined): Promise<boolean> => {
@@ -149,7 +147,10 @@ export async function reduce<R extends ReducibleRequest>(
   let complete = false;
   while (!complete && !halted()) {
     let changed = false;
-    for (const s of stages) changed = (await run(s)) || changed;
+    for (const s of stages) {
+      changed = (await run(s)) || changed;
+      if (tester.stopped) break;
+    }
     if (tester.stopped) break;
     if (!changed && html) changed = await oneElementGoes(html);
     complete = !changed && !tester.stopped;

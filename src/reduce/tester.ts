@@ -3,6 +3,7 @@
 // still running) and the budget is counted in one place.
 import type { CaseTexts, StopReason } from './types.js';
 
+/** When the tester stops starting tests. */
 export interface Budget {
   maxTests: number;
   /** Date.now() after which no test starts. */

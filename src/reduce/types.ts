@@ -34,6 +34,7 @@ export interface Progress {
   nodes: number;
 }
 
+/** How a reduction runs: parallelism, budget, and where progress goes. */
 export interface ReduceOptions {
   /** Candidates tested at a time (default 8). */
   parallel?: number;
@@ -55,6 +56,7 @@ export interface CaseSize {
   bytes: number;
 }
 
+/** The reduced request, its sizes before and after, and how the run went. */
 export interface ReduceResult<R> {
   /** The reduced request: the original with `html` and `script` reduced. */
   request: R;

@@ -211,3 +211,12 @@ test('options are checked', async () => {
   await assert.rejects(reduce<Geometry>({ html: 'x' }, async () => true, { parallel: 0 }), RangeError);
   await assert.rejects(reduce<Geometry>({ html: 'x' }, async () => true, { maxTests: 1.5 }), RangeError);
 });
+
+test('a budget spent before the first test ends the run with the original, untested', async () => {
+  let calls = 0;
+  const result = await reduce<Geometry>({ html: CASE }, async () => (calls++, true), { timeLimitMs: 0 });
+  assert.equal(calls, 0);
+  assert.equal(result.stopped, 'time-limit');
+  assert.equal(result.request.html, CASE);
+  assert.equal(result.oneMinimal, false);
+});
