@@ -19,6 +19,11 @@ const px =
   (min: number, max: number): Value =>
   (r) =>
     `${r.chance(0.2) ? r.int(min * 4, max * 4) / 4 : r.int(min, max)}px`;
+/** Whole pixels only, for text: square glyphs at a whole-pixel size advance by whole pixels, which WebKitGTK's per-glyph rounding leaves alone. */
+const wholePx =
+  (min: number, max: number): Value =>
+  (r) =>
+    `${r.int(min, max)}px`;
 const pct =
   (max: number): Value =>
   (r) =>
@@ -82,7 +87,7 @@ export const BOX: Declarations[] = [
 
 /** Properties that only matter with text in the case. */
 export const TEXT: Declarations[] = [
-  one('font-size', px(8, 24)),
+  one('font-size', wholePx(8, 24)),
   one('line-height', oneOf([2, 'normal'], [2, kw('1', '1.25', '1.5', '2')], [1, px(8, 32)])),
   one('font-family', kw('serif', 'sans-serif', 'monospace', 'Arial', "'Times New Roman'", "'Courier New'", "'No Such Family'")),
   one('font-weight', kw('normal', 'bold', '100', '900')),
@@ -92,8 +97,8 @@ export const TEXT: Declarations[] = [
   one('word-break', kw('normal', 'break-all', 'keep-all')),
   one('overflow-wrap', kw('normal', 'anywhere', 'break-word')),
   one('text-indent', px(-20, 30)),
-  one('letter-spacing', px(0, 4)),
-  one('word-spacing', px(0, 8)),
+  one('letter-spacing', wholePx(0, 4)),
+  one('word-spacing', wholePx(0, 8)),
 ];
 
 const gap = upTo(2, px(0, 16));

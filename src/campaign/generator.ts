@@ -56,11 +56,14 @@ export const GENERATOR_LIMITS = {
   scriptChanges: MAX_SCRIPT_CHANGES,
 } as const;
 
-/** Cases 0 to count − 1 of `seed`, one at a time. */
-export function* generateCases(options: GenerateOptions): Generator<GeneratedCase> {
+/** Cases 0 to count − 1 of `seed`, made one at a time as they are iterated; bad options throw here, not at the first case. */
+export function generateCases(options: GenerateOptions): Generator<GeneratedCase> {
   requireWhole('count', options.count, Number.MAX_SAFE_INTEGER);
+  requireWhole('seed', options.seed, Number.MAX_SAFE_INTEGER);
   const shape = caseOptions(options);
-  for (let index = 0; index < options.count; index++) yield generateCase(options.seed, index, shape);
+  return (function* () {
+    for (let index = 0; index < options.count; index++) yield generateCase(options.seed, index, shape);
+  })();
 }
 
 /** Case `index` of `seed`, alone: the same as the index-th case `generateCases` yields. */

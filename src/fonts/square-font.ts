@@ -70,6 +70,7 @@ function squarePath(): Path {
   return path;
 }
 
+/** What the font does with a code point: nothing, a blank em, a blank zero width, or a square. */
 export type Kind = 'unmapped' | 'whitespace' | 'ignorable' | 'square';
 
 /** What the font draws for one code point. */
@@ -89,7 +90,9 @@ function coveredKinds(): Kind[] {
 
 function codePointsOf(kind: Kind): number[] {
   const found: number[] = [];
-  coveredKinds().forEach((k, codePoint) => k === kind && found.push(codePoint));
+  coveredKinds().forEach((k, codePoint) => {
+    if (k === kind) found.push(codePoint);
+  });
   return found;
 }
 

@@ -149,6 +149,13 @@ test('the CSS drawn touches every style property a dump records, and every displ
   }
 });
 
+test('font sizes and letter and word spacing are whole pixels, so square glyphs advance by whole pixels', () => {
+  const text = all(200, 8, { text: true, script: true }).map((c) => c.html + (c.script ?? '')).join('');
+  const values = [...text.matchAll(/(font-size|letter-spacing|word-spacing)(?::|", ")"?([^;"\\]+)/g)].map(([, , value]) => value!);
+  assert.ok(values.length > 100, `${values.length} values`);
+  assert.deepEqual(values.filter((value) => !/^\d+px$/.test(value)), []);
+});
+
 test('trees are small by default: 5 to 30 elements', () => {
   for (const c of all(50, 77)) {
     const count = body(c).querySelectorAll('#root *').length;
@@ -162,6 +169,7 @@ test('a seed, count or element bound out of range is a one-line RangeError namin
     [() => generateCase(1.5, 0), /seed .*\(got 1\.5\)/],
     [() => generateCase(Number.NaN, 0), /seed .*\(got NaN\)/],
     [() => all(-2, 1), /count .*\(got -2\)/],
+    [() => generateCases({ count: 0, seed: -5 }), /seed .*\(got -5\)/],
     [() => generateCase(1, 0, { minElements: 9, maxElements: 4 }), /minElements must be a whole number from 0 to 4 \(got 9\)/],
     [() => generateCase(1, 0, { maxElements: 500 }), /maxElements must be a whole number from 0 to 200 \(got 500\)/],
   ];
