@@ -1,0 +1,21 @@
+// Writes cases as NDJSON request lines, so a generated corpus can be kept and fed back in
+// (`--generate N --seed S --emit`), or piped straight into the stdio oracle.
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import type { GeneratedCase } from './generator.js';
+
+/** One case as a request line, without its newline: `{"id","html"[,"script"]}`. */
+export function requestLine(generated: GeneratedCase): string {
+  return JSON.stringify(
+    generated.script === undefined
+      ? { id: generated.id, html: generated.html }
+      : { id: generated.id, html: generated.html, script: generated.script },
+  );
+}
+
+/** Writes every case to `out`, one line each, waiting whenever `out` asks for it to drain. */
+export async function emitNdjson(cases: Iterable<GeneratedCase>, out: Writable): Promise<void> {
+  for (const generated of cases) {
+    if (!out.write(`${requestLine(generated)}\n`)) await once(out, 'drain');
+  }
+}

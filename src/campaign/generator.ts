@@ -1,0 +1,122 @@
+// Random layout cases in the spirit of layout-quickcheck: small element trees with random CSS
+// drawn from what a dump observes, optionally text, optionally a script that changes the tree.
+// Case n of a seed depends on the seed, n and the options only, never on Math.random, the
+// clock or the cases before it: the same command gives byte-identical cases, and asking for
+// more cases extends the list without changing the ones already there (which a resumed
+// campaign relies on).
+import { MAX_LENGTH_PX } from './css-values.js';
+import { drawElement } from './element.js';
+import { drawScript, MAX_SCRIPT_CHANGES } from './mutation-script.js';
+import { Random } from './random.js';
+import { displayOf, elementHtml, type ElementNode } from './tree.js';
+
+/** What the generator makes: a geometry request. */
+export interface GeneratedCase {
+  id: string;
+  html: string;
+  script?: string;
+}
+
+/** The shape of every case of a run. */
+export interface CaseOptions {
+  /** Text children and text properties (default false). */
+  text?: boolean;
+  /** A script that changes the tree after a first layout (default false). */
+  script?: boolean;
+  /** Elements in the tree before any script runs, at least (default 5) … */
+  minElements?: number;
+  /** … and at most (default 30). */
+  maxElements?: number;
+  /**
+   * Whether the case's root box clips what it holds (default true). Clipping keeps any
+   * descendant from making the document scroll, which would get the case discarded; off, only
+   * the bounded lengths keep cases inside the viewport.
+   */
+  clip?: boolean;
+}
+
+export interface GenerateOptions extends CaseOptions {
+  /** How many cases. */
+  count: number;
+  /** Any whole number from 0 to Number.MAX_SAFE_INTEGER. */
+  seed: number;
+}
+
+export const GENERATOR_DEFAULTS: Required<CaseOptions> = { text: false, script: false, minElements: 5, maxElements: 30, clip: true };
+
+/** The bounds every case keeps to; the unit tests check them. */
+export const GENERATOR_LIMITS = {
+  /** The largest absolute px length an element's declarations hold. */
+  lengthPx: MAX_LENGTH_PX,
+  /** The root box's width and height range, within the 800×600 viewport (the body has no margin). */
+  rootWidth: [200, 760],
+  rootHeight: [150, 560],
+  /** The most elements a tree may be asked for. */
+  maxElements: 200,
+  scriptChanges: MAX_SCRIPT_CHANGES,
+} as const;
+
+/** Cases 0 to count − 1 of `seed`, made one at a time as they are iterated; bad options throw here, not at the first case. */
+export function generateCases(options: GenerateOptions): Generator<GeneratedCase> {
+  requireWhole('count', options.count, Number.MAX_SAFE_INTEGER);
+  requireWhole('seed', options.seed, Number.MAX_SAFE_INTEGER);
+  const shape = caseOptions(options);
+  return (function* () {
+    for (let index = 0; index < options.count; index++) yield generateCase(options.seed, index, shape);
+  })();
+}
+
+/** Case `index` of `seed`, alone: the same as the index-th case `generateCases` yields. */
+export function generateCase(seed: number, index: number, options: CaseOptions = {}): GeneratedCase {
+  requireWhole('seed', seed, Number.MAX_SAFE_INTEGER);
+  requireWhole('index', index, Number.MAX_SAFE_INTEGER);
+  const { text, script, minElements, maxElements, clip } = caseOptions(options);
+  const random = new Random(seed % 2 ** 32, Math.floor(seed / 2 ** 32), index % 2 ** 32, Math.floor(index / 2 ** 32));
+  const [minWidth, maxWidth] = GENERATOR_LIMITS.rootWidth;
+  const [minHeight, maxHeight] = GENERATOR_LIMITS.rootHeight;
+  const root: ElementNode = {
+    id: 'root',
+    tag: 'div',
+    declarations: [
+      ['position', 'relative'],
+      ...(clip ? [['overflow', 'hidden'] as const] : []),
+      ['width', `${random.int(minWidth, maxWidth)}px`],
+      ['height', `${random.int(minHeight, maxHeight)}px`],
+    ],
+    children: [],
+  };
+  const count = random.int(minElements, maxElements);
+  const elements = [root];
+  for (let n = 0; n < count; n++) {
+    // Half the time under the latest element, for depth; otherwise anywhere, for breadth.
+    const parent = random.chance(0.5) ? elements[elements.length - 1]! : random.pick(elements);
+    const element = drawElement(random, `e${n}`, { text, parentDisplay: displayOf(parent) });
+    parent.children.splice(random.int(0, parent.children.length), 0, element);
+    elements.push(element);
+  }
+  const html = `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0">${elementHtml(root)}</body></html>`;
+  const id = `gen-${seed}-${index}`;
+  if (!script) return { id, html };
+  let next = count;
+  return { id, html, script: drawScript(random, root, { text, nextId: () => `e${next++}` }) };
+}
+
+function caseOptions(options: CaseOptions): Required<CaseOptions> {
+  const resolved = {
+    text: options.text ?? GENERATOR_DEFAULTS.text,
+    script: options.script ?? GENERATOR_DEFAULTS.script,
+    minElements: options.minElements ?? GENERATOR_DEFAULTS.minElements,
+    maxElements: options.maxElements ?? Math.max(GENERATOR_DEFAULTS.maxElements, options.minElements ?? 0),
+    clip: options.clip ?? GENERATOR_DEFAULTS.clip,
+  };
+  requireWhole('maxElements', resolved.maxElements, GENERATOR_LIMITS.maxElements);
+  requireWhole('minElements', resolved.minElements, resolved.maxElements);
+  return resolved;
+}
+
+/** Throws a one-line RangeError unless `value` is a whole number from 0 to `max`. */
+function requireWhole(name: string, value: number, max: number): void {
+  if (!Number.isSafeInteger(value) || value < 0 || value > max) {
+    throw new RangeError(`generator: ${name} must be a whole number from 0 to ${max} (got ${value})`);
+  }
+}
