@@ -9,15 +9,21 @@
 //             "error" (with `error`, the oracle's message) or "absent" (not in the response)
 //   pairs     {"chromium~firefox": {verdict, summary, divergence?}, ...}: each pair of usable
 //             engines, names in alphabetical order; fields as in compare.ts
-//   nodes     [{index, tag, outlier, kinds}] in node order, for every node that fails in some
-//             pair: outlier is the engine the other two agree against at that node (else null),
-//             kinds the failure kinds seen there in any pair
+//   nodes     [{index, tag, parent, outlier, kinds, styles}] in node order, for every node whose
+//             geometry fails in some pair: parent is its parent's index (-1 for the root),
+//             outlier the engine the other two agree against at that node (else null), kinds
+//             the failure kinds seen there in any pair, and styles the STYLE_PROPERTIES (in
+//             contract order) whose computed values differ there in any pair. A node whose only
+//             difference is a style is not listed: styles never change a verdict. Two px
+//             lengths within TOLERANCE count as equal in `styles` (Gecko's 1/60 px layout unit
+//             shows as "100.3px" where Blink and WebKit, at 1/64 px, say "100.297px"), unlike
+//             compare's exact style_mismatches, so a rounding artifact does not name a property.
 //
 // Engines are visited in one fixed order whatever the response's key order, and pair keys
 // are canonical, so the result is invariant under permutation of the engines.
-import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js';
+import { ENGINE_NAMES, STYLE_PROPERTIES, type Dump, type EngineName } from '../protocol/schema.js';
 import { columnarFromDump, InvalidDumpError, type ColumnarDump } from './columnar.js';
-import { compare, FAILURE_KINDS, type CompareResult, type FailureKind } from './compare.js';
+import { compare, FAILURE_KINDS, TOLERANCE, type CompareResult, type FailureKind } from './compare.js';
 import { cluster, type ClusterVerdict } from './cluster.js';
 
 export type EngineStatus =
@@ -26,11 +32,15 @@ export type EngineStatus =
 
 export type PairResult = Omit<CompareResult, 'failures' | 'style_mismatches'>;
 
+export type StyleProperty = (typeof STYLE_PROPERTIES)[number];
+
 export interface NodeVote {
   index: number;
   tag: string;
+  parent: number;
   outlier: EngineName | null;
   kinds: FailureKind[];
+  styles: StyleProperty[];
 }
 
 export interface VoteResult {
@@ -102,24 +112,46 @@ interface Compared {
 
 /** Re-votes every node that fails somewhere, with "agree" meaning "no failure at this node". */
 function nodeVotes(usable: EngineName[], results: Map<string, Compared>): NodeVote[] {
-  const failing = new Map<number, { tag: string; pairs: Set<string>; kinds: Set<FailureKind> }>();
+  const failing = new Map<number, { tag: string; parent: number; pairs: Set<string>; kinds: Set<FailureKind>; styles: Set<StyleProperty> }>();
   for (const [key, { a, result }] of results) {
     for (const { index, kind } of result.failures) {
       let node = failing.get(index);
-      if (!node) failing.set(index, (node = { tag: a.tagTable.name(a.tags[index]!), pairs: new Set(), kinds: new Set() }));
+      if (!node) {
+        node = { tag: a.tagTable.name(a.tags[index]!), parent: a.parents[index]!, pairs: new Set(), kinds: new Set(), styles: new Set() };
+        failing.set(index, node);
+      }
       node.pairs.add(key);
       node.kinds.add(kind);
+    }
+  }
+  for (const { result } of results.values()) {
+    for (const { index, property, a, b } of result.style_mismatches) {
+      if (!sameLength(a, b)) failing.get(index)?.styles.add(property);
     }
   }
   return [...failing.keys()]
     .sort((x, y) => x - y)
     .map((index) => {
-      const { tag, pairs, kinds } = failing.get(index)!;
+      const { tag, parent, pairs, kinds, styles } = failing.get(index)!;
       // A pair whose documents diverged has no node-by-node correspondence: it agrees nowhere.
       const agreeHere = (x: EngineName, y: EngineName) => {
         const key = pairKey(x, y);
         return results.get(key)!.result.verdict !== 'parse_divergence' && !pairs.has(key);
       };
-      return { index, tag, outlier: cluster(usable, agreeHere).outlier, kinds: FAILURE_KINDS.filter((k) => kinds.has(k)) };
+      return {
+        index,
+        tag,
+        parent,
+        outlier: cluster(usable, agreeHere).outlier,
+        kinds: FAILURE_KINDS.filter((k) => kinds.has(k)),
+        styles: STYLE_PROPERTIES.filter((p) => styles.has(p)),
+      };
     });
+}
+
+const PX = /^-?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?px$/i;
+
+/** Two computed px lengths within TOLERANCE of each other (the engines' layout units differ). */
+function sameLength(a: string, b: string): boolean {
+  return PX.test(a) && PX.test(b) && Math.abs(parseFloat(a) - parseFloat(b)) <= TOLERANCE;
 }

@@ -169,7 +169,7 @@ export const VoteResponseSchema = Type.Object(
         majority: Type.Array(EngineNameSchema),
         engines: Type.Record(Type.String(), Type.Object({ status: Type.String(), error: Type.Optional(Type.String()) })),
         pairs: Type.Record(Type.String(), Type.Unknown(), { description: 'Per pair of usable engines: its compare verdict and summary.' }),
-        nodes: Type.Array(Type.Unknown(), { description: 'Per disagreeing node: index, tag, the outlier engine there, failure kinds.' }),
+        nodes: Type.Array(Type.Unknown(), { description: 'Per node whose geometry disagrees: index, tag, parent, the outlier engine there, failure kinds, differing style properties.' }),
       },
       { description: 'See docs/protocol.md, "The vote".' },
     ),
