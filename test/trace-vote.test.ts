@@ -65,7 +65,7 @@ test('a perturbed buffer in one engine makes it the outlier at that record', () 
   const vote = voteTraces(response);
   assert.equal(vote.verdict, 'outlier');
   assert.equal(vote.outlier, 'firefox');
-  assert.deepEqual(vote.records, [{ seq: 0, outlier: 'firefox', kinds: ['buffer'] }]);
+  assert.deepEqual(vote.records, [{ seq: 0, labels: ['pixels'], outlier: 'firefox', kinds: ['buffer'] }]);
 });
 
 test("Firefox's own-key order of a function makes it the outlier", () => {
@@ -75,14 +75,14 @@ test("Firefox's own-key order of a function makes it the outlier", () => {
   assert.deepEqual(vote.majority, ['chromium', 'webkit']);
   assert.deepEqual(new Set(vote.pairs['chromium~firefox']!.failures.map((f) => f.kind)), new Set(['value']));
   assert.deepEqual(vote.pairs['chromium~webkit']!.failures, []);
-  assert.deepEqual(vote.records, [{ seq: 0, outlier: 'firefox', kinds: ['value'] }]);
+  assert.deepEqual(vote.records, [{ seq: 0, labels: ['fn'], outlier: 'firefox', kinds: ['value'] }]);
 });
 
 test('three different values are a split', () => {
   const vote = voteTraces(fixture('split'));
   assert.equal(vote.verdict, 'split');
   assert.equal(vote.outlier, null);
-  assert.deepEqual(vote.records, [{ seq: 0, outlier: null, kinds: ['value'] }]);
+  assert.deepEqual(vote.records, [{ seq: 0, labels: ['ua'], outlier: null, kinds: ['value'] }]);
 });
 
 test('two engines are insufficient, and an engine error is reported as its status', () => {
@@ -110,4 +110,11 @@ test('kind, label, event type and timed_out compare exactly', () => {
     { seq: 0, kind: 'record', field: 'type', a: 'click', b: 'dblclick' },
     { seq: 1, kind: 'record', field: 'label', a: a.records[1]!.label, b: 'elsewhere' },
   ]);
+});
+
+test('a record whose label differs lists every label recorded there (derived: firefox relabels record 1)', () => {
+  const response = fixture('agree');
+  const label = response.traces.chromium!.records[1]!.label;
+  response.traces.firefox!.records[1]!.label = 'elsewhere';
+  assert.deepEqual(voteTraces(response).records, [{ seq: 1, labels: [label, 'elsewhere'].sort(), outlier: 'firefox', kinds: ['record'] }]);
 });

@@ -6,9 +6,10 @@
 //   engines   {chromium|firefox|webkit: {status}}: "usable", "error" (with `error`) or "absent"
 //   pairs     {"chromium~firefox": {verdict, failures}}: each pair of usable engines, with its
 //             trace-compare result
-//   records   [{seq, outlier, kinds}] in record order, for every record that fails in some
-//             pair: outlier is the engine the other two agree against at that record (else
-//             null); a pair whose counts differ agrees at no record
+//   records   [{seq, labels, outlier, kinds}] in record order, for every record that fails in
+//             some pair: labels are the distinct labels the usable engines recorded at that seq
+//             (sorted; one when they agree on it), outlier is the engine the other two agree
+//             against at that record (else null); a pair whose counts differ agrees at no record
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import type { TraceResponse } from '../protocol/trace-schema.js';
 import { cluster, type ClusterVerdict } from './cluster.js';
@@ -19,6 +20,7 @@ type TraceFailureKind = (typeof TRACE_FAILURE_KINDS)[number];
 
 export interface RecordVote {
   seq: number;
+  labels: string[];
   outlier: EngineName | null;
   kinds: TraceFailureKind[];
 }
@@ -42,7 +44,8 @@ export function voteTraces(response: Pick<TraceResponse, 'traces' | 'errors'>): 
     }
   }
   const { verdict, outlier, majority } = cluster(usable, (x, y) => pairs[pairKey(x, y)]!.verdict === 'pass');
-  return { verdict, outlier, majority, engines, pairs, records: recordVotes(usable, pairs) };
+  const labelsAt = (seq: number) => [...new Set(usable.flatMap((e) => response.traces[e]!.records[seq]?.label ?? []))].sort();
+  return { verdict, outlier, majority, engines, pairs, records: recordVotes(usable, pairs, labelsAt) };
 }
 
 function statusOf(engine: EngineName, response: Pick<TraceResponse, 'traces' | 'errors'>): EngineStatus {
@@ -52,7 +55,7 @@ function statusOf(engine: EngineName, response: Pick<TraceResponse, 'traces' | '
 }
 
 /** Re-votes every record that fails somewhere, with "agree" meaning "no failure at this record". */
-function recordVotes(usable: EngineName[], pairs: Record<string, TraceCompareResult>): RecordVote[] {
+function recordVotes(usable: EngineName[], pairs: Record<string, TraceCompareResult>, labelsAt: (seq: number) => string[]): RecordVote[] {
   const failing = new Map<number, { pairs: Set<string>; kinds: Set<TraceFailureKind> }>();
   for (const [key, { failures }] of Object.entries(pairs)) {
     for (const failure of failures) {
@@ -71,6 +74,6 @@ function recordVotes(usable: EngineName[], pairs: Record<string, TraceCompareRes
         const key = pairKey(x, y);
         return pairs[key]!.verdict !== 'count_mismatch' && !failed.has(key);
       };
-      return { seq, outlier: cluster(usable, agreeHere).outlier, kinds: TRACE_FAILURE_KINDS.filter((k) => kinds.has(k)) };
+      return { seq, labels: labelsAt(seq), outlier: cluster(usable, agreeHere).outlier, kinds: TRACE_FAILURE_KINDS.filter((k) => kinds.has(k)) };
     });
 }
