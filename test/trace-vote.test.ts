@@ -2,21 +2,10 @@
 // (a perturbed buffer, a dropped record) are derived in code from the recordings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { TraceResponseSchema } from '../src/protocol/schema.js';
-import type { Trace, TraceResponse } from '../src/protocol/trace-schema.js';
+import type { Trace } from '../src/protocol/trace-schema.js';
 import { BUFFER_TOLERANCE, compareTraces } from '../src/comparator/trace-compare.js';
 import { voteTraces } from '../src/comparator/trace-vote.js';
-
-const check = TypeCompiler.Compile(TraceResponseSchema);
-
-/** Compiled as dist/test/…; the JSON stays in the source tree. Parsed afresh on every call. */
-function fixture(name: string): TraceResponse {
-  const value: unknown = JSON.parse(readFileSync(new URL(`../../test/fixtures/traces/${name}.json`, import.meta.url), 'utf8'));
-  if (!check.Check(value)) throw new Error(`fixture ${name} is not a trace response; re-record it with scripts/record-traces.mjs`);
-  return value;
-}
+import { traceResponse as fixture } from './fixtures/traces/load.js';
 
 /** A copy of the canvas trace of `engine` whose first pixel channel is moved by `delta` steps. */
 function shiftedPixel(engine: 'chromium' | 'firefox' | 'webkit', delta: number): Trace {
