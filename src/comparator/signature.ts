@@ -26,6 +26,9 @@ export type VotedCase =
   | { op: 'trace'; vote: TraceVoteResult }
   | { op: 'reflect'; vote: ReflectVoteResult };
 
+/** A geometry failure kind as a signature names it, most structural first. */
+export const GEOMETRY_KINDS = ['shape', 'fragment_count', 'size', 'offset'] as const;
+
 /** Where the engines first part ways: a node, a trace record (or the whole trace), an observation. */
 export interface FirstFailure {
   /** The node index, record seq or observation index; null for a failure of the whole trace. */
@@ -119,7 +122,7 @@ function geometryFirst(vote: VoteResult): Pick<Bucket, 'first' | 'maxDelta'> {
   const node = vote.nodes.find((n) => !parents.has(n.index));
   if (!node) return { first: null, maxDelta };
   const has = (k: FailureKind) => node.kinds.includes(k);
-  const kind = has('fragment_count') ? 'fragment_count' : has('size') || has('fragment') ? 'size' : 'offset';
+  const kind: (typeof GEOMETRY_KINDS)[number] = has('fragment_count') ? 'fragment_count' : has('size') || has('fragment') ? 'size' : 'offset';
   return { first: { index: node.index, kind, subjects: [node.tag], details: node.styles }, maxDelta };
 }
 
