@@ -1,7 +1,7 @@
 // Corpus readers on temporary files and folders, and on a stream standing in for stdin.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -9,7 +9,9 @@ import { openCorpus, type CorpusItem } from '../../src/campaign/corpus.js';
 import { contentHash } from '../../src/campaign/case-hash.js';
 import { CampaignError } from '../../src/campaign/campaign-error.js';
 
-const temp = () => mkdtempSync(join(tmpdir(), 'corpus-test-'));
+const root = mkdtempSync(join(tmpdir(), 'corpus-test-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+const temp = () => mkdtempSync(join(root, 'case-'));
 
 async function all(items: AsyncGenerator<CorpusItem>): Promise<CorpusItem[]> {
   const out: CorpusItem[] = [];

@@ -2,7 +2,7 @@
 // signatures, and the errors a bad --expect file gets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,8 +104,9 @@ test('a bad --expect file is a one-line error naming the field', () => {
   assert.equal(error([{ id: 'a', verdict: 'split' }, { id: 'a', verdict: 'outlier' }]), '--expect k.json: field "known[1].id": "a" is already the id of known[0]');
 });
 
-test('an --expect file that is missing or not JSON', () => {
+test('an --expect file that is missing or not JSON', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'expect-test-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   assert.throws(() => Expectations.load(join(dir, 'none.json')), { name: 'CampaignError', message: `--expect ${join(dir, 'none.json')}: no such file` });
   writeFileSync(join(dir, 'bad.json'), '{"known": [');
   assert.throws(() => Expectations.load(join(dir, 'bad.json')), (e: Error) => e instanceof CampaignError && e.message.startsWith(`--expect ${join(dir, 'bad.json')}: not JSON (`));

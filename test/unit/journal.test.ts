@@ -1,10 +1,10 @@
 // The journal on real better-sqlite3 files in a temp folder: recording, resuming without
 // duplicates, invalid items, summaries, reductions, and the files it must refuse.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,7 +17,9 @@ import { response } from '../fixtures/dumps/load.js';
 import { traceResponse } from '../fixtures/traces/load.js';
 import { reflectResponse } from '../fixtures/reflect/load.js';
 
-const temp = () => mkdtempSync(join(tmpdir(), 'journal-test-'));
+const root = mkdtempSync(join(tmpdir(), 'journal-test-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+const temp = () => mkdtempSync(join(root, 'case-'));
 const run: RunInfo = { command: ['browser-oracle', 'campaign'], engines: ['chromium', 'firefox', 'webkit'], versions: { firefox: '153.8.0' }, fonts: 'liberation' };
 
 /** A corpus whose cases are answered by recordings: the id names the recording. */
