@@ -6,8 +6,9 @@
 //   engines   {chromium|firefox|webkit: {status}}: "usable", "error" (with `error`) or "absent"
 //   pairs     {"chromium~firefox": {verdict, failures}}: each pair of usable engines, with its
 //             trace-compare result
-//   records   [{seq, outlier, kinds}] in record order, for every record that fails in some
-//             pair: outlier is the engine the other two agree against at that record (else
+//   records   [{seq, labels, outlier, kinds}] in record order, for every record that fails in
+//             some pair: labels are the distinct labels the usable engines recorded at that seq
+//             (sorted), outlier is the engine the other two agree against at that record (else
 //             null); a pair whose counts differ agrees at no record
 import type { EngineName } from '../protocol/common.js';
 import type { TraceResponse } from '../protocol/trace-schema.js';
@@ -19,6 +20,7 @@ type TraceFailureKind = (typeof TRACE_FAILURE_KINDS)[number];
 
 export interface RecordVote {
   seq: number;
+  labels: string[];
   outlier: EngineName | null;
   kinds: TraceFailureKind[];
 }
@@ -45,7 +47,12 @@ export function voteTraces(response: Pick<TraceResponse, 'traces' | 'errors'>): 
     (result) => result.failures.flatMap((f) => ('seq' in f ? [{ at: f.seq, kind: f.kind }] : [])),
     (result) => result.verdict !== 'count_mismatch',
     TRACE_FAILURE_KINDS,
-  ).map(({ at, outlier, kinds }) => ({ seq: at, outlier, kinds }));
+  ).map(({ at, outlier, kinds }) => ({
+    seq: at,
+    labels: [...new Set(vote.usable.flatMap((e) => traces[e]!.records[at]?.label ?? []))].sort(),
+    outlier,
+    kinds,
+  }));
   const { verdict, outlier, majority, engines } = vote;
   return { verdict, outlier, majority, engines, pairs: Object.fromEntries(vote.pairs), records };
 }

@@ -9,17 +9,23 @@
 //             "error" (with `error`, the oracle's message) or "absent" (not in the response)
 //   pairs     {"chromium~firefox": {verdict, summary, divergence?}, ...}: each pair of usable
 //             engines, names in alphabetical order; fields as in compare.ts
-//   nodes     [{index, tag, outlier, kinds}] in node order, for every node that fails in some
-//             pair: outlier is the engine the other two agree against at that node (else null),
-//             kinds the failure kinds seen there in any pair
+//   nodes     [{index, tag, parent, outlier, kinds, styles}] in node order, for every node whose
+//             geometry fails in some pair: parent is its parent's index (-1 for the root),
+//             outlier the engine the other two agree against at that node (else null), kinds
+//             the failure kinds seen there in any pair, and styles the STYLE_PROPERTIES (in
+//             contract order) whose computed values differ there in any pair. A node whose only
+//             difference is a style is not listed: styles never change a verdict. Two px
+//             lengths within TOLERANCE count as equal in `styles` (Gecko's 1/60 px layout unit
+//             shows in computed lengths too: 100.297px against 100.3px)
 //
 // The skeleton (statuses, pairs, clustering, node re-vote) is three-way.ts; the result's schema
 // is src/protocol/vote-schema.ts.
 import { ENGINE_NAMES, type EngineName } from '../protocol/common.js';
 import type { Dump } from '../protocol/schema.js';
-import { FAILURE_KINDS, type PairResult, type VoteResult } from '../protocol/vote-schema.js';
+import { STYLE_PROPERTIES } from '../protocol/schema.js';
+import { FAILURE_KINDS, type PairResult, type StyleProperty, type VoteResult } from '../protocol/vote-schema.js';
 import { columnarFromDump, InvalidDumpError, type ColumnarDump } from './columnar.js';
-import { compare, type CompareResult } from './compare.js';
+import { compare, TOLERANCE, type CompareResult } from './compare.js';
 import { threeWay, voteItems } from './three-way.js';
 
 /** One response's dumps and errors, per engine; D is the wire dump or its columnar form. */
@@ -67,8 +73,26 @@ export function voteColumnar(response: EngineDumps<ColumnarDump>): VoteResult {
   ).map(({ at, outlier, kinds, firstPair }) => {
     // Pairs that fail node by node share one shape, so any of their dumps names the tag.
     const dump = dumps[firstPair.split('~')[0] as EngineName]!;
-    return { index: at, tag: dump.tagTable.name(dump.tags[at]!), outlier, kinds };
+    const styles = new Set<StyleProperty>();
+    for (const result of vote.pairs.values()) {
+      for (const m of result.style_mismatches) if (m.index === at && !sameLength(m.a, m.b)) styles.add(m.property);
+    }
+    return {
+      index: at,
+      tag: dump.tagTable.name(dump.tags[at]!),
+      parent: dump.parents[at]!,
+      outlier,
+      kinds,
+      styles: STYLE_PROPERTIES.filter((p) => styles.has(p)),
+    };
   });
   const { verdict, outlier, majority, engines } = vote;
   return { verdict, outlier, majority, engines, pairs, nodes };
+}
+
+const PX = /^-?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?px$/i;
+
+/** Two computed px lengths within TOLERANCE of each other (the engines' layout units differ). */
+function sameLength(a: string, b: string): boolean {
+  return PX.test(a) && PX.test(b) && Math.abs(Number.parseFloat(a) - Number.parseFloat(b)) <= TOLERANCE;
 }

@@ -9,6 +9,37 @@ export type EngineName = (typeof ENGINE_NAMES)[number];
 export const PROFILE_NAMES = ['default', 'media'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
+/** The style subset, in the contract's order: every dump lists exactly these, in this order. */
+export const STYLE_PROPERTIES = [
+  'display',
+  'position',
+  'box-sizing',
+  'direction',
+  'writing-mode',
+  'float',
+  'clear',
+  'width',
+  'height',
+  'min-width',
+  'max-width',
+  'min-height',
+  'max-height',
+  'margin-top',
+  'margin-right',
+  'margin-bottom',
+  'margin-left',
+  'padding-top',
+  'padding-right',
+  'padding-bottom',
+  'padding-left',
+  'border-top-width',
+  'border-right-width',
+  'border-bottom-width',
+  'border-left-width',
+  'overflow-x',
+  'overflow-y',
+] as const;
+
 /** Every object on the wire is closed: an unknown field is an error, not ignored. */
 export const strict = { additionalProperties: false } as const;
 

@@ -1,43 +1,12 @@
 // The wire contract, once: TypeBox schemas give both the TypeScript types and the
 // runtime validators, and `npm run schema` publishes them as JSON Schema.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { EngineErrors, EngineList, EngineNameSchema, Id, PerEngine, ProfileNameSchema, strict } from './common.js';
+import { EngineErrors, EngineList, EngineNameSchema, Id, PerEngine, ProfileNameSchema, STYLE_PROPERTIES, strict } from './common.js';
 import { ObservationSchema, ProbeSchema } from './reflect-schema.js';
 import { TraceRequestSchema, TraceResponseSchema, type TraceRequest } from './trace-schema.js';
 import { VoteResultSchema } from './vote-schema.js';
 
-export { ENGINE_NAMES, PROFILE_NAMES, type EngineName, type ProfileName } from './common.js';
-
-/** The style subset, in the contract's order: every dump lists exactly these, in this order. */
-export const STYLE_PROPERTIES = [
-  'display',
-  'position',
-  'box-sizing',
-  'direction',
-  'writing-mode',
-  'float',
-  'clear',
-  'width',
-  'height',
-  'min-width',
-  'max-width',
-  'min-height',
-  'max-height',
-  'margin-top',
-  'margin-right',
-  'margin-bottom',
-  'margin-left',
-  'padding-top',
-  'padding-right',
-  'padding-bottom',
-  'padding-left',
-  'border-top-width',
-  'border-right-width',
-  'border-bottom-width',
-  'border-left-width',
-  'overflow-x',
-  'overflow-y',
-] as const;
+export { ENGINE_NAMES, PROFILE_NAMES, STYLE_PROPERTIES, type EngineName, type ProfileName } from './common.js';
 
 export const GeometryRequestSchema = Type.Object(
   {

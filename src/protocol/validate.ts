@@ -55,7 +55,7 @@ export function checkRequest(value: unknown): Parsed {
   }
   const checker = checkers[op as Op];
   if (!checker.Check(value)) {
-    return fail(id, 'invalid_request', describe(checker.Errors(value).First()!));
+    return fail(id, 'invalid_request', describeValueError(checker.Errors(value).First()!));
   }
   return { ok: true, op: op as Op, request: value as Request };
 }
@@ -65,7 +65,7 @@ function fail(id: string | null, code: 'invalid_json' | 'invalid_request', messa
 }
 
 /** "field \"engines[1]\": must be one of ..." — names the field a client has to fix. */
-function describe(error: ValueError): string {
+export function describeValueError(error: ValueError): string {
   const field = error.path
     .split('/')
     .slice(1)

@@ -1,7 +1,7 @@
 // The geometry vote as it travels in a `vote` answer: the schema is the type the comparator
 // returns (src/comparator/vote.ts), so the published schema says exactly what a client gets.
 import { Type, type Static } from '@sinclair/typebox';
-import { EngineNameSchema, literalUnion, strict } from './common.js';
+import { EngineNameSchema, literalUnion, STYLE_PROPERTIES, strict } from './common.js';
 
 export const CLUSTER_VERDICTS = ['unanimous', 'outlier', 'split', 'insufficient'] as const;
 export type ClusterVerdict = (typeof CLUSTER_VERDICTS)[number];
@@ -51,12 +51,20 @@ export const PairResultSchema = Type.Object(
 );
 export type PairResult = Static<typeof PairResultSchema>;
 
+/** A property of the contract's style subset. */
+export type StyleProperty = (typeof STYLE_PROPERTIES)[number];
+
 export const NodeVoteSchema = Type.Object(
   {
     index: Type.Integer({ minimum: 0 }),
     tag: Type.String(),
+    parent: Type.Integer({ minimum: -1, description: "The node's parent index, -1 for the root." }),
     outlier: Type.Union([EngineNameSchema, Type.Null()], { description: 'The engine the other two agree against at this node.' }),
     kinds: Type.Array(literalUnion(FAILURE_KINDS), { description: 'The failure kinds seen at this node in any pair.' }),
+    styles: Type.Array(literalUnion(STYLE_PROPERTIES), {
+      description:
+        'The style properties whose computed values differ at this node in any pair, in contract order (px lengths within 1/60 px count as equal).',
+    }),
   },
   strict,
 );

@@ -30,11 +30,11 @@ test("Gecko's taller text line makes Firefox the outlier, node by node", () => {
     'chromium~webkit': 'pass',
     'firefox~webkit': 'fail',
   });
-  // HTML, BODY and P are taller in Gecko; HEAD and STYLE have no box.
+  // HTML, BODY and P are taller in Gecko (so is their computed height); HEAD and STYLE have no box.
   assert.deepEqual(vote.nodes, [
-    { index: 0, tag: 'HTML', outlier: 'firefox', kinds: ['size', 'fragment'] },
-    { index: 3, tag: 'BODY', outlier: 'firefox', kinds: ['size', 'fragment'] },
-    { index: 4, tag: 'P', outlier: 'firefox', kinds: ['size', 'fragment'] },
+    { index: 0, tag: 'HTML', parent: -1, outlier: 'firefox', kinds: ['size', 'fragment'], styles: ['height'] },
+    { index: 3, tag: 'BODY', parent: 0, outlier: 'firefox', kinds: ['size', 'fragment'], styles: ['height'] },
+    { index: 4, tag: 'P', parent: 3, outlier: 'firefox', kinds: ['size', 'fragment'], styles: ['height'] },
   ]);
 });
 
@@ -46,7 +46,14 @@ test('three different widths are a split', () => {
   // At the inline-block all three widths differ; no engine is the odd one out there.
   assert.deepEqual(
     vote.nodes.find((n) => n.index === 4),
-    { index: 4, tag: 'DIV', outlier: null, kinds: ['size', 'fragment'] },
+    {
+      index: 4,
+      tag: 'DIV',
+      parent: 3,
+      outlier: null,
+      kinds: ['size', 'fragment'],
+      styles: ['width', 'height'],
+    },
   );
 });
 
@@ -58,7 +65,14 @@ test('a node-level outlier can differ from the document-level verdict', () => {
   assert.equal(vote.nodes.find((n) => n.index === 4)?.outlier, 'webkit');
   assert.deepEqual(
     vote.nodes.find((n) => n.index === 5),
-    { index: 5, tag: 'SPAN', outlier: null, kinds: ['size', 'fragment', 'fragment_count', 'offset'] },
+    {
+      index: 5,
+      tag: 'SPAN',
+      parent: 4,
+      outlier: null,
+      kinds: ['size', 'fragment', 'fragment_count', 'offset'],
+      styles: [],
+    },
   );
 });
 
@@ -98,8 +112,27 @@ test('one engine with a different DOM is the outlier (derived: firefox dump from
   assert.deepEqual(vote.pairs['chromium~firefox']?.divergence?.index, 6);
 });
 
-test('style mismatches alone do not break unanimity', () => {
-  assert.equal(voteGeometry(response('style-only')).verdict, 'unanimous');
+test('style mismatches alone do not break unanimity, and list no node', () => {
+  const vote = voteGeometry(response('style-only'));
+  assert.equal(vote.verdict, 'unanimous');
+  assert.deepEqual(vote.nodes, []);
+});
+
+test("a failing node's styles skip px values within tolerance (derived: style-only with Gecko's div 1 px wider)", () => {
+  // The recording's computed widths are 100.297px (Blink, WebKit) and 100.3px (Gecko): layout units, not a difference.
+  const widened = (width?: string) => {
+    const r = response('style-only');
+    const div = r.dumps.firefox!.nodes[4]!;
+    div.bounding.w += 1;
+    div.rects[0]!.w += 1;
+    if (width) div.style.width = width;
+    return voteGeometry(r).nodes;
+  };
+  assert.deepEqual(
+    widened().map((n) => [n.tag, n.outlier, n.kinds, n.styles]),
+    [['DIV', 'firefox', ['size', 'fragment'], []]],
+  );
+  assert.deepEqual(widened('101.3px')[0]?.styles, ['width']);
 });
 
 test('the vote does not depend on the order of engines in the response', () => {

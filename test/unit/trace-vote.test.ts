@@ -2,12 +2,10 @@
 // (a perturbed buffer, a dropped record) are derived in code from the recordings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TraceResponseSchema, type Trace, type TraceResponse } from '../../src/protocol/trace-schema.js';
+import type { Trace } from '../../src/protocol/trace-schema.js';
 import { BUFFER_TOLERANCE, compareTraces } from '../../src/comparator/trace-compare.js';
 import { voteTraces } from '../../src/comparator/trace-vote.js';
-import { loadFixture } from '../fixtures/load.js';
-
-const fixture = (name: string): TraceResponse => loadFixture('traces', name, TraceResponseSchema);
+import { traceResponse as fixture } from '../fixtures/traces/load.js';
 
 /** A copy of the canvas trace of `engine` whose first pixel channel is moved by `delta` steps. */
 function shiftedPixel(engine: 'chromium' | 'firefox' | 'webkit', delta: number): Trace {
@@ -57,7 +55,7 @@ test('a perturbed buffer in one engine makes it the outlier at that record', () 
   const vote = voteTraces(response);
   assert.equal(vote.verdict, 'outlier');
   assert.equal(vote.outlier, 'firefox');
-  assert.deepEqual(vote.records, [{ seq: 0, outlier: 'firefox', kinds: ['buffer'] }]);
+  assert.deepEqual(vote.records, [{ seq: 0, labels: ['pixels'], outlier: 'firefox', kinds: ['buffer'] }]);
 });
 
 test("Firefox's own-key order of a function makes it the outlier", () => {
@@ -67,14 +65,14 @@ test("Firefox's own-key order of a function makes it the outlier", () => {
   assert.deepEqual(vote.majority, ['chromium', 'webkit']);
   assert.deepEqual(new Set(vote.pairs['chromium~firefox']!.failures.map((f) => f.kind)), new Set(['value']));
   assert.deepEqual(vote.pairs['chromium~webkit']!.failures, []);
-  assert.deepEqual(vote.records, [{ seq: 0, outlier: 'firefox', kinds: ['value'] }]);
+  assert.deepEqual(vote.records, [{ seq: 0, labels: ['fn'], outlier: 'firefox', kinds: ['value'] }]);
 });
 
 test('three different values are a split', () => {
   const vote = voteTraces(fixture('split'));
   assert.equal(vote.verdict, 'split');
   assert.equal(vote.outlier, null);
-  assert.deepEqual(vote.records, [{ seq: 0, outlier: null, kinds: ['value'] }]);
+  assert.deepEqual(vote.records, [{ seq: 0, labels: ['ua'], outlier: null, kinds: ['value'] }]);
 });
 
 test('two engines are insufficient, and an engine error is reported as its status', () => {
@@ -102,4 +100,11 @@ test('kind, label, event type and timed_out compare exactly', () => {
     { seq: 0, kind: 'record', field: 'type', a: 'click', b: 'dblclick' },
     { seq: 1, kind: 'record', field: 'label', a: a.records[1]!.label, b: 'elsewhere' },
   ]);
+});
+
+test('a record whose label differs lists every label recorded there (derived: firefox relabels record 1)', () => {
+  const response = fixture('agree');
+  const label = response.traces.chromium!.records[1]!.label;
+  response.traces.firefox!.records[1]!.label = 'elsewhere';
+  assert.deepEqual(voteTraces(response).records, [{ seq: 1, labels: [label, 'elsewhere'].sort(), outlier: 'firefox', kinds: ['record'] }]);
 });

@@ -1,0 +1,132 @@
+// Where a campaign's cases come from: an NDJSON file of requests (as on stdio), a folder of
+// .html files (one geometry case each), or NDJSON on stdin (`-`). Items come one at a time, in
+// a stable order, and only the current one is held in memory.
+//
+// Every item has an id, its key in the journal:
+//   - a request's own `id`;
+//   - `line:<n>` (n counts every line from 1, blank ones included) for an NDJSON line without
+//     an `id`, which is then the id the request is run under. Such a key moves when lines are
+//     inserted above it: give ids to a corpus that will be edited;
+//   - for a folder, the file's path relative to the folder (`/`-separated).
+// A line the oracle would reject becomes an invalid item carrying the oracle's own error text
+// (src/protocol/validate.ts), keyed by its id when one can be read, else `line:<n>`. So is a
+// ping or shutdown line: it is not a case.
+import { createReadStream } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { OracleError } from '../protocol/errors.js';
+import type { PingRequest, Request, ShutdownRequest } from '../protocol/schema.js';
+import { parseRequestLine, type Parsed } from '../protocol/validate.js';
+import { CampaignError } from './campaign-error.js';
+import { contentHash } from './case-hash.js';
+
+/** A request a campaign runs: anything but the control ops. */
+export type CaseRequest = Exclude<Request, PingRequest | ShutdownRequest>;
+
+/** One case of a corpus: `given` is its text as the corpus holds it (the line, or the folder case as a request). */
+export type CorpusItem =
+  | { ok: true; id: string; hash: string; given: string; request: CaseRequest }
+  | { ok: false; id: string; hash: string; given: string; error: string };
+
+export interface Corpus {
+  /** How many items a full pass yields (reading the source once), or null when it cannot be known ahead (stdin). */
+  count(): Promise<number | null>;
+  /** Every item, in the corpus's order. */
+  items(): AsyncGenerator<CorpusItem>;
+}
+
+/** The corpus at `path`: a folder, an NDJSON file, or `-` for `stdin`. */
+export async function openCorpus(path: string, stdin: Readable = process.stdin): Promise<Corpus> {
+  if (path === '-') return { count: async () => null, items: () => ndjsonItems(stdin) };
+  const kind = await stat(path).catch((e: NodeJS.ErrnoException) => {
+    throw new CampaignError(`--corpus ${path}: ${e.code === 'ENOENT' ? 'no such file or folder' : e.message}`);
+  });
+  if (kind.isDirectory()) return folderCorpus(path);
+  return {
+    count: async () => {
+      let n = 0;
+      for await (const _ of lines(createReadStream(path))) n++;
+      return n;
+    },
+    items: () => ndjsonItems(createReadStream(path)),
+  };
+}
+
+async function* ndjsonItems(input: Readable): AsyncGenerator<CorpusItem> {
+  for await (const { n, bytes } of lines(input)) yield lineItem(n, bytes);
+}
+
+/** The non-blank lines of `input` as raw bytes (so invalid UTF-8 reaches the validator), numbered from 1. */
+async function* lines(input: Readable): AsyncGenerator<{ n: number; bytes: Buffer }> {
+  // latin1 maps every byte to one character and back, so readline splits lines without decoding them.
+  input.setEncoding('latin1');
+  let n = 0;
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    n++;
+    if (!/^[ \t]*$/.test(line)) yield { n, bytes: Buffer.from(line, 'latin1') };
+  }
+}
+
+function lineItem(n: number, bytes: Buffer): CorpusItem {
+  const given = bytes.toString('utf8');
+  const parsed = withLineId(parseRequestLine(bytes), given, n);
+  if (!parsed.ok) return { ok: false, id: parsed.id ?? `line:${n}`, hash: contentHash(given), given, error: parsed.error.wireText };
+  if (parsed.op === 'ping' || parsed.op === 'shutdown') {
+    const error = new OracleError(
+      'invalid_request',
+      `field "op": ${JSON.stringify(parsed.op)} is not a case (a corpus holds geometry, vote, reflect and trace requests)`,
+    );
+    return { ok: false, id: parsed.request.id, hash: contentHash(given), given, error: error.wireText };
+  }
+  return { ok: true, id: parsed.request.id, hash: contentHash(parsed.request), given, request: parsed.request as CaseRequest };
+}
+
+/** A line that failed only for want of an id is validated again under `line:<n>`. */
+function withLineId(parsed: Parsed, text: string, n: number): Parsed {
+  if (parsed.ok || parsed.id !== null) return parsed;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return parsed;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || 'id' in value) return parsed;
+  return parseRequestLine(JSON.stringify({ id: `line:${n}`, ...value }));
+}
+
+async function folderCorpus(dir: string): Promise<Corpus> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  // Default sort: by UTF-16 code units, the same on every machine and locale.
+  const files = entries
+    .filter((e) => e.isFile() && e.name.endsWith('.html'))
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort();
+  return {
+    count: async () => files.length,
+    items: async function* () {
+      for (const id of files) yield fileItem(id, await readFile(join(dir, id)));
+    },
+  };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function fileItem(id: string, bytes: Buffer): CorpusItem {
+  let html: string;
+  try {
+    html = utf8.decode(bytes);
+  } catch {
+    const given = JSON.stringify({ id, html: bytes.toString('utf8') });
+    return {
+      ok: false,
+      id,
+      hash: contentHash(given),
+      given,
+      error: new OracleError('invalid_request', 'the file is not valid UTF-8').wireText,
+    };
+  }
+  const request = { id, html };
+  return { ok: true, id, hash: contentHash(request), given: JSON.stringify(request), request };
+}

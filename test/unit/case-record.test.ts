@@ -1,0 +1,75 @@
+// Records built from corpus items and recorded responses: each kind of request with its own
+// vote, a `vote` request's answer taken as is, outcomes with their in-page times.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { invalidRecord, outcomesOf, votedCase, votedRecord, type CaseResponse } from '../../src/campaign/case-record.js';
+import { contentHash } from '../../src/campaign/case-hash.js';
+import { Expectations } from '../../src/campaign/expectations.js';
+import { voteGeometry } from '../../src/comparator/vote.js';
+import { response } from '../fixtures/dumps/load.js';
+import { reflectResponse } from '../fixtures/reflect/load.js';
+import { traceResponse } from '../fixtures/traces/load.js';
+
+const timing = { startedAt: 1000, elapsedMs: 250, attempts: 2 };
+
+test('a geometry case: vote, signature, expectation and outcomes with their times', () => {
+  const request = { id: 'text-line', html: '<!doctype html><p>Hello world</p>' };
+  const answer = { ...response('text-line'), timing: { chromium: 3.5, firefox: 4, webkit: 5.25 } } as CaseResponse;
+  const expectations = Expectations.parse(JSON.stringify({ known: [{ id: 'ff-p', engine: 'firefox', tag: 'P' }] }), 'test');
+  const record = votedRecord(
+    { ok: true, id: request.id, hash: contentHash(request), given: JSON.stringify(request), request },
+    answer,
+    timing,
+    expectations,
+  );
+  assert.deepEqual(
+    { ...record, outcomes: record.outcomes.map((o) => [o.engine, o.version, o.ms, o.error]), vote: typeof record.vote },
+    {
+      id: 'text-line',
+      hash: contentHash(request),
+      op: 'geometry',
+      request: JSON.stringify(request),
+      invalid: null,
+      outcomes: (['chromium', 'firefox', 'webkit'] as const).map((e, i) => [
+        e,
+        response('text-line').dumps[e]!.engine_version,
+        [3.5, 4, 5.25][i],
+        null,
+      ]),
+      verdict: 'outlier',
+      outlier: 'firefox',
+      signature: 'outlier firefox | size | P | height',
+      expected: 'ff-p',
+      vote: 'string',
+      startedAt: 1000,
+      elapsedMs: 250,
+      attempts: 2,
+    },
+  );
+  assert.deepEqual(JSON.parse(record.outcomes[1]!.result!), response('text-line').dumps.firefox);
+});
+
+test('each op gets its own vote; a vote request answers with the vote already taken', () => {
+  assert.equal(votedCase({ id: 't', op: 'trace', script: '' }, traceResponse('outlier')).op, 'trace');
+  assert.equal(
+    votedCase({ id: 'r', op: 'reflect', probes: [{ selector: '#a', attr: 'preload' }] }, reflectResponse('outlier')).vote.outlier,
+    'chromium',
+  );
+  const vote = voteGeometry(response('split'));
+  const voted = votedCase({ id: 'v', op: 'vote', html: '' }, { id: 'v', vote } as CaseResponse);
+  assert.deepEqual(voted, { op: 'geometry', vote });
+  assert.deepEqual(outcomesOf({ id: 'v', vote, errors: { webkit: 'case_timeout: no answer' } } as CaseResponse), [
+    { engine: 'webkit', version: null, result: null, error: 'case_timeout: no answer', ms: null },
+  ]);
+});
+
+test('an invalid item is recorded with its error and the invalid signature, never voted', () => {
+  const record = invalidRecord(
+    { ok: false, id: 'line:3', hash: contentHash('nope'), given: 'nope', error: 'invalid_json: the line is not JSON (x)' },
+    5,
+  );
+  assert.deepEqual(
+    [record.op, record.verdict, record.signature, record.invalid, record.outcomes, record.attempts],
+    [null, null, 'invalid | invalid_json', 'invalid_json: the line is not JSON (x)', [], 0],
+  );
+});
