@@ -1,53 +1,68 @@
-// The in-page half of a reflect case. Like the geometry walk (page-walk.ts) it is shipped to the
-// page as source text, so it must not refer to anything outside its own body. It canonicalizes
-// in the page because no driver carries NaN, the infinities or -0 through JSON intact.
-import type { IdlValue, Probe } from '../protocol/reflect-schema.js';
+// The in-page half of a reflect case: per probe, the content attribute and the IDL property that
+// reflects it. The IDL value is read from the engine's own accessor — found on the element's
+// prototype chain through captured built-ins, never through the element itself, whose own
+// properties a case may have set — and canonicalized here, because no driver carries NaN, the
+// infinities or -0 through JSON intact. The result is JSON text of its own making.
+//
+// Shipped as source text (programs.ts).
+import type { Builtins } from './builtins.js';
+import { numberJson, quoteJson } from './json-text.js';
 
-/** Per probe, [attr_value, idl_value]; or the first selector that did not resolve. */
-export type RawReflection = { values: [string | null, IdlValue][] } | { unresolved: string; invalid: boolean };
-
-function reflectInPage(script: string | null, probes: readonly Required<Probe>[]): RawReflection {
-  if (script !== null) {
-    // Called by another name, eval is indirect: global scope, like a classic <script>, without adding an element.
-    const globalEval = eval;
-    globalEval(script);
-  }
-  // The scalar cases match the trace recorder's canonicalization (trace-recorder.ts); both are
-  // self-contained page sources, so the few lines are repeated rather than spliced together.
-  const canonical = (value: unknown): IdlValue => {
-    switch (typeof value) {
-      case 'undefined':
-        return { $undefined: true };
-      case 'boolean':
-      case 'string':
-        return value;
-      case 'number':
-        if (Object.is(value, -0)) return { $num: '-0' };
-        return Number.isFinite(value) ? value : { $num: String(value) as 'NaN' | 'Infinity' | '-Infinity' };
-      default:
-        // Objects (classList, style, form ...), functions, and whatever a script stored: their class.
-        return value === null ? null : { $object: Object.prototype.toString.call(value).slice(8, -1) };
-    }
-  };
-  const values: [string | null, IdlValue][] = [];
-  for (const { selector, attr, idl } of probes) {
-    let element: Element | null;
-    try {
-      element = document.querySelector(selector);
-    } catch {
-      return { unresolved: selector, invalid: true };
-    }
-    if (element === null) return { unresolved: selector, invalid: false };
-    let idlValue: IdlValue;
-    try {
-      idlValue = canonical((element as unknown as Record<string, unknown>)[idl]);
-    } catch (error) {
-      idlValue = { $error: true, name: error instanceof Error ? error.name : typeof error };
-    }
-    values.push([element.getAttribute(attr), idlValue]);
-  }
-  return { values };
+export interface ReflectProbe {
+  selector: string;
+  attr: string;
+  idl: string;
 }
 
-/** An expression evaluating to the reflect function: `(script, probes) => RawReflection`. */
-export const REFLECT_FUNCTION_SOURCE = `(${reflectInPage.toString()})`;
+/** An IDL value as canonical JSON text: JSON's own scalars, or one of the $-forms of the reflect protocol. */
+export function canonicalIdl(b: Builtins, value: unknown): string {
+  switch (typeof value) {
+    case 'undefined':
+      return '{"$undefined":true}';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'string':
+      return quoteJson(b, value);
+    case 'number':
+      if (value === 0 && 1 / value < 0) return '{"$num":"-0"}';
+      return b.isFinite(value) ? numberJson(b, value) : `{"$num":"${value !== value ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity'}"}`;
+    default:
+      // Objects (classList, style, form ...), functions, and whatever a script stored: their class.
+      return value === null ? 'null' : `{"$object":${quoteJson(b, b.className(value))}}`;
+  }
+}
+
+/** The engine's own value of `element[name]`: the first accessor or value on its prototype chain. */
+export function readIdl(b: Builtins, element: Element, name: string): unknown {
+  for (let proto = b.getPrototypeOf(element); proto !== null; proto = b.getPrototypeOf(proto)) {
+    const d = b.ownDescriptor(proto, name);
+    if (!d) continue;
+    if (d.get) return b.uncurry(d.get as () => unknown)(element);
+    return d.set ? undefined : d.value;
+  }
+  return undefined;
+}
+
+/** `{"values": [[attr_value, idl_value], …]}`, or the first selector that does not resolve. */
+export function readProbes(b: Builtins, probes: readonly ReflectProbe[]): string {
+  let values = '';
+  for (let i = 0; i < probes.length; i++) {
+    const { selector, attr, idl } = probes[i]!;
+    let element: Element | null;
+    try {
+      element = b.querySelector(b.document, selector);
+    } catch {
+      return `{"unresolved":${quoteJson(b, selector)},"invalid":true}`;
+    }
+    if (element === null) return `{"unresolved":${quoteJson(b, selector)},"invalid":false}`;
+    let idlValue: string;
+    try {
+      idlValue = canonicalIdl(b, readIdl(b, element, idl));
+    } catch (error) {
+      idlValue = `{"$error":true,"name":${quoteJson(b, b.errorName(error))}}`;
+    }
+    const attrValue = b.getAttribute(element, attr);
+    values += `${i ? ',' : ''}[${attrValue === null ? 'null' : quoteJson(b, attrValue)},${idlValue}]`;
+  }
+  return `{"values":[${values}]}`;
+}

@@ -1,71 +1,118 @@
-// The one in-page walk every engine runs. It is shipped to the page as source text
-// (Playwright's evaluate and WebDriver's execute both take it), so it must not refer to
-// anything outside its own body. It returns flat arrays rather than objects: smaller on
-// every driver protocol, and WebKitWebDriver does not keep object key order anyway —
-// the Node side rebuilds objects in the contract's order.
-import type { RawWalk } from '../protocol/dump.js';
-import { STYLE_PROPERTIES } from '../protocol/schema.js';
+// The one in-page walk every engine runs: every element in document order, its boxes, fragments
+// and computed style subset. It calls only captured built-ins (builtins.ts) and writes its own
+// JSON text (json-text.ts), so a case that replaced built-ins or clobbered DOM properties gets
+// the same dump as without the replacement. It returns flat arrays rather than objects: smaller
+// on every driver protocol, and the Node side rebuilds objects in the contract's key order.
+// Bounded: a document with more nodes, fragments or text than the limits is reported as too
+// large, and nothing more is built.
+//
+// Shipped as source text (programs.ts): these functions refer only to each other, to
+// json-text.ts and to the built-ins they are given; no async function or iterator, both of
+// which would consult objects a page can replace.
+import type { Builtins } from './builtins.js';
+import { numberJson, quoteJson } from './json-text.js';
 
-/** The markup test of src/workers/script-free.ts, on the parsed document (plus any `on…` attribute, checked per element). */
-const SCRIPT_CAPABLE_SELECTOR = 'script,iframe,frame,frameset,object,embed,portal,meta[http-equiv],[autofocus],[srcdoc]';
-
-async function walkInPage(script: string | null, styleProperties: readonly string[], scriptCapableSelector: string): Promise<RawWalk> {
-  const walkStart = performance.now();
-  await document.fonts.ready;
-  if (script !== null) {
-    // Called by another name, eval is indirect: global scope, like a classic <script>, without adding an element.
-    const globalEval = eval;
-    globalEval(script);
-    await document.fonts.ready;
-  }
-  const root = document.documentElement;
-  const elements: Element[] = root ? [root, ...Array.from(root.getElementsByTagName('*'))] : [];
-  const indexOf = new Map<Element, number>();
-  const tags: string[] = [];
-  const parents: number[] = [];
-  const bounding: number[] = [];
-  const rectCounts: number[] = [];
-  const rects: number[] = [];
-  const styles: string[] = [];
-  let scriptCapable = document.querySelector(scriptCapableSelector) !== null;
-  for (let i = 0; i < elements.length; i++) {
-    const el = elements[i]!;
-    if (!scriptCapable && el.getAttributeNames().some((name) => name.startsWith('on'))) scriptCapable = true;
-    indexOf.set(el, i);
-    tags.push(el.tagName);
-    parents.push(el.parentElement ? (indexOf.get(el.parentElement) ?? -1) : -1);
-    const fragments = el.getClientRects();
-    rectCounts.push(fragments.length);
-    for (const r of Array.from(fragments)) rects.push(r.x, r.y, r.width, r.height);
-    if (fragments.length === 0) bounding.push(0, 0, 0, 0);
-    else {
-      const b = el.getBoundingClientRect();
-      bounding.push(b.x, b.y, b.width, b.height);
-    }
-    const computed = getComputedStyle(el);
-    for (const p of styleProperties) styles.push(computed.getPropertyValue(p));
-  }
-  const scroller = document.scrollingElement ?? root;
-  const overflowed = scroller !== null && (scroller.scrollWidth > scroller.clientWidth || scroller.scrollHeight > scroller.clientHeight);
-  const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-  return {
-    viewport: [innerWidth, innerHeight],
-    overflowed,
-    tags,
-    parents,
-    bounding,
-    rectCounts,
-    rects,
-    styles,
-    scriptCapable,
-    // Kept apart: the gap between loading and the walk is driver round trip, not engine work.
-    loadMs: navigation && navigation.loadEventEnd > 0 ? navigation.loadEventEnd - navigation.responseEnd : 0,
-    walkMs: performance.now() - walkStart,
-  };
+/** What a walk is told; the same for every case of a run except `loadMs`. */
+export interface WalkOptions {
+  styleProperties: readonly string[];
+  scriptCapableSelector: string;
+  maxNodes: number;
+  maxFragments: number;
+  /** Roughly the JSON text's length; past it the walk stops. */
+  maxBytes: number;
+  /** Milliseconds loading the document, when the caller measured it (the fast path's write). */
+  loadMs: number | null;
 }
 
-/** An expression evaluating to the walk function: `(script, styleProperties, scriptCapableSelector) => Promise<RawWalk>`. */
-export const WALK_FUNCTION_SOURCE = `(${walkInPage.toString()})`;
+/** Calls `next` once document.fonts.ready has settled, whichever way. */
+export function afterFonts(b: Builtins, next: () => void): void {
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    next();
+  };
+  try {
+    b.then(b.fontsReady(b.fonts(b.document)), once, once);
+  } catch {
+    // A case that broke promises themselves: walk what there is.
+    once();
+  }
+}
 
-/** The walk's arguments after `script`, as JSON text (they never change). */
-export const WALK_FIXED_ARGS = [STYLE_PROPERTIES, SCRIPT_CAPABLE_SELECTOR] as const;
+/** The walk of the current document, as JSON text: see RawWalk (src/protocol/dump.ts), or {tooLarge}. */
+export function walkDocument(b: Builtins, options: WalkOptions): string {
+  const start = b.now();
+  const doc = b.document;
+  const all = b.allElements(doc);
+  const count = b.collectionLength(all);
+  if (count > options.maxNodes) return `{"tooLarge":{"nodes":${count}}}`;
+  const styleCount = options.styleProperties.length;
+  const indexOf = b.newMap();
+  let tags = '';
+  let parents = '';
+  let bounding = '';
+  let rectCounts = '';
+  let rects = '';
+  let styles = '';
+  let fragments = 0;
+  let bytes = 0;
+  let scriptCapable = b.querySelector(doc, options.scriptCapableSelector) !== null;
+  for (let i = 0; i < count; i++) {
+    const el = b.collectionItem(all, i)!;
+    const sep = i ? ',' : '';
+    if (!scriptCapable) {
+      const names = b.getAttributeNames(el);
+      for (let k = 0; k < names.length; k++) {
+        const name = names[k]!;
+        // An event handler attribute: on…
+        if (name.length >= 2 && b.charCodeAt(name, 0) === 111 && b.charCodeAt(name, 1) === 110) scriptCapable = true;
+      }
+    }
+    b.mapSet(indexOf, el, i);
+    const tag = quoteJson(b, b.tagName(el));
+    tags += sep + tag;
+    const parent = b.parentElement(el);
+    const parentIndex = parent === null ? -1 : b.mapGet(indexOf, parent);
+    parents += sep + (parentIndex === undefined ? -1 : parentIndex);
+    const list = b.getClientRects(el);
+    const listLength = b.rectListLength(list);
+    fragments += listLength;
+    if (fragments > options.maxFragments) return `{"tooLarge":{"nodes":${count},"fragments":${fragments}}}`;
+    rectCounts += sep + listLength;
+    for (let k = 0; k < listLength; k++) {
+      const r = b.rectListItem(list, k)!;
+      rects += `${rects ? ',' : ''}${numberJson(b, b.rectX(r))},${numberJson(b, b.rectY(r))},${numberJson(b, b.rectWidth(r))},${numberJson(b, b.rectHeight(r))}`;
+    }
+    if (listLength === 0) bounding += `${sep}0,0,0,0`;
+    else {
+      const r = b.getBoundingClientRect(el);
+      bounding += `${sep}${numberJson(b, b.rectX(r))},${numberJson(b, b.rectY(r))},${numberJson(b, b.rectWidth(r))},${numberJson(b, b.rectHeight(r))}`;
+    }
+    const computed = b.getComputedStyle(el);
+    for (let s = 0; s < styleCount; s++) {
+      const value = quoteJson(b, b.getPropertyValue(computed, options.styleProperties[s]!));
+      styles += (i || s ? ',' : '') + value;
+      bytes += value.length + 24;
+    }
+    bytes += tag.length + 64 + listLength * 48;
+    if (bytes > options.maxBytes) return `{"tooLarge":{"nodes":${count},"bytes":${bytes}}}`;
+  }
+  const root = b.documentElement(doc);
+  const scroller = b.scrollingElement(doc) ?? root;
+  const overflowed =
+    scroller !== null && (b.scrollWidth(scroller) > b.clientWidth(scroller) || b.scrollHeight(scroller) > b.clientHeight(scroller));
+  let loadMs = options.loadMs;
+  if (loadMs === null) {
+    // Navigation response to load event: the engine's work loading the document, not the driver's.
+    const entry = b.navigationEntry();
+    const end = entry === null ? 0 : b.loadEventEnd(entry);
+    loadMs = end > 0 ? end - b.responseEnd(entry!) : 0;
+  }
+  return (
+    `{"viewport":[${numberJson(b, b.innerWidth())},${numberJson(b, b.innerHeight())}],"ratio":${numberJson(b, b.devicePixelRatio())},` +
+    `"overflowed":${overflowed},"tags":[${tags}],"parents":[${parents}],"bounding":[${bounding}],"rectCounts":[${rectCounts}],` +
+    `"rects":[${rects}],"styles":[${styles}],"scriptCapable":${scriptCapable},` +
+    `"loadMs":${numberJson(b, loadMs)},"walkMs":${numberJson(b, b.now() - start)}}`
+  );
+}

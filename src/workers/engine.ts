@@ -1,24 +1,40 @@
-// The one engine interface. Everything outside src/workers/engines talks to a browser
-// through these two types; each engine has one adapter module that implements them.
+// The one engine interface. Everything outside src/workers/engines talks to a browser through
+// these types; each engine has one adapter folder that implements them (Playwright's
+// PageDelegate, for three engines driven three ways).
 import type { EngineName } from '../protocol/schema.js';
 import type { LaunchOptions } from '../farm/launch.js';
+import type { ProgramName } from '../page/sources.js';
 
 export const VIEWPORT = { width: 800, height: 600 } as const;
 
-/**
- * One page that runs one case at a time and is reused across cases. Two primitives, so every
- * request kind (geometry, reflection, trace) is an in-page function run the same way.
- */
+/** A trusted program to run on the page's current document (src/page/programs.ts). */
+export interface ProgramCall {
+  program: ProgramName;
+  /** The program's arguments, JSON-serializable. */
+  args: object;
+  /**
+   * The case's own script, run first in the page's main world as a classic script at global
+   * scope: for `walk`, once the document's fonts have settled (the `settle` program); for
+   * `reflect`, at once. A script that throws rejects the call with OracleError `script_error`.
+   */
+  script?: string | null;
+}
+
+/** One page: one case at a time, on a document the host chose. */
 export interface EnginePage {
-  /** Load `url` as a fresh top-level document; resolves after its load event. */
+  /** Loads `url` as a fresh top-level document; resolves after its load event. */
   load(url: string, timeoutMs: number): Promise<void>;
   /**
-   * Call `functionSource` (a function expression, usually async) in the page's main world with
-   * JSON-serializable `args`, and resolve with its JSON result. An exception thrown in the page
-   * rejects with an OracleError `script_error`.
+   * Runs a trusted program where page script cannot reach it (an isolated world, a sandbox, or the
+   * guard served before any page script) and resolves with the JSON text the program made. The
+   * text is the page's word, not checked here: the caller decodes it (src/workers/page-output.ts).
+   * A program whose args carry a `check` runs on a case document (a guarded adapter goes through
+   * the guard); one without runs on a page that never ran page script (the blank page).
    */
-  call<T>(functionSource: string, args: readonly unknown[]): Promise<T>;
-  /** Release the page; bounded in time even when the page is hung. */
+  run(call: ProgramCall): Promise<string>;
+  /** Calls `functionSource` with `args` in the page's main world (the trace recorder's hook); resolves with its JSON result. */
+  callMain(functionSource: string, args: readonly unknown[]): Promise<unknown>;
+  /** Releases the page and whatever the case opened from it (popups, workers); bounded in time even when the page is hung. */
   close(): Promise<void>;
 }
 
@@ -26,7 +42,18 @@ export interface EngineBrowser {
   readonly engine: EngineName;
   /** The exact build, from the driver (never the user agent). */
   readonly version: string;
-  newPage(): Promise<EnginePage>;
+  /**
+   * True when the adapter runs programs through the guard (src/page/guard.ts) instead of an
+   * isolated world: the case server must then make the guard the first script of every case
+   * document it serves to this engine.
+   */
+  readonly guarded: boolean;
+  /**
+   * A new page at about:blank, sized to VIEWPORT. `freshStorage`: with nothing of any earlier page's
+   * storage (cookies, IndexedDB, Cache API, service workers) — every adapter gives each page its own
+   * storage anyway except where that is costly (one WebKitGTK session serves many pages).
+   */
+  newPage(options: { freshStorage: boolean }): Promise<EnginePage>;
   /** Resolves when the browser process goes away for any reason. */
   readonly exited: Promise<void>;
   close(): Promise<void>;

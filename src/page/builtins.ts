@@ -1,0 +1,170 @@
+// Every built-in the oracle's trusted in-page code calls, captured while it is pristine: at the
+// start of a call in an isolated world, or in a page that has never run page script, or by the
+// guard before any page script runs (WebKitGTK, guard.ts). A case may replace any built-in it
+// likes afterwards — a prototype's method or getter, Function.prototype.call, an element's own
+// property (DOM clobbering: <img name=fonts>, <form><input name=tagName>) — and the trusted code
+// still reaches the engine's own implementation: each entry here is bound, so calling it looks
+// nothing up on an object a page can reach.
+//
+// Shipped as source text (programs.ts): no imports, nothing outside its own body.
+
+/**
+ * `snapshotPrototypes`: also keep every DOM interface's own property descriptors as they are now,
+ * so that reading an IDL attribute later finds the engine's accessor even if page script has
+ * since redefined it on the prototype (the guard does this; an isolated world needs no copy).
+ */
+export function captureBuiltins(snapshotPrototypes = false) {
+  const FunctionProto = Function.prototype;
+  // uncurry(f)(self, ...args) is f.call(self, ...args), with call and f bound once, here.
+  const uncurry = FunctionProto.bind.bind(FunctionProto.call) as <A extends unknown[], R>(f: (...args: A) => R) => (self: unknown, ...args: A) => R;
+  const { getOwnPropertyDescriptor, getPrototypeOf, defineProperty, freeze, getOwnPropertyNames } = Object;
+  const describe = (target: object, name: string) => {
+    for (let o: object | null = target; o !== null; o = getPrototypeOf(o)) {
+      const d = getOwnPropertyDescriptor(o, name);
+      if (d) return d;
+    }
+    throw new TypeError(`no built-in ${name}`);
+  };
+  const getter = <T>(target: object, name: string) => uncurry(describe(target, name).get as () => T);
+  const method = <A extends unknown[], R>(target: object, name: string) => uncurry(describe(target, name).value as (...args: A) => R);
+
+  const win = window;
+  const doc = win.document;
+  const DocumentProto = Document.prototype;
+  const ElementProto = Element.prototype;
+  // Taken from the interfaces, never from the document or an element: their own properties may
+  // be named elements (DOM clobbering). Window's attributes are its own properties, and no
+  // element name shadows those.
+  const perfGet = getter<Performance>(win, 'performance');
+  const perf = perfGet(win);
+  const locationGet = getter<Location>(win, 'location');
+  const hrefGet = getter<string>(locationGet(win), 'href');
+  const innerWidthGet = getter<number>(win, 'innerWidth');
+  const nameSet = uncurry(describe(win, 'name').set as (name: string) => void);
+  const innerHeightGet = getter<number>(win, 'innerHeight');
+  const ratioGet = getter<number>(win, 'devicePixelRatio');
+  const computedStyle = method<[Element], CSSStyleDeclaration>(win, 'getComputedStyle');
+  const getEntriesByType = method<[string], PerformanceEntryList>(Performance.prototype, 'getEntriesByType');
+  const performanceNow = method<[], number>(Performance.prototype, 'now');
+  const byTagName = method<[string], HTMLCollectionOf<Element>>(DocumentProto, 'getElementsByTagName');
+  const mapGet = method<[unknown], unknown>(Map.prototype, 'get');
+  const mapSet = method<[unknown, unknown], unknown>(Map.prototype, 'set');
+  const Channel = MessageChannel;
+  const MapType = Map;
+  const PromiseType = Promise;
+  const slice = method<[number, number?], string>(String.prototype, 'slice');
+  const objectToString = uncurry(Object.prototype.toString as () => string);
+  const isPrototypeOf = uncurry(Object.prototype.isPrototypeOf as (v: unknown) => boolean);
+  const exceptionName = getter<string>(DOMException.prototype, 'name');
+  const DOMExceptionProto = DOMException.prototype;
+  const errorTypes = [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
+  const errorNames = errorTypes.map((type) => type.name);
+  const errorProtos = errorTypes.map((type) => type.prototype as object);
+
+  // Descriptors are copied per prototype only when asked for (the guard, before page script).
+  let snapshot: Map<object, Map<string, PropertyDescriptor>> | null = null;
+  if (snapshotPrototypes) {
+    snapshot = new MapType();
+    const NodeProto = Node.prototype;
+    const names = getOwnPropertyNames(win);
+    for (let i = 0; i < names.length; i++) {
+      const d = getOwnPropertyDescriptor(win, names[i]!);
+      const proto = typeof d?.value === 'function' ? (getOwnPropertyDescriptor(d.value, 'prototype')?.value as unknown) : undefined;
+      if (typeof proto !== 'object' || proto === null || (proto !== NodeProto && !isPrototypeOf(NodeProto, proto))) continue;
+      const own = new MapType<string, PropertyDescriptor>();
+      const keys = getOwnPropertyNames(proto);
+      for (let k = 0; k < keys.length; k++) mapSet(own, keys[k]!, getOwnPropertyDescriptor(proto, keys[k]!)!);
+      mapSet(snapshot, proto, own);
+    }
+  }
+
+  return freeze({
+    window: win,
+    document: doc,
+    /** Called by another name, eval is indirect: global scope, like a classic script. */
+    globalEval: win.eval,
+    isFinite: Number.isFinite,
+    freeze,
+    defineProperty,
+    getPrototypeOf,
+    getOwnPropertyDescriptor,
+    getOwnPropertyNames,
+    charCodeAt: method<[number], number>(String.prototype, 'charCodeAt'),
+    stringSlice: slice,
+    newMap: () => new MapType<unknown, unknown>(),
+    mapGet: (map: Map<unknown, unknown>, key: unknown) => mapGet(map, key),
+    mapSet: (map: Map<unknown, unknown>, key: unknown, value: unknown) => mapSet(map, key, value),
+    newPromise: <T>(executor: (resolve: (value: T) => void) => void) => new PromiseType<T>(executor),
+    then: method<[(v: unknown) => unknown, (e: unknown) => unknown], Promise<unknown>>(Promise.prototype, 'then'),
+    setTimeout: method<[() => void, number], number>(win, 'setTimeout'),
+    newChannel: () => new Channel(),
+    portPost: method<[unknown], void>(MessagePort.prototype, 'postMessage'),
+    portClose: method<[], void>(MessagePort.prototype, 'close'),
+    portOnMessage: uncurry(describe(MessagePort.prototype, 'onmessage').set as (handler: () => void) => void),
+    addEventListener: method<[string, (e: Event) => void, AddEventListenerOptions?], void>(EventTarget.prototype, 'addEventListener'),
+    removeEventListener: method<[string, (e: Event) => void], void>(EventTarget.prototype, 'removeEventListener'),
+    now: () => performanceNow(perf),
+    navigationEntry: () => (getEntriesByType(perf, 'navigation')[0] ?? null) as PerformanceNavigationTiming | null,
+    loadEventEnd: getter<number>(PerformanceNavigationTiming.prototype, 'loadEventEnd'),
+    responseEnd: getter<number>(PerformanceResourceTiming.prototype, 'responseEnd'),
+    serverTiming: getter<readonly PerformanceServerTiming[]>(PerformanceResourceTiming.prototype, 'serverTiming'),
+    serverTimingName: getter<string>(PerformanceServerTiming.prototype, 'name'),
+    serverTimingDescription: getter<string>(PerformanceServerTiming.prototype, 'description'),
+    innerWidth: () => innerWidthGet(win),
+    innerHeight: () => innerHeightGet(win),
+    devicePixelRatio: () => ratioGet(win),
+    href: () => hrefGet(locationGet(win)),
+    setWindowName: (name: string) => nameSet(win, name),
+    currentScript: getter<HTMLOrSVGScriptElement | null>(DocumentProto, 'currentScript'),
+    getComputedStyle: (element: Element) => computedStyle(win, element),
+    getPropertyValue: method<[string], string>(CSSStyleDeclaration.prototype, 'getPropertyValue'),
+    documentElement: getter<Element | null>(DocumentProto, 'documentElement'),
+    scrollingElement: getter<Element | null>(DocumentProto, 'scrollingElement'),
+    readyState: getter<DocumentReadyState>(DocumentProto, 'readyState'),
+    allElements: (d: Document) => byTagName(d, '*'),
+    querySelector: method<[string], Element | null>(DocumentProto, 'querySelector'),
+    open: method<[], Document>(DocumentProto, 'open'),
+    write: method<[string], void>(DocumentProto, 'write'),
+    close: method<[], void>(DocumentProto, 'close'),
+    fonts: getter<FontFaceSet>(DocumentProto, 'fonts'),
+    fontsReady: getter<Promise<FontFaceSet>>(FontFaceSet.prototype, 'ready'),
+    collectionLength: getter<number>(HTMLCollection.prototype, 'length'),
+    collectionItem: method<[number], Element | null>(HTMLCollection.prototype, 'item'),
+    tagName: getter<string>(ElementProto, 'tagName'),
+    parentElement: getter<Element | null>(Node.prototype, 'parentElement'),
+    getClientRects: method<[], DOMRectList>(ElementProto, 'getClientRects'),
+    getBoundingClientRect: method<[], DOMRect>(ElementProto, 'getBoundingClientRect'),
+    getAttributeNames: method<[], string[]>(ElementProto, 'getAttributeNames'),
+    getAttribute: method<[string], string | null>(ElementProto, 'getAttribute'),
+    removeElement: method<[], void>(ElementProto, 'remove'),
+    scrollWidth: getter<number>(ElementProto, 'scrollWidth'),
+    scrollHeight: getter<number>(ElementProto, 'scrollHeight'),
+    clientWidth: getter<number>(ElementProto, 'clientWidth'),
+    clientHeight: getter<number>(ElementProto, 'clientHeight'),
+    rectListLength: getter<number>(DOMRectList.prototype, 'length'),
+    rectListItem: method<[number], DOMRect | null>(DOMRectList.prototype, 'item'),
+    rectX: getter<number>(DOMRectReadOnly.prototype, 'x'),
+    rectY: getter<number>(DOMRectReadOnly.prototype, 'y'),
+    rectWidth: getter<number>(DOMRectReadOnly.prototype, 'width'),
+    rectHeight: getter<number>(DOMRectReadOnly.prototype, 'height'),
+    /** `proto`'s own descriptor of `name`: as snapshotted, for a snapshotted prototype. */
+    ownDescriptor: (proto: object, name: string): PropertyDescriptor | undefined => {
+      const own = snapshot === null ? undefined : (mapGet(snapshot, proto) as Map<string, PropertyDescriptor> | undefined);
+      return own === undefined ? getOwnPropertyDescriptor(proto, name) : (mapGet(own, name) as PropertyDescriptor | undefined);
+    },
+    /** `[object X]`'s X. */
+    className: (value: unknown) => slice(objectToString(value), 8, -1),
+    /** The name of a thrown value, as the engine's own error types give it; `typeof` for anything else. */
+    errorName: (error: unknown): string => {
+      if (typeof error !== 'object' || error === null) return typeof error;
+      if (isPrototypeOf(DOMExceptionProto, error)) return exceptionName(error);
+      const proto = getPrototypeOf(error);
+      for (let i = 0; i < errorProtos.length; i++) if (proto === errorProtos[i]) return errorNames[i]!;
+      return isPrototypeOf(errorProtos[0], error) ? 'Error' : 'object';
+    },
+    describe,
+    uncurry,
+  });
+}
+
+export type Builtins = ReturnType<typeof captureBuiltins>;

@@ -1,0 +1,76 @@
+// The guard: WebKitGTK's stand-in for an isolated world. Its WebDriver has no way to run code
+// where page script cannot reach it, so the case server makes this the first script of every
+// case document it serves to WebKitGTK, before anything of the case's own. It captures the
+// built-ins while they are pristine, clears what a browsing context carries from one document
+// to the next (window.name), and defines one hook, as a non-writable, non-configurable property
+// a page cannot replace, through which the driver runs the trusted programs (walk, reflect)
+// with the built-ins captured here. Then it removes its own element, so the document is the
+// case's alone. The hook answers only for this document: the nonce it was served with must be
+// the one the caller expects.
+//
+// Shipped as source text inside the served document (sources.ts).
+import { captureBuiltins } from './builtins.js';
+import { quoteJson } from './json-text.js';
+import type { CaseCheck, Done } from './programs.js';
+import { elsewhere } from './programs.js';
+import { readProbes, type ReflectProbe } from './reflect.js';
+import { afterFonts, walkDocument, type WalkOptions } from './walk.js';
+
+/** What a driver asks of the hook: a program, and the case's script to run first (main world, global scope). */
+export interface GuardCall {
+  program: 'walk' | 'reflect';
+  check: CaseCheck;
+  script: string | null;
+  walk?: WalkOptions;
+  probes?: readonly ReflectProbe[];
+}
+
+export function installGuard(hookName: string, nonce: string, snapshotPrototypes: boolean): void {
+  const b = captureBuiltins(snapshotPrototypes);
+  b.setWindowName('');
+  const hook = (call: GuardCall, done: Done) => {
+    let answered = false;
+    const answer = (text: string) => {
+      if (answered) return;
+      answered = true;
+      done(text);
+    };
+    try {
+      const away = elsewhere(b, call.check, nonce);
+      if (away !== null) return answer(away);
+      const program = () => {
+        if (call.program === 'walk') afterFonts(b, () => answer(walkDocument(b, call.walk!)));
+        else answer(readProbes(b, call.probes!));
+      };
+      const script = () => {
+        try {
+          b.globalEval(call.script!);
+          return true;
+        } catch (error) {
+          answer(`{"scriptError":${quoteJson(b, describeThrown(b, error))}}`);
+          return false;
+        }
+      };
+      // As in an isolated world: a walk's script runs once fonts have settled; a reflect's at once.
+      if (call.script === null) program();
+      else if (call.program === 'walk') afterFonts(b, () => script() && program());
+      else if (script()) program();
+    } catch (error) {
+      answer(`{"failed":${quoteJson(b, b.errorName(error))}}`);
+    }
+  };
+  b.defineProperty(b.window, hookName, { value: b.freeze(hook), writable: false, enumerable: false, configurable: false });
+  const self = b.currentScript(b.document);
+  if (self !== null) b.removeElement(self);
+}
+
+/** "Name: message" of what a case's script threw, as far as it can be read without trusting it. */
+export function describeThrown(b: ReturnType<typeof captureBuiltins>, error: unknown): string {
+  const name = b.errorName(error);
+  try {
+    const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error;
+    return typeof message === 'string' ? `${name}: ${message}` : name;
+  } catch {
+    return name;
+  }
+}

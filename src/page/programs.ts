@@ -1,0 +1,116 @@
+// The trusted programs the engines run on a case's document, each `(args, done)`: it calls `done`
+// exactly once with JSON text of its own making. In Chromium and Firefox they run in an isolated
+// world (a CDP isolated world, a BiDi sandbox); on the fast path's blank page, which never runs
+// page script, they run in the page itself; in WebKitGTK, which has neither, the guard
+// (guard.ts) runs the same functions with built-ins it captured before any page script.
+//
+// Every program on a case document first checks that the document is the one the oracle loaded
+// for this case: its URL (one unguessable path per case and engine, served once) and the secret
+// nonce that came with it (a Server-Timing entry; the guard's own copy in WebKitGTK). On any
+// other document it answers {"elsewhere": url} and does nothing else.
+//
+// Shipped as source text (sources.ts).
+import { captureBuiltins, type Builtins } from './builtins.js';
+import { quoteJson } from './json-text.js';
+import { readProbes, type ReflectProbe } from './reflect.js';
+import { afterFonts, walkDocument, type WalkOptions } from './walk.js';
+
+/** Which document a program may act on: the case's URL and its nonce. */
+export interface CaseCheck {
+  url: string;
+  nonce: string;
+}
+
+export type Done = (text: string) => void;
+
+/** The nonce the document's response carried in its Server-Timing header, or null. */
+export function servedNonce(b: Builtins): string | null {
+  const entry = b.navigationEntry();
+  if (entry === null) return null;
+  const timings = b.serverTiming(entry);
+  for (let i = 0; i < timings.length; i++) {
+    if (b.serverTimingName(timings[i]!) === 'browser-oracle-nonce') return b.serverTimingDescription(timings[i]!);
+  }
+  return null;
+}
+
+/** null when the current document is the case's own; else the JSON answer that says where the page is. */
+export function elsewhere(b: Builtins, check: CaseCheck, nonce: string | null): string | null {
+  const href = b.href();
+  return href === check.url && nonce === check.nonce ? null : `{"elsewhere":${quoteJson(b, href)}}`;
+}
+
+/** After the case's document has loaded: its fonts have settled (a script runs next, in the main world). */
+export function settleProgram(args: { check: CaseCheck }, done: Done): void {
+  const b = captureBuiltins();
+  const away = elsewhere(b, args.check, servedNonce(b));
+  if (away !== null) return done(away);
+  afterFonts(b, () => done('{"settled":true}'));
+}
+
+/** The walk of the case's document, once its fonts have settled. */
+export function walkProgram(args: { check: CaseCheck; walk: WalkOptions }, done: Done): void {
+  const b = captureBuiltins();
+  const away = elsewhere(b, args.check, servedNonce(b));
+  if (away !== null) return done(away);
+  afterFonts(b, () => done(walkDocument(b, args.walk)));
+}
+
+/** The reflect probes on the case's document. */
+export function reflectProgram(args: { check: CaseCheck; probes: readonly ReflectProbe[] }, done: Done): void {
+  const b = captureBuiltins();
+  const away = elsewhere(b, args.check, servedNonce(b));
+  done(away ?? readProbes(b, args.probes));
+}
+
+/**
+ * The fast path: script-free cases written one after another into the blank page (which never runs
+ * page script), each walked once loaded and fonts settled. Answers {"walks": [...]} — fewer than
+ * given when `budgetMs` ran out, and the caller sends the rest again. Between cases it yields one
+ * task, through one MessageChannel closed at the end: Gecko drops the load event of a document
+ * opened while the previous one's load event is still being dispatched, and WebKit never frees
+ * ports left open.
+ */
+export function batchProgram(args: { blankUrl: string; htmls: readonly string[]; walk: WalkOptions; budgetMs: number }, done: Done): void {
+  const b = captureBuiltins();
+  if (b.href() !== args.blankUrl) return done(`{"elsewhere":${quoteJson(b, b.href())}}`);
+  const doc = b.document;
+  const start = b.now();
+  const channel = b.newChannel();
+  let walks = '';
+  let i = 0;
+  const finish = (text: string) => {
+    b.portClose(channel.port1);
+    b.portClose(channel.port2);
+    done(text);
+  };
+  const next = () => {
+    if (i === args.htmls.length || (i > 0 && b.now() - start > args.budgetMs)) return finish(`{"walks":[${walks}]}`);
+    try {
+      const writeStart = b.now();
+      b.open(doc);
+      b.write(doc, args.htmls[i]!);
+      b.close(doc);
+      // The write stands in for a navigation: the parser's time in it is the case's load time.
+      const loadMs = b.now() - writeStart;
+      const walk = () =>
+        afterFonts(b, () => {
+          walks += (i ? ',' : '') + walkDocument(b, { ...args.walk, loadMs });
+          i++;
+          b.portPost(channel.port2, null);
+        });
+      if (b.readyState(doc) === 'complete') walk();
+      else b.addEventListener(b.window, 'load', walk, { once: true });
+    } catch (error) {
+      finish(`{"failed":${quoteJson(b, b.errorName(error))},"walks":[${walks}]}`);
+    }
+  };
+  b.portOnMessage(channel.port1, next);
+  next();
+}
+
+/** The page itself: where it is, and its viewport (checked on every page the oracle opens). */
+export function pageStateProgram(_args: unknown, done: Done): void {
+  const b = captureBuiltins();
+  done(`{"href":${quoteJson(b, b.href())},"viewport":[${b.innerWidth()},${b.innerHeight()}],"ratio":${b.devicePixelRatio()}}`);
+}

@@ -1,0 +1,43 @@
+// The in-page code as the engines receive it: source text. Each program is one expression that
+// evaluates to `(args, done) => void`, with every function it needs defined inside it, so it
+// refers to nothing outside itself; the guard is one statement for the first <script> of a
+// document. Built once, at module load, from the functions themselves.
+import { captureBuiltins } from './builtins.js';
+import { describeThrown, installGuard } from './guard.js';
+import { numberJson, quoteJson } from './json-text.js';
+import { batchProgram, elsewhere, pageStateProgram, reflectProgram, servedNonce, settleProgram, walkProgram } from './programs.js';
+import { canonicalIdl, readIdl, readProbes } from './reflect.js';
+import { afterFonts, walkDocument } from './walk.js';
+
+/** Everything the programs and the guard call, by the names they call it. */
+const LIBRARY = [captureBuiltins, quoteJson, numberJson, afterFonts, walkDocument, canonicalIdl, readIdl, readProbes, servedNonce, elsewhere]
+  .map(String)
+  .join('\n');
+
+const program = (entry: (...args: never[]) => void) => `(() => {\n${LIBRARY}\nreturn ${String(entry)};\n})()`;
+
+/** The trusted programs, by name: see programs.ts. */
+export const PROGRAMS = {
+  settle: program(settleProgram),
+  walk: program(walkProgram),
+  reflect: program(reflectProgram),
+  batch: program(batchProgram),
+  pageState: program(pageStateProgram),
+} as const;
+
+export type ProgramName = keyof typeof PROGRAMS;
+
+/** The property of `window` the guard defines (WebKitGTK). */
+export const GUARD_HOOK = '__browserOracleGuard';
+
+/**
+ * The guard's script for one document: `nonce` is that document's, `reflect` asks it to keep the
+ * DOM interfaces' own descriptors, which a reflect case reads later.
+ */
+export function guardScript(nonce: string, reflect: boolean): string {
+  return `(() => {\n${LIBRARY}\n${String(describeThrown)}\n${String(installGuard)}\ninstallGuard(${JSON.stringify(GUARD_HOOK)}, ${JSON.stringify(nonce)}, ${reflect});\n})();`;
+}
+
+// The guard is inlined in a <script> element: its text must not end the element early or start a
+// comment that would swallow the case's markup.
+if (/<\/script|<!--|<script/i.test(guardScript('0', false))) throw new Error('the guard source would break out of its <script> element');
