@@ -39,7 +39,10 @@ export function defaultOptions(): OracleOptions {
     profile: 'default',
     workers: Math.max(1, Math.floor(availableParallelism() / 2)),
     pages: 2,
+    maxBatch: 32,
     timeoutMs: 30_000,
+    maxNodes: 50_000,
+    maxAnswerBytes: 256 * 1024 * 1024,
     browsers: 'auto',
     display: undefined,
   };

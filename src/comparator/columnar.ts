@@ -2,7 +2,7 @@
 // touching per-node objects. Geometry lives in typed arrays, tags are small integers, and
 // each node's reference origin for the relative-offset rule is resolved here, not per compare.
 import { STYLE_PROPERTIES, type Dump } from '../protocol/schema.js';
-import type { RawWalk } from '../protocol/dump.js';
+import type { RawWalk } from '../protocol/page-output.js';
 
 const STYLE_COUNT = STYLE_PROPERTIES.length;
 

@@ -1,80 +1,157 @@
-// Serves each case's HTML as a fresh top-level document on loopback, for as long as the case
-// is in flight. A navigation per case (not document.open/write into a page that has run
-// script, which keeps the old global object, its timers and its listeners) is what stops one
-// case leaking into the next; the CSP sandbox gives every case an opaque origin, so no storage
-// or cookie outlives it. Script-free cases skip the navigation: see src/workers/script-free.ts.
-import { createServer, type Server } from 'node:http';
+// The oracle's one server, on loopback: it serves each case's documents, and it is the proxy every
+// engine sends every request to, loopback included, so it alone decides what a page reaches.
+//
+// - Each engine gets its own copy of a case document, at an unguessable path (/case/<128 random
+//   bits>, /trace/… for trace pages), served once, only under the expected host, and only while the
+//   case is in flight. It carries a secret nonce (a Server-Timing entry; the guard's own copy for
+//   WebKitGTK) that the trusted in-page code checks before it walks: a page that is anywhere else —
+//   another case's document, a reload, a page the case navigated to — is told apart and retried.
+// - Case documents get a CSP sandbox (an opaque origin: no storage, cookies, popups or downloads);
+//   trace pages are served on http://localhost, a real and secure origin.
+// - Anything else, whether sent straight or through the proxy — another loopback port, another
+//   host, a CONNECT — is refused, counted, and logged with the case whose page asked (its Referer).
 import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { EngineName } from '../protocol/schema.js';
+import type { ServedDocument } from '../farm/tasks.js';
+import { caseDocument, type DocumentKind } from './case-documents.js';
+import type { EgressLog } from './egress-log.js';
 import { closeServer, listenOnLoopback } from './loopback.js';
 
 const CASE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'content-security-policy': 'sandbox allow-scripts',
+  // Every request a case's page makes names the page, so a refusal names the case.
+  'referrer-policy': 'unsafe-url',
 };
 
 // The page script-free cases are written into (see src/workers/script-free.ts). Its CSP lets
 // no page script run — no inline script, handler or javascript: URL — while the drivers' own
 // evaluation still works ('unsafe-eval' is only reachable from script, and none runs).
 const BLANK_PATH = '/blank';
-const BLANK_HEADERS = {
-  ...CASE_HEADERS,
-  'content-security-policy': "sandbox allow-scripts; script-src 'unsafe-eval'",
-};
+const BLANK_HEADERS = { ...CASE_HEADERS, 'content-security-policy': "sandbox allow-scripts; script-src 'unsafe-eval'" };
 const BLANK_BODY = Buffer.from('<!doctype html><title>browser-oracle</title>');
 
-// Trace pages need a real, secure origin (a trace records both): http://localhost is secure
-// without TLS, so they are served without the sandbox, named by `localhost`. A page is reachable
-// only by its exact path, under a random name the oracle chose — never a path from the request
-// (a client id may be "..", empty, or repeated while in flight) — and only while in flight.
-const TRACE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+const TRACE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'unsafe-url' };
+
+interface Served {
+  body: Buffer;
+  nonce: string;
+  trace: boolean;
+  /** Which case, for the refusal log. */
+  caseId: string;
+}
+
+/** A case's documents, one per engine, until released. */
+export interface Publication {
+  documents: Partial<Record<EngineName, ServedDocument>>;
+  release(): void;
+}
 
 export class CaseServer {
-  private readonly pages = new Map<string, Buffer>();
-  private readonly traces = new Map<string, Buffer>();
-  private readonly prefix = `/case/${randomBytes(8).toString('hex')}-`;
-  private counter = 0;
+  private readonly waiting = new Map<string, Served>();
+  /** Paths served or waiting, to the case they belong to: for the refusal log. */
+  private readonly owners = new Map<string, string>();
 
   private constructor(
     private readonly server: Server,
-    readonly origin: string,
+    private readonly port: number,
+    private readonly egress: EgressLog,
   ) {}
 
-  static async start(): Promise<CaseServer> {
+  static async start(egress: EgressLog): Promise<CaseServer> {
     const server = createServer();
     const port = await listenOnLoopback(server);
-    const cases = new CaseServer(server, `http://127.0.0.1:${port}`);
-    server.on('request', (req, res) => {
-      if (req.method === 'GET' && req.url === BLANK_PATH) return void res.writeHead(200, BLANK_HEADERS).end(BLANK_BODY);
-      // Only under the localhost name: a page behind any other Host (a DNS-rebound name) is not served.
-      const trace = req.method === 'GET' && req.headers.host === `localhost:${port}` ? cases.traces.get(req.url ?? '') : undefined;
-      if (trace) return void res.writeHead(200, TRACE_HEADERS).end(trace);
-      const body = req.method === 'GET' && req.url?.startsWith(cases.prefix) ? cases.pages.get(req.url) : undefined;
-      if (body) res.writeHead(200, CASE_HEADERS).end(body);
-      else res.writeHead(404, { 'content-type': 'text/plain' }).end('not a case in flight\n');
+    const cases = new CaseServer(server, port, egress);
+    server.on('request', (req, res) => cases.answer(req, res));
+    // HTTPS and WebSocket go through CONNECT: never to anywhere.
+    server.on('connect', (req, socket) => {
+      cases.refuse('CONNECT', req.url ?? '', req.headers.referer);
+      socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n');
     });
     return cases;
   }
 
+  /** The address every engine is told to send every request to. */
+  get proxyUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
   get blankUrl(): string {
-    return this.origin + BLANK_PATH;
+    return `http://127.0.0.1:${this.port}${BLANK_PATH}`;
   }
 
-  /** Publish `html` until the returned release function is called. */
-  publish(html: string): { url: string; release: () => void } {
-    const path = `${this.prefix}${(this.counter++).toString(36)}`;
-    this.pages.set(path, Buffer.from(html, 'utf8'));
-    return { url: this.origin + path, release: () => this.pages.delete(path) };
-  }
-
-  /** Publish a trace page (a whole document) at http://localhost:<port>/trace/<random> until released. */
-  publishTrace(document: string): { url: string; release: () => void } {
-    const path = `/trace/${randomBytes(12).toString('hex')}`;
-    this.traces.set(path, Buffer.from(document, 'utf8'));
-    return { url: `${this.origin.replace('127.0.0.1', 'localhost')}${path}`, release: () => this.traces.delete(path) };
+  /** Publishes `html` as a `kind` document for each engine; `guarded` engines get the guard first. */
+  publish(caseId: string, kind: DocumentKind, html: string, engines: readonly EngineName[], guarded: ReadonlySet<EngineName>): Publication {
+    const documents: Partial<Record<EngineName, ServedDocument>> = {};
+    const paths: string[] = [];
+    const trace = kind === 'trace';
+    for (const engine of engines) {
+      const path = `${trace ? '/trace/' : '/case/'}${randomBytes(16).toString('hex')}`;
+      const nonce = randomBytes(16).toString('hex');
+      const body = Buffer.from(caseDocument(kind, html, nonce, guarded.has(engine)), 'utf8');
+      this.waiting.set(path, { body, nonce, trace, caseId });
+      this.owners.set(path, caseId);
+      paths.push(path);
+      documents[engine] = { url: `http://${trace ? 'localhost' : '127.0.0.1'}:${this.port}${path}`, nonce };
+    }
+    return {
+      documents,
+      release: () => {
+        for (const path of paths) {
+          this.waiting.delete(path);
+          this.owners.delete(path);
+        }
+      },
+    };
   }
 
   close(): Promise<void> {
     return closeServer(this.server);
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse): void {
+    const target = this.ownTarget(req);
+    if (req.method !== 'GET' || target === null) {
+      this.refuse(req.method ?? 'GET', req.url ?? '', req.headers.referer);
+      res
+        .writeHead(403, { 'content-type': 'text/plain', connection: 'close' })
+        .end('refused by browser-oracle: a case reaches only its own documents\n');
+      return;
+    }
+    if (target.path === BLANK_PATH && target.host === '127.0.0.1') return void res.writeHead(200, BLANK_HEADERS).end(BLANK_BODY);
+    const served = this.waiting.get(target.path);
+    // Once, and under the name it was published for: a trace page only as localhost, a case only as 127.0.0.1.
+    if (!served || (served.trace ? 'localhost' : '127.0.0.1') !== target.host) {
+      return void res.writeHead(404, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end('not a case in flight\n');
+    }
+    this.waiting.delete(target.path);
+    const timing = { 'server-timing': `browser-oracle-nonce;desc="${served.nonce}"` };
+    res.writeHead(200, { ...(served.trace ? TRACE_HEADERS : CASE_HEADERS), ...timing }).end(served.body);
+  }
+
+  /** The path and host name of a request for this server, straight or through the proxy; null for anywhere else. */
+  private ownTarget(req: IncomingMessage): { host: string; path: string } | null {
+    const raw = req.url ?? '';
+    let url: URL;
+    try {
+      url = new URL(raw.startsWith('/') ? `http://${req.headers.host ?? ''}${raw}` : raw);
+    } catch {
+      return null;
+    }
+    const own =
+      url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost') && url.port === String(this.port);
+    return own && !url.username && !url.password ? { host: url.hostname, path: url.pathname + url.search } : null;
+  }
+
+  private refuse(method: string, target: string, referer: string | undefined): void {
+    let caseId: string | undefined;
+    try {
+      if (referer) caseId = this.owners.get(new URL(referer).pathname);
+    } catch {
+      // not a URL: no case to name
+    }
+    this.egress.refused(method, target, caseId);
   }
 }

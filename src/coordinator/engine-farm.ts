@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import { unpackResult } from '../protocol/wire.js';
 import type { LaunchOptions } from '../farm/launch.js';
-import { CONTROL_CHANNEL, type ControlMessage, type WorkerConfig, type WorkerTask } from '../farm/tasks.js';
+import { CONTROL_CHANNEL, type ControlMessage, type DumpLimits, type WorkerConfig, type WorkerTask } from '../farm/tasks.js';
 import { CASE_WORKER } from '../system/paths.js';
 import { log } from '../system/log.js';
 
@@ -14,6 +14,9 @@ export interface FarmOptions {
   engines: EngineName[];
   workers: number;
   pages: number;
+  maxBatch: number;
+  timeoutMs: number;
+  limits: DumpLimits;
   launch: LaunchOptions;
 }
 
@@ -27,6 +30,8 @@ export class EngineFarm {
     private readonly workerCount: number,
     /** Engine → version, for every engine that launched. */
     readonly versions: Partial<Record<EngineName, string>>,
+    /** The engines whose case documents carry the guard (src/page/guard.ts). */
+    readonly guarded: ReadonlySet<EngineName>,
   ) {}
 
   get engines(): EngineName[] {
@@ -48,12 +53,20 @@ export class EngineFarm {
         }
       };
     });
-    const workerData: WorkerConfig = { engines: options.engines, launch: options.launch, pages: options.pages };
+    const workerData: WorkerConfig = {
+      engines: options.engines,
+      launch: options.launch,
+      pages: options.pages,
+      maxBatch: options.maxBatch,
+      timeoutMs: options.timeoutMs,
+      limits: options.limits,
+    };
     const pool = new Piscina({
       filename: CASE_WORKER,
       minThreads: options.workers,
       maxThreads: options.workers,
-      concurrentTasksPerWorker: options.pages,
+      // Enough cases at hand for every page's next batch: a worker's engine hosts batch what is queued.
+      concurrentTasksPerWorker: options.pages * options.maxBatch,
       idleTimeout: Number.POSITIVE_INFINITY,
       // Workers wait on the browsers' sockets between tasks; Atomics.wait would block them.
       atomics: 'disabled',
@@ -76,7 +89,8 @@ export class EngineFarm {
       for (const [engine, reason] of Object.entries(status.failures))
         log.warn(`${engine} is not available in worker ${status.threadId}: ${reason}`);
     }
-    return new EngineFarm(pool, control, options.workers, versions);
+    const guarded = new Set(options.engines.filter((e) => versions[e] !== undefined && statuses.every((s) => s.guarded.includes(e))));
+    return new EngineFarm(pool, control, options.workers, versions, guarded);
   }
 
   /** Run a task on some worker; its result arrives as msgpack in a transferred buffer. */

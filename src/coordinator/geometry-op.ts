@@ -7,7 +7,11 @@ import { voteColumnar } from '../comparator/vote.js';
 import { errorsField, inEngineOrder, scheduleCase, type CaseContext } from './schedule.js';
 
 export async function geometryOp(request: GeometryRequest, ctx: CaseContext): Promise<Record<string, WireValue | undefined>> {
-  const { result, errors } = await scheduleCase<GeometryResult>(ctx, request, { kind: 'geometry', vote: false, keepDumps: true });
+  const { result, errors } = await scheduleCase<GeometryResult>(ctx, request, 'geometry', {
+    kind: 'geometry',
+    vote: false,
+    keepDumps: true,
+  });
   return {
     id: request.id,
     dumps: inEngineOrder(result?.dumps ?? {}),
@@ -18,7 +22,7 @@ export async function geometryOp(request: GeometryRequest, ctx: CaseContext): Pr
 
 export async function voteOp(request: VoteRequest, ctx: CaseContext): Promise<Record<string, WireValue | undefined>> {
   const keepDumps = request.dumps === true;
-  const { result, errors } = await scheduleCase<GeometryResult>(ctx, request, { kind: 'geometry', vote: true, keepDumps });
+  const { result, errors } = await scheduleCase<GeometryResult>(ctx, request, 'geometry', { kind: 'geometry', vote: true, keepDumps });
   return {
     id: request.id,
     // No engine ran: the vote over nothing is "insufficient", with each engine's error.

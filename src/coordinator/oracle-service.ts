@@ -8,7 +8,7 @@ import { killDescendants, killStrays } from '../system/processes.js';
 import { CONFIG_DIR } from '../system/paths.js';
 import { log } from '../system/log.js';
 import { CaseServer } from './case-server.js';
-import { EgressGuard } from './egress-guard.js';
+import { EgressLog } from './egress-log.js';
 import { EngineFarm } from './engine-farm.js';
 import type { CaseContext } from './schedule.js';
 import { geometryOp, voteOp } from './geometry-op.js';
@@ -20,7 +20,12 @@ export interface OracleOptions {
   profile: ProfileName;
   workers: number;
   pages: number;
+  /** The most script-free cases one driver call writes and walks (docs/protocol.md, "How a case is loaded"). */
+  maxBatch: number;
   timeoutMs: number;
+  /** Past these a dump is not built: the case is answered dump_too_large. */
+  maxNodes: number;
+  maxAnswerBytes: number;
   browsers: LaunchOptions['browsers'];
   display: string | undefined;
 }
@@ -43,33 +48,42 @@ export class OracleService {
   private constructor(
     private readonly farm: EngineFarm,
     private readonly cases: CaseServer,
-    private readonly guard: EgressGuard,
+    /** What the engines tried to reach and were refused. */
+    readonly egress: EgressLog,
     private readonly options: OracleOptions,
   ) {}
 
   /** Starts every engine the options name; an engine that cannot start is left out, with its reason on stderr. */
   static async start(options: OracleOptions): Promise<OracleService> {
     const strays = killStrays();
-    if (strays) log.warn(`killed ${strays} process(es) left behind by an earlier oracle that was killed`);
-    const cases = await CaseServer.start();
-    const guard = await EgressGuard.start();
+    if (strays.length)
+      log.warn(`killed ${strays.length} process(es) left behind by an earlier oracle that was killed (${[...new Set(strays)].join(', ')})`);
+    const egress = new EgressLog();
+    const cases = await CaseServer.start(egress);
     try {
       const farm = await EngineFarm.start({
         engines: options.engines,
         workers: options.workers,
         pages: options.pages,
+        maxBatch: options.maxBatch,
+        timeoutMs: options.timeoutMs,
+        // A fragment per node on average is already a lot of text; four is a generous ceiling.
+        limits: {
+          maxNodes: options.maxNodes,
+          maxFragments: 4 * options.maxNodes,
+          maxBytes: Math.floor(options.maxAnswerBytes / Math.max(1, options.engines.length)),
+        },
         launch: {
           profile: options.profile,
           display: options.display,
           configDir: CONFIG_DIR,
-          proxyUrl: guard.proxyUrl,
+          proxyUrl: cases.proxyUrl,
           browsers: options.browsers,
         },
       });
-      return new OracleService(farm, cases, guard, options);
+      return new OracleService(farm, cases, egress, options);
     } catch (error) {
       await cases.close();
-      await guard.close();
       throw error;
     }
   }
@@ -89,7 +103,7 @@ export class OracleService {
 
   /** Answers one case request (geometry, vote, reflect or trace); never rejects for the case's own failures. */
   run(op: CaseOp, request: Request): Promise<Answer> {
-    const context: CaseContext = { farm: this.farm, cases: this.cases, timeoutMs: this.options.timeoutMs };
+    const context: CaseContext = { farm: this.farm, cases: this.cases };
     return (CASE_OPS[op] as (request: Request, ctx: CaseContext) => Promise<Answer>)(request, context);
   }
 
@@ -102,8 +116,8 @@ export class OracleService {
   async close(): Promise<void> {
     await this.farm.close().catch((e: Error) => log.warn(`closing the engines: ${e.message}`));
     await this.cases.close();
-    await this.guard.close();
     const leftovers = killDescendants();
-    if (leftovers) log.warn(`killed ${leftovers} process(es) left behind by the engines`);
+    if (leftovers.length)
+      log.warn(`killed ${leftovers.length} process(es) left behind by the engines (${[...new Set(leftovers)].join(', ')})`);
   }
 }

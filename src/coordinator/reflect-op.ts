@@ -7,8 +7,6 @@ import { errorsField, inEngineOrder, scheduleCase, type CaseContext } from './sc
 export async function reflectOp(request: ReflectRequest, ctx: CaseContext): Promise<Record<string, WireValue | undefined>> {
   const probes = request.probes.map(({ selector, attr, idl }) => ({ selector, attr, idl: idl ?? attr }));
   // `html` is body markup, as a trace's is: the page is a standards-mode document around it.
-  const { result, errors } = await scheduleCase<ReflectResult>(ctx, request, { kind: 'reflect', probes }, (html) =>
-    ctx.cases.publish(`<!doctype html>${html}`),
-  );
+  const { result, errors } = await scheduleCase<ReflectResult>(ctx, request, 'reflect', { kind: 'reflect', probes });
   return { id: request.id, states: inEngineOrder(result?.states ?? {}), errors: errorsField(errors) };
 }

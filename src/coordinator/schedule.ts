@@ -1,18 +1,19 @@
-// The part every case request shares: resolve its engines, publish its document on the case
-// server, run the worker task, and release the document.
+// The part every case request shares: resolve its engines, publish its documents on the case
+// server (one per engine), run the worker task, and release the documents.
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import { ENGINE_NOT_LAUNCHED, errorWireText } from '../protocol/errors.js';
 import type { CaseTask, WorkerTask } from '../farm/tasks.js';
+import type { DocumentKind } from './case-documents.js';
 import type { CaseServer } from './case-server.js';
 import type { EngineFarm } from './engine-farm.js';
 
 export interface CaseContext {
   farm: EngineFarm;
   cases: CaseServer;
-  timeoutMs: number;
 }
 
 export interface CaseRequest {
+  id: string;
   html?: string;
   script?: string;
   engines?: EngineName[];
@@ -21,16 +22,15 @@ export interface CaseRequest {
 export type Errors = Partial<Record<EngineName, string>>;
 
 /**
- * Runs `task` (its op-specific part) for `request` on the engines it names that are running.
- * Resolves with the worker's result — undefined when no named engine is running — and with an
- * error per engine that could not be attempted.
+ * Runs `task` (its op-specific part) for `request` on the engines it names that are running, with
+ * its documents served as `kind`. Resolves with the worker's result — undefined when no named
+ * engine is running — and with an error per engine that could not be attempted.
  */
 export async function scheduleCase<R extends { errors: Errors }>(
   ctx: CaseContext,
   request: CaseRequest,
+  kind: DocumentKind,
   task: DistributiveOmit<WorkerTask, keyof CaseTask>,
-  /** How the case's document is served; trace pages have their own route. */
-  publish: (html: string) => { url: string; release: () => void } = (html) => ctx.cases.publish(html),
 ): Promise<{ result: R | undefined; errors: Errors }> {
   const errors: Errors = {};
   const launched = ctx.farm.engines;
@@ -41,17 +41,16 @@ export async function scheduleCase<R extends { errors: Errors }>(
   });
   if (!engines.length) return { result: undefined, errors };
   const html = request.html ?? '';
-  const page = publish(html);
+  const published = ctx.cases.publish(request.id, kind, html, engines, ctx.farm.guarded);
   try {
     const full = {
       ...task,
       engines,
       unavailable: errors,
-      url: page.url,
+      documents: published.documents,
       blankUrl: ctx.cases.blankUrl,
       html,
       script: request.script ?? null,
-      timeoutMs: ctx.timeoutMs,
     } as WorkerTask;
     const result = await ctx.farm.run<R>(full);
     return { result, errors: { ...errors, ...result.errors } };
@@ -59,7 +58,7 @@ export async function scheduleCase<R extends { errors: Errors }>(
     for (const e of engines) errors[e] = errorWireText(error);
     return { result: undefined, errors };
   } finally {
-    page.release();
+    published.release();
   }
 }
 

@@ -39,9 +39,9 @@ export async function serve(options: StdioOptions): Promise<number> {
       if (!oracle.engines.includes(e)) log.warn(`${e} did not launch; requests naming it get "engine_not_launched"`);
 
     // Every request between being read and its answer being handed to stdout counts against
-    // this bound; the workers' own queues (Piscina) take what is admitted. Twice the pages, so
-    // the farm has the next cases at hand while answers are being written.
-    const admitted = new PQueue({ concurrency: 2 * options.workers * options.pages });
+    // this bound. Twice what the workers take at once (every page's next batch), so the farm has
+    // the next cases at hand while answers are being written.
+    const admitted = new PQueue({ concurrency: 2 * options.workers * options.pages * options.maxBatch });
     let shutdownId: string | undefined;
     try {
       for await (const input of readLines(stdin, options.maxLineBytes)) {

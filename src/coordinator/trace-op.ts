@@ -3,12 +3,9 @@
 import type { TraceRequest } from '../protocol/trace-schema.js';
 import type { WireValue } from '../protocol/wire.js';
 import type { TraceResult } from '../farm/tasks.js';
-import { tracePage } from '../page/trace-recorder.js';
 import { errorsField, inEngineOrder, scheduleCase, type CaseContext } from './schedule.js';
 
 export async function traceOp(request: TraceRequest, ctx: CaseContext): Promise<Record<string, WireValue | undefined>> {
-  const { result, errors } = await scheduleCase<TraceResult>(ctx, request, { kind: 'trace' }, (html) =>
-    ctx.cases.publishTrace(tracePage(html)),
-  );
+  const { result, errors } = await scheduleCase<TraceResult>(ctx, request, 'trace', { kind: 'trace' });
   return { id: request.id, traces: inEngineOrder(result?.traces ?? {}), errors: errorsField(errors) };
 }

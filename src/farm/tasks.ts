@@ -1,32 +1,49 @@
 // The contract between the coordinator and the worker threads: what a task carries and what
-// comes back. Results travel as msgpack in a
-// transferred buffer (see case-worker.ts); control messages use a BroadcastChannel because
-// Piscina cannot address one particular worker.
+// comes back. Results travel as msgpack in a transferred buffer (see case-worker.ts); control
+// messages use a BroadcastChannel because Piscina cannot address one particular worker.
 import type { EngineName } from '../protocol/schema.js';
 import type { Probe } from '../protocol/reflect-schema.js';
 import type { JsonText } from '../protocol/wire.js';
 import type { LaunchOptions } from './launch.js';
 
+/** How big a dump may grow before the walk stops and the case is answered dump_too_large. */
+export interface DumpLimits {
+  maxNodes: number;
+  maxFragments: number;
+  /** Roughly the bytes of one engine's dump. */
+  maxBytes: number;
+}
+
 export interface WorkerConfig {
   engines: EngineName[];
   launch: LaunchOptions;
-  /** Pages per engine in each worker: the cases one worker runs at once. */
+  /** Pages per engine in each worker: the cases one worker runs at once per engine. */
   pages: number;
+  /** The most script-free cases one driver call writes and walks. */
+  maxBatch: number;
+  /** Per case and engine. */
+  timeoutMs: number;
+  limits: DumpLimits;
 }
 
-/** What every case task carries: the document, served by the coordinator, and its engines. */
+/** One engine's copy of a case document: served once, at an unguessable path, with its nonce. */
+export interface ServedDocument {
+  url: string;
+  nonce: string;
+}
+
+/** What every case task carries: its documents, served by the coordinator, and its engines. */
 export interface CaseTask {
   /** The requested engines this oracle runs. */
   engines: EngineName[];
   /** The requested engines it does not run, with their errors (a vote counts them too). */
   unavailable: Partial<Record<EngineName, string>>;
-  /** The case served as a fresh document. */
-  url: string;
+  /** The case as a fresh document, one per engine. */
+  documents: Partial<Record<EngineName, ServedDocument>>;
   /** An empty page whose CSP forbids page script: the fast path writes cases into it. */
   blankUrl: string;
   html: string;
   script: string | null;
-  timeoutMs: number;
 }
 
 export interface GeometryTask extends CaseTask {
@@ -43,7 +60,7 @@ export interface ReflectTask extends CaseTask {
   probes: Required<Probe>[];
 }
 
-/** A trace: the task's `url` is the trace page (recorder first), `script` the request's script. */
+/** A trace: its documents are trace pages (the recorder first), `script` the request's script. */
 export interface TraceTask extends CaseTask {
   kind: 'trace';
 }
@@ -75,6 +92,13 @@ export interface TraceResult {
 export const CONTROL_CHANNEL = 'browser-oracle/control';
 
 export type ControlMessage =
-  | { type: 'status'; threadId: number; versions: Partial<Record<EngineName, string>>; failures: Partial<Record<EngineName, string>> }
+  | {
+      type: 'status';
+      threadId: number;
+      versions: Partial<Record<EngineName, string>>;
+      /** The engines whose documents must carry the guard (src/page/guard.ts). */
+      guarded: EngineName[];
+      failures: Partial<Record<EngineName, string>>;
+    }
   | { type: 'close' }
   | { type: 'closed'; threadId: number };

@@ -16,7 +16,9 @@
 export function captureBuiltins(snapshotPrototypes = false) {
   const FunctionProto = Function.prototype;
   // uncurry(f)(self, ...args) is f.call(self, ...args), with call and f bound once, here.
-  const uncurry = FunctionProto.bind.bind(FunctionProto.call) as <A extends unknown[], R>(f: (...args: A) => R) => (self: unknown, ...args: A) => R;
+  const uncurry = FunctionProto.bind.bind(FunctionProto.call) as <A extends unknown[], R>(
+    f: (...args: A) => R,
+  ) => (self: unknown, ...args: A) => R;
   const { getOwnPropertyDescriptor, getPrototypeOf, defineProperty, freeze, getOwnPropertyNames } = Object;
   const describe = (target: object, name: string) => {
     for (let o: object | null = target; o !== null; o = getPrototypeOf(o)) {

@@ -10,7 +10,18 @@ import { canonicalIdl, readIdl, readProbes } from './reflect.js';
 import { afterFonts, walkDocument } from './walk.js';
 
 /** Everything the programs and the guard call, by the names they call it. */
-const LIBRARY = [captureBuiltins, quoteJson, numberJson, afterFonts, walkDocument, canonicalIdl, readIdl, readProbes, servedNonce, elsewhere]
+const LIBRARY = [
+  captureBuiltins,
+  quoteJson,
+  numberJson,
+  afterFonts,
+  walkDocument,
+  canonicalIdl,
+  readIdl,
+  readProbes,
+  servedNonce,
+  elsewhere,
+]
   .map(String)
   .join('\n');
 

@@ -19,20 +19,23 @@
 /** The fixed completion timeout: a trace that never calls trace.done() ends here, timed out. */
 export const TRACE_COMPLETION_MS = 5_000;
 
-/** Symbol.for key of the hook the driver calls; a symbol keeps it out of property walks. */
-const HOOK_KEY = 'browser-oracle/trace';
+/** The property of `window` the recorder defines for the driver: not writable, not configurable, so no page script replaces it. */
+const HOOK_KEY = '__browserOracleTrace';
 
 /** Shape walks stop this deep (the top-level value is depth 0) and list this many items per level. */
 const MAX_DEPTH = 4;
 const MAX_ITEMS = 64;
 
-/** What the hook resolves with: origin, isSecureContext, timed out, records as JSON text. */
-export type TraceOutcome = [origin: string, secure: boolean, timedOut: boolean, records: string];
+/**
+ * What the hook answers: origin, isSecureContext, timed out, records as JSON text; or, on a
+ * document that is not the case's own (another URL or nonce), where the page is.
+ */
+export type TraceOutcome = [origin: string, secure: boolean, timedOut: boolean, records: string] | ['elsewhere', string];
 
 /** Any built-in the recorder calls through Reflect.apply. */
 type AnyFunction = (...args: never[]) => unknown;
 
-function installRecorder(completionMs: number, hookKey: string, maxDepth: number, maxItems: number): void {
+function installRecorder(completionMs: number, hookKey: string, maxDepth: number, maxItems: number, nonce: string): void {
   // Captured before any page script runs, so a page that replaces built-ins cannot bend the trace.
   const { stringify } = JSON;
   const { getOwnPropertyNames, getOwnPropertyDescriptor, getPrototypeOf, defineProperty, freeze, hasOwn } = Object;
@@ -67,6 +70,12 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
   const audioProto = typeof AudioBuffer === 'function' ? AudioBuffer.prototype : undefined;
   const audioFields = [getter(audioProto, 'numberOfChannels'), getter(audioProto, 'length'), getter(audioProto, 'sampleRate')];
   const channelData = audioProto?.getChannelData;
+  const hrefGet = getOwnPropertyDescriptor(location, 'href')!.get!;
+  const here = location;
+  const origin = location.origin;
+  const secure = isSecureContext;
+  // A browsing context carries its name from one document to the next: this one starts without.
+  apply(getOwnPropertyDescriptor(window, 'name')!.set!, window, ['']);
 
   /** Calls a built-in getter on `value`; undefined when `value` lacks the brand (the getter throws). */
   const branded = (get: AnyFunction | undefined, value: object): unknown => {
@@ -81,13 +90,13 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
   const records: object[] = [];
   let ended = false;
   let timedOut = false;
-  let end!: () => void;
-  const finished = new Promise<void>((resolve) => (end = resolve));
+  // Callbacks, not a promise: awaiting consults Promise.prototype, which the page may replace.
+  const waiting: (() => void)[] = [];
   const finish = (byTimeout: boolean) => {
     if (ended) return;
     ended = true;
     timedOut = byTimeout;
-    end();
+    for (let i = 0; i < waiting.length; i++) waiting[i]!();
   };
   setTimeout(() => finish(true), completionMs);
   const push = (record: object) => {
@@ -227,17 +236,21 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
   });
   defineProperty(window, 'trace', { value: trace, enumerable: true });
 
-  // Runs the request's script once the page has loaded; resolves when the trace has ended.
-  const run = async (script: string) => {
+  // Runs the request's script once the page has loaded, and answers when the trace has ended —
+  // only on this document: its URL and the nonce it was served with must be the caller's.
+  const run = (check: { url: string; nonce: string }, script: string, done: (outcome: unknown[]) => void) => {
+    const href = apply(hrefGet, here, []) as string;
+    if (check.url !== href || check.nonce !== nonce) return done(['elsewhere', href]);
     try {
       globalEval(script);
     } catch (error) {
       trace.error('script', error);
     }
-    await finished;
-    return [location.origin, isSecureContext, timedOut, stringify(records)];
+    const reply = () => done([origin, secure, timedOut, stringify(records)]);
+    if (ended) reply();
+    else waiting[waiting.length] = reply;
   };
-  defineProperty(window, Symbol.for(hookKey), { value: run });
+  defineProperty(window, hookKey, { value: freeze(run), writable: false, enumerable: false, configurable: false });
 
   // Every trace page shares one real origin: start from empty storage whatever an earlier trace left.
   try {
@@ -254,23 +267,29 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
   document.currentScript?.remove();
 }
 
-function runTraceInPage(hookKey: string, script: string): Promise<TraceOutcome> {
-  const run = (window as unknown as Record<symbol, (script: string) => Promise<TraceOutcome>>)[Symbol.for(hookKey)];
-  if (typeof run !== 'function') throw new Error('the trace recorder is not installed in this page');
-  return run(script);
+/** The main-world call the driver makes once the trace page has loaded: `(hookKey, check, script) => Promise<TraceOutcome>`. */
+function runTraceInPage(hookKey: string, check: { url: string; nonce: string }, script: string): Promise<TraceOutcome> {
+  return new Promise((resolve) => {
+    const run = (window as unknown as Record<string, (c: unknown, s: string, done: (outcome: TraceOutcome) => void) => void>)[hookKey];
+    // No recorder: the page is not a trace page of the oracle's (the case navigated away).
+    if (typeof run !== 'function') resolve(['elsewhere', String(location.href)]);
+    else run(check, script, resolve);
+  });
 }
-
-const RECORDER_SCRIPT = `(${installRecorder.toString()})(${[TRACE_COMPLETION_MS, HOOK_KEY, MAX_DEPTH, MAX_ITEMS].map((a) => JSON.stringify(a)).join(', ')});`;
-if (/<\/script/i.test(RECORDER_SCRIPT)) throw new Error('the recorder source would end its own <script> element');
 
 /**
- * The trace page for `html` (body markup): the recorder's <script> first, then the markup, which
- * the parser places in head or body as it would in any document.
+ * The trace page for `html` (body markup) and its nonce: the recorder's <script> first, then the
+ * markup, which the parser places in head or body as it would in any document.
  */
-export function tracePage(html: string): string {
-  return `<!doctype html><script>${RECORDER_SCRIPT}</script>${html}`;
+export function tracePage(html: string, nonce: string): string {
+  const recorder = `(${installRecorder.toString()})(${[TRACE_COMPLETION_MS, HOOK_KEY, MAX_DEPTH, MAX_ITEMS, nonce].map((a) => JSON.stringify(a)).join(', ')});`;
+  return `<!doctype html><script>${recorder}</script>${html}`;
 }
 
-/** The in-page function the worker calls after load, and its arguments before the script. */
+if (/<\/script|<!--|<script/i.test(tracePage('', '0').slice('<!doctype html><script>'.length, -'</script>'.length))) {
+  throw new Error('the recorder source would break out of its <script> element');
+}
+
+/** The in-page function the worker calls after load, and its arguments before the check and script. */
 export const RUN_TRACE_SOURCE = `(${runTraceInPage.toString()})`;
 export const RUN_TRACE_HOOK = HOOK_KEY;

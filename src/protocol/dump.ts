@@ -1,29 +1,9 @@
-// The dump as it leaves the page (flat arrays) and as it goes on the wire (JSON in the
-// contract's key order). Serializing straight from the flat arrays keeps key order exact
+// The dump as it goes on the wire (JSON in the contract's key order), from the page's walk
+// (flat arrays, checked by page-output.ts). Serializing straight from the flat arrays keeps key order exact
 // in every engine and avoids building a million small objects for a large document.
 import { STYLE_PROPERTIES, type EngineName } from './schema.js';
 import { JsonText } from './json-text.js';
-
-export interface RawWalk {
-  viewport: [number, number];
-  overflowed: boolean;
-  /** Per node, document order. */
-  tags: string[];
-  parents: number[];
-  /** 4 numbers per node: x, y, width, height (zeroed when the node has no fragments). */
-  bounding: number[];
-  rectCounts: number[];
-  /** 4 numbers per fragment, nodes in order. */
-  rects: number[];
-  /** STYLE_PROPERTIES.length strings per node. */
-  styles: string[];
-  /** The parsed document holds something that could run script (decides the fast path; see script-free.ts). */
-  scriptCapable: boolean;
-  /** Milliseconds loading the document, measured in the page: navigation response to load event, or the in-place write's parse. */
-  loadMs: number;
-  /** Milliseconds of the walk itself (including the style and layout it forces), measured in the page. */
-  walkMs: number;
-}
+import type { RawWalk } from './page-output.js';
 
 const STYLE_KEYS = STYLE_PROPERTIES.map((p) => JSON.stringify(p) + ':');
 const STYLE_COUNT = STYLE_PROPERTIES.length;

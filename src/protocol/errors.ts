@@ -11,6 +11,10 @@ export const ERROR_CODES = {
   engine_crashed: 'the engine process died during the case; it is being relaunched',
   script_error: "the case's script threw; the message carries its error",
   navigation_failed: 'the engine could not load the case document',
+  page_tampered:
+    "what came back from the page is not the oracle's own result for the case's own document (the case broke the in-page code, or left its document); the page was replaced",
+  dump_too_large:
+    'the document is over the node, fragment or byte limit (--max-nodes, --max-answer-bytes); raise the limit or send a smaller case',
   selector_not_found:
     "a reflect probe's selector matched no element (or is not a selector the engine accepts); fix the selector or the case's html",
   internal_error: 'a bug in the oracle; please report it with the request line',

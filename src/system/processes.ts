@@ -49,19 +49,24 @@ export function descendantsOf(root: number): number[] {
   return found;
 }
 
-function kill(targets: number[]): number {
+/** SIGKILLs `targets`; returns their names (a name per process killed), for the log. */
+function kill(targets: number[]): string[] {
+  const killed: string[] = [];
   for (const pid of targets) {
+    let name = '?';
     try {
+      name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
       process.kill(pid, 'SIGKILL');
+      killed.push(name);
     } catch {
       // exited meanwhile
     }
   }
-  return targets.length;
+  return killed;
 }
 
-/** SIGKILL every process below this one; returns how many there were. */
-export function killDescendants(): number {
+/** SIGKILL every process below this one; returns their names. */
+export function killDescendants(): string[] {
   return kill(descendantsOf(process.pid));
 }
 
@@ -76,8 +81,8 @@ function ownerOf(pid: number): number | undefined {
   }
 }
 
-/** SIGKILL processes whose owning oracle no longer exists; returns how many there were. */
-export function killStrays(): number {
+/** SIGKILL processes whose owning oracle no longer exists; returns their names. */
+export function killStrays(): string[] {
   const alive = new Set(pids());
   return kill(
     pids().filter((pid) => {

@@ -1,21 +1,30 @@
-// The Piscina worker: a plain exported function. Loading this module launches this
-// worker's browsers (Piscina awaits the exported promise before the worker takes tasks);
-// each browser then lives as long as the worker.
+// The Piscina worker: a plain exported function. Loading this module launches this worker's
+// browsers (Piscina awaits the exported promise before the worker takes tasks); each browser
+// then lives as long as the worker.
 import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import type { ControlMessage, WorkerConfig, WorkerTask } from '../farm/tasks.js';
+import { CONTROL_CHANNEL } from '../farm/tasks.js';
 import { firstLine } from '../protocol/errors.js';
-import { packResult } from '../protocol/wire.js';
 import type { EngineName } from '../protocol/schema.js';
-import { EngineHost } from './engine-host.js';
-import { LAUNCHERS } from './engines/index.js';
+import { packResult } from '../protocol/wire.js';
 import { log } from '../system/log.js';
+import { LAUNCHERS } from './engines/index.js';
 import { runGeometry } from './geometry-task.js';
+import { EngineHost } from './host/engine-host.js';
 import { runReflect } from './reflect-task.js';
 import { runTrace } from './trace-task.js';
-import { CONTROL_CHANNEL, type ControlMessage, type WorkerConfig, type WorkerTask } from '../farm/tasks.js';
+import { workerContext, type WorkerContext } from './worker-context.js';
 
 // Anything a library prints must not reach the protocol channel.
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
+/** Each task kind, and what runs it here (the coordinator's side is src/coordinator/oracle-service.ts). */
+const RUNNERS: { [K in WorkerTask['kind']]: (task: Extract<WorkerTask, { kind: K }>, ctx: WorkerContext) => Promise<unknown> } = {
+  geometry: runGeometry,
+  reflect: runReflect,
+  trace: runTrace,
+};
 
 const config = workerData as WorkerConfig;
 const hosts = new Map<EngineName, EngineHost>();
@@ -23,7 +32,11 @@ const failures: Partial<Record<EngineName, string>> = {};
 
 await Promise.all(
   config.engines.map(async (engine) => {
-    const host = new EngineHost(engine, LAUNCHERS[engine], config.launch, config.pages);
+    const host = new EngineHost(engine, LAUNCHERS[engine], config.launch, {
+      pages: config.pages,
+      maxBatch: config.maxBatch,
+      timeoutMs: config.timeoutMs,
+    });
     try {
       await host.start();
       hosts.set(engine, host);
@@ -34,6 +47,7 @@ await Promise.all(
     }
   }),
 );
+const context = workerContext(hosts, config);
 
 const control = new BroadcastChannel(CONTROL_CHANNEL);
 control.unref();
@@ -47,20 +61,11 @@ post({
   type: 'status',
   threadId,
   versions: Object.fromEntries([...hosts].map(([engine, host]) => [engine, host.version])),
+  guarded: [...hosts].filter(([, host]) => host.guarded).map(([engine]) => engine),
   failures,
 });
 
-async function run(task: WorkerTask) {
-  switch (task.kind) {
-    case 'geometry':
-      return runGeometry(task, hosts);
-    case 'reflect':
-      return runReflect(task, hosts);
-    case 'trace':
-      return runTrace(task, hosts, config.launch.profile);
-  }
-}
-
 export default async function runTask(task: WorkerTask) {
-  return Piscina.move(packResult(await run(task)));
+  const run = RUNNERS[task.kind] as (task: WorkerTask, ctx: WorkerContext) => Promise<unknown>;
+  return Piscina.move(packResult(await run(task, context)));
 }

@@ -1,7 +1,7 @@
 // Every task runs its case on each requested engine at once; this is that loop.
 import { ENGINE_NOT_LAUNCHED, errorWireText } from '../protocol/errors.js';
 import type { EngineName } from '../protocol/schema.js';
-import type { EngineHost } from './engine-host.js';
+import type { EngineHost } from './host/engine-host.js';
 
 /**
  * Run `each` on every requested engine at once; an engine that is not launched, or whose

@@ -1,33 +1,22 @@
-// A reflect case on each engine: load the document, run the script, read every probe, and
-// serialize the engine's state in the contract's key order.
-import { OracleError } from '../protocol/errors.js';
+// A reflect case on each engine: its own document, its script, every probe read by the trusted
+// reflect program; the engine's state serialized in the contract's key order.
 import type { IdlValue } from '../protocol/reflect-schema.js';
-import type { EngineName } from '../protocol/schema.js';
-import type { EngineHost } from './engine-host.js';
-import { forEachEngine } from './for-each-engine.js';
-import { REFLECT_FUNCTION_SOURCE, type RawReflection } from '../page/reflect.js';
-import type { ReflectResult, ReflectTask } from '../farm/tasks.js';
 import { encodeJson } from '../protocol/wire.js';
+import type { ReflectResult, ReflectTask } from '../farm/tasks.js';
+import { forEachEngine } from './for-each-engine.js';
+import type { WorkerContext } from './worker-context.js';
 
-export async function runReflect(task: ReflectTask, hosts: Map<EngineName, EngineHost>): Promise<ReflectResult> {
+export async function runReflect(task: ReflectTask, ctx: WorkerContext): Promise<ReflectResult> {
   const result: ReflectResult = { states: {}, errors: {} };
-  await forEachEngine(task.engines, hosts, result.errors, async (engine, host) => {
-    // No fast path: the case's script must run in a navigated document like any page script.
-    const value = await host.run<RawReflection>({
-      url: task.url,
-      fn: REFLECT_FUNCTION_SOURCE,
-      args: [task.script, task.probes],
-      timeoutMs: task.timeoutMs,
+  await forEachEngine(task.engines, ctx.hosts, result.errors, async (engine, host) => {
+    const values = await host.submit<[string | null, IdlValue][]>({
+      kind: 'reflect',
+      document: { ...task.documents[engine]!, freshStorage: false },
+      probes: task.probes,
+      script: task.script,
     });
-    if ('unresolved' in value) {
-      const selector = JSON.stringify(value.unresolved);
-      throw new OracleError(
-        'selector_not_found',
-        value.invalid ? `${selector} is not a selector ${engine} accepts` : `no element matches ${selector}`,
-      );
-    }
     const observations = task.probes.map(({ selector, attr, idl }, i) => {
-      const [attrValue, idlValue] = value.values[i]!;
+      const [attrValue, idlValue] = values[i]!;
       return { selector, attr, attr_value: attrValue, idl, idl_value: inKeyOrder(idlValue) };
     });
     result.states[engine] = encodeJson({ engine, engine_version: host.version, observations });
@@ -35,7 +24,7 @@ export async function runReflect(task: ReflectTask, hosts: Map<EngineName, Engin
   return result;
 }
 
-/** The one two-key canonical form, rebuilt: WebKitWebDriver does not keep object key order. */
+/** The one two-key canonical form, rebuilt in the contract's key order. */
 function inKeyOrder(value: IdlValue): IdlValue {
   return typeof value === 'object' && value !== null && '$error' in value ? { $error: true, name: value.name } : value;
 }

@@ -1,0 +1,144 @@
+// What comes back from a page is untrusted input: the trusted programs made it, but a page that
+// broke them, or a document that is not the case's own, could have made anything. Each answer is
+// parsed here and checked — shape, types, lengths that agree, finite numbers, parents that are
+// integers in [-1, index) — before any of it reaches an answer. Anything else is `page_tampered`.
+import { Type, type Static } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { STYLE_PROPERTIES, strict } from './common.js';
+import { OracleError } from './errors.js';
+import { IdlValueSchema, type IdlValue } from './reflect-schema.js';
+import { TraceSchema, type TraceRecord } from './trace-schema.js';
+
+const Finite = Type.Number();
+const Count = Type.Integer({ minimum: 0 });
+
+/** The walk of one document, as src/page/walk.ts writes it. */
+export const RawWalkSchema = Type.Object(
+  {
+    viewport: Type.Tuple([Finite, Finite]),
+    ratio: Finite,
+    overflowed: Type.Boolean(),
+    /** Per node, document order. */
+    tags: Type.Array(Type.String({ minLength: 1 })),
+    parents: Type.Array(Type.Integer({ minimum: -1 })),
+    /** 4 numbers per node: x, y, width, height (zeroed when the node has no fragments). */
+    bounding: Type.Array(Finite),
+    rectCounts: Type.Array(Count),
+    /** 4 numbers per fragment, nodes in order. */
+    rects: Type.Array(Finite),
+    /** STYLE_PROPERTIES.length strings per node. */
+    styles: Type.Array(Type.String()),
+    /** The parsed document holds something that could run script (decides the fast path; see src/workers/script-free.ts). */
+    scriptCapable: Type.Boolean(),
+    /** Milliseconds loading the document, measured in the page. */
+    loadMs: Finite,
+    /** Milliseconds of the walk itself (including the style and layout it forces), measured in the page. */
+    walkMs: Finite,
+  },
+  strict,
+);
+export type RawWalk = Static<typeof RawWalkSchema>;
+
+const Elsewhere = Type.Object({ elsewhere: Type.String() }, strict);
+const TooLarge = Type.Object(
+  { tooLarge: Type.Object({ nodes: Count, fragments: Type.Optional(Count), bytes: Type.Optional(Count) }, strict) },
+  strict,
+);
+const Failed = Type.Object({ failed: Type.String() }, strict);
+const ScriptError = Type.Object({ scriptError: Type.String() }, strict);
+
+const checkWalkAnswer = TypeCompiler.Compile(Type.Union([RawWalkSchema, Elsewhere, TooLarge, Failed, ScriptError]));
+const checkBatch = TypeCompiler.Compile(
+  Type.Union([Type.Object({ walks: Type.Array(Type.Unknown()), failed: Type.Optional(Type.String()) }, strict), Elsewhere]),
+);
+const checkReflection = TypeCompiler.Compile(
+  Type.Union([
+    Type.Object({ values: Type.Array(Type.Tuple([Type.Union([Type.String(), Type.Null()]), IdlValueSchema])) }, strict),
+    Type.Object({ unresolved: Type.String(), invalid: Type.Boolean() }, strict),
+    Elsewhere,
+    Failed,
+    ScriptError,
+  ]),
+);
+const PageStateSchema = Type.Object({ href: Type.String(), viewport: Type.Tuple([Finite, Finite]), ratio: Finite }, strict);
+const checkPageState = TypeCompiler.Compile(PageStateSchema);
+
+/** A page answer that is not a result: the page is not on the case's document, or the case's script threw. */
+export type Detour = { elsewhere: string } | { scriptError: string };
+
+export type WalkAnswer = { walk: RawWalk } | { tooLarge: Static<typeof TooLarge>['tooLarge'] } | Detour;
+export type ReflectAnswer = { values: [string | null, IdlValue][] } | { unresolved: string; invalid: boolean } | Detour;
+
+const tampered = (what: string) => new OracleError('page_tampered', `the page's ${what}; its page was replaced`);
+
+function parse(text: unknown, what: string): unknown {
+  if (typeof text !== 'string') throw tampered(`${what} is not JSON text`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw tampered(`${what} is not JSON`);
+  }
+}
+
+/** One walk, checked through and through. */
+export function decodeWalk(value: unknown): WalkAnswer {
+  if (!checkWalkAnswer.Check(value)) throw tampered('walk does not have the walk’s shape');
+  if ('failed' in value) throw tampered(`walk failed (${value.failed})`);
+  if (!('tags' in value)) return value;
+  const n = value.tags.length;
+  const { parents, bounding, rectCounts, rects, styles } = value;
+  if (parents.length !== n || bounding.length !== 4 * n || rectCounts.length !== n || styles.length !== STYLE_PROPERTIES.length * n) {
+    throw tampered('walk has lists whose lengths disagree');
+  }
+  let fragments = 0;
+  for (let i = 0; i < n; i++) {
+    // Document order: a parent precedes its children, and only the root has none.
+    if (parents[i]! >= i || (parents[i] === -1) !== (i === 0)) throw tampered(`walk gives node ${i} the parent ${parents[i]}`);
+    fragments += rectCounts[i]!;
+  }
+  if (rects.length !== 4 * fragments) throw tampered('walk has fragment counts that disagree with its fragments');
+  for (const list of [bounding, rects, value.viewport, [value.ratio, value.loadMs, value.walkMs]]) {
+    for (const x of list) if (!Number.isFinite(x)) throw tampered('walk holds a number that is not finite');
+  }
+  return { walk: value };
+}
+
+/** The answer of the walk program (or the guard's walk). */
+export const decodeWalkText = (text: unknown): WalkAnswer => decodeWalk(parse(text, 'walk'));
+
+/** The answer of the batch program: each walk is decoded on its own, so one bad walk does not condemn the rest. */
+export function decodeBatchText(text: unknown): { walks: unknown[]; failed?: string } | { elsewhere: string } {
+  const value = parse(text, 'batch');
+  if (!checkBatch.Check(value)) throw tampered('batch does not have the batch’s shape');
+  return value;
+}
+
+/** The reflect program's answer, for `probeCount` probes. */
+export function decodeReflectionText(text: unknown, probeCount: number): ReflectAnswer {
+  const value = parse(text, 'reflection');
+  if (!checkReflection.Check(value)) throw tampered('reflection does not have the reflection’s shape');
+  if ('failed' in value) throw tampered(`reflection failed (${value.failed})`);
+  if ('values' in value && value.values.length !== probeCount) throw tampered('reflection answers another number of probes');
+  return value;
+}
+
+/** Where a page is, and its viewport. */
+export function decodePageStateText(text: unknown): Static<typeof PageStateSchema> {
+  const value = parse(text, 'state');
+  if (!checkPageState.Check(value)) throw tampered('state does not have the state’s shape');
+  return value;
+}
+
+// A trace's records come back as JSON text the recorder made: parsed and checked against the
+// record schema, then encoded again by the caller, so nothing of the page's text reaches an answer.
+const checkOutcome = TypeCompiler.Compile(Type.Tuple([Type.String(), Type.Boolean(), Type.Boolean(), Type.String()]));
+const checkRecords = TypeCompiler.Compile(Type.Array(TraceSchema.properties.records.items));
+
+/** The recorder's answer: where and how the trace ran, and its records. */
+export function decodeTraceOutcome(value: unknown): { origin: string; secure: boolean; timedOut: boolean; records: TraceRecord[] } {
+  if (!checkOutcome.Check(value)) throw tampered('trace does not have the trace’s shape');
+  const [origin, secure, timedOut, text] = value;
+  const records = parse(text, 'trace records');
+  if (!checkRecords.Check(records)) throw tampered('trace records do not have the records’ shape');
+  return { origin, secure, timedOut, records };
+}

@@ -1,0 +1,1 @@
+export { launchChromium, SYSTEM_CHROMIUM } from './browser.js';

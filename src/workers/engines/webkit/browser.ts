@@ -1,0 +1,103 @@
+// WebKitGTK through its own W3C WebDriver server (Playwright cannot drive stock WebKit), under an
+// X display (MiniBrowser has no headless mode): a private Xvfb unless one is given. A page is a
+// window of a session; when a page is done, its session opens a new window and closes the old
+// one — a new browsing context with nothing of the old one's (the closed window's web process
+// goes with it, a deferred hang included) — and the next page reuses the session. A page that
+// must have fresh storage gets a new session instead: WebKit's website data (IndexedDB, the Cache
+// API, service workers) is shared by the windows of a session.
+import pTimeout from 'p-timeout';
+import type { LaunchOptions } from '../../../farm/launch.js';
+import { startXvfb, type Display } from '../../../system/xvfb.js';
+import type { EngineBrowser, EnginePage, LaunchEngine } from '../../engine.js';
+import { WebKitPage } from './page.js';
+import { WebKitSession } from './session.js';
+
+const WINDOW_SWAP_TIMEOUT_MS = 10_000;
+
+export const launchWebKit: LaunchEngine = async (options) => {
+  const display = options.display ? undefined : await startXvfb();
+  try {
+    const withDisplay = { ...options, display: options.display ?? display!.name };
+    return new WebKitBrowser(withDisplay, await WebKitSession.start(withDisplay), display);
+  } catch (error) {
+    await display?.stop();
+    throw error;
+  }
+};
+
+class WebKitBrowser implements EngineBrowser {
+  readonly engine = 'webkit' as const;
+  readonly guarded = true;
+  readonly version: string;
+  // There is no single browser process: each session is its own, and a lost one is replaced by the host.
+  readonly exited = new Promise<void>(() => {});
+  /** Sessions whose page is done, each with a fresh window, ready for the next page. */
+  private readonly spare: WebKitSession[] = [];
+  private readonly sessions = new Set<WebKitSession>();
+  private closing = false;
+
+  constructor(
+    private readonly options: LaunchOptions,
+    first: WebKitSession,
+    private readonly display: Display | undefined,
+  ) {
+    this.version = first.version;
+    this.adopt(first);
+    this.spare.push(first);
+  }
+
+  async newPage({ freshStorage }: { freshStorage: boolean }): Promise<EnginePage> {
+    let session = this.spare.pop();
+    if (session && (freshStorage || !session.alive)) {
+      void session.close();
+      session = undefined;
+    }
+    session ??= this.adopt(await WebKitSession.start(this.options));
+    try {
+      await session.sizeViewport();
+    } catch (error) {
+      void session.close();
+      throw error;
+    }
+    return new WebKitPage(session, (page) => this.release(page));
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.sessions].map((s) => s.close()));
+    await this.display?.stop();
+  }
+
+  private adopt(session: WebKitSession): WebKitSession {
+    // A session that finished starting after the browser closed goes at once.
+    if (this.closing) void session.close();
+    this.sessions.add(session);
+    void session.closed.then(() => this.sessions.delete(session));
+    return session;
+  }
+
+  /** A page is done: its session gets a new window, every other window closed, and waits for the next page. */
+  private async release(page: WebKitPage): Promise<void> {
+    const { session } = page;
+    try {
+      await pTimeout(
+        (async () => {
+          const { client } = session;
+          const fresh = await client.createWindow('window');
+          for (const handle of await client.getWindowHandles()) {
+            if (handle === fresh.handle) continue;
+            await client.switchToWindow(handle);
+            await client.closeWindow();
+          }
+          await client.switchToWindow(fresh.handle);
+        })(),
+        { milliseconds: WINDOW_SWAP_TIMEOUT_MS },
+      );
+      if (this.closing) await session.close();
+      else this.spare.push(session);
+    } catch {
+      // A window that does not close (its page hung) takes its session with it.
+      await session.close();
+    }
+  }
+}

@@ -1,0 +1,2 @@
+export { launchWebKit } from './browser.js';
+export { MINIBROWSER, WEBKIT_DRIVER } from './minibrowser.js';

@@ -1,0 +1,91 @@
+// A WebKitGTK page: one window of a session (session.ts). Trusted programs reach a case document
+// through the guard its first script installed (src/page/guard.ts) — WebDriver has no isolated
+// world — and run from their own source on the blank page, which never runs page script. The
+// window is minimized while the fast path writes into the blank page (MiniBrowser under Xvfb
+// paints a frame per call otherwise, about half of WebKit's CPU) and restored for a case
+// document, whose script may want a visible page (requestAnimationFrame, timers at full rate).
+import { OracleError, firstLine } from '../../../protocol/errors.js';
+import { GUARD_HOOK, PROGRAMS } from '../../../page/sources.js';
+import { EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
+import type { WebKitSession } from './session.js';
+
+// Calls the hook, or says where the page is when it has none (the case left its document). A
+// callback, not a promise: a page may have replaced Promise.
+const viaGuard = `const done = arguments[arguments.length - 1];
+const hook = window[${JSON.stringify(GUARD_HOOK)}];
+if (typeof hook === 'function') hook(arguments[0], done);
+else done('{"elsewhere":' + JSON.stringify(String(location.href)) + '}');`;
+
+const viaSource = (program: keyof typeof PROGRAMS) => `(${PROGRAMS[program]})(arguments[0], arguments[arguments.length - 1]);`;
+
+// A main-world call that always calls back, so an exception reaches Node as data.
+const mainCall = (functionSource: string) => `const done = arguments[arguments.length - 1];
+Promise.resolve().then(() => (${functionSource})(...arguments[0])).then(
+  (value) => done({ value }),
+  (e) => done({ error: (e && e.name ? e.name + ': ' + e.message : String(e)) }));`;
+
+export class WebKitPage implements EnginePage {
+  private minimized = false;
+
+  constructor(
+    readonly session: WebKitSession,
+    /** Called once the page is done with its session (its successor may reuse it). */
+    private readonly release: (page: WebKitPage) => Promise<void>,
+  ) {}
+
+  async load(url: string, _timeoutMs: number): Promise<void> {
+    await this.visible(true);
+    await this.driver(() => this.session.client.navigateTo(url));
+  }
+
+  async run(call: ProgramCall): Promise<string> {
+    const onCase = 'check' in call.args;
+    if (!onCase) await this.visible(call.program !== 'batch');
+    const script = onCase ? viaGuard : viaSource(call.program);
+    const args = onCase ? { ...call.args, program: call.program, script: call.script ?? null } : call.args;
+    const text = await this.driver(() => this.session.client.executeAsyncScript(script, [args]), true);
+    if (typeof text !== 'string') throw new OracleError('page_tampered', `the in-page ${call.program} program answered a ${typeof text}`);
+    return text;
+  }
+
+  async callMain(functionSource: string, args: readonly unknown[]): Promise<unknown> {
+    const result = (await this.driver(() => this.session.client.executeAsyncScript(mainCall(functionSource), [args as unknown[]]))) as
+      | { value: unknown }
+      | { error: string };
+    if ('error' in result) throw new OracleError('script_error', result.error);
+    return result.value;
+  }
+
+  close(): Promise<void> {
+    return this.release(this);
+  }
+
+  private async visible(wanted: boolean): Promise<void> {
+    if (this.minimized === !wanted) return;
+    // Setting the window's rect restores a minimized window; the size stays what sizeViewport made it.
+    await this.driver(async () => {
+      if (wanted) await this.session.sizeViewport();
+      else await this.session.client.minimizeWindow();
+    });
+    this.minimized = !wanted;
+  }
+
+  /**
+   * A driver command. A W3C driver error, or no response at all, means the driver, MiniBrowser or
+   * the window went away: a crash. With `trusted`, an exception in the call's own script is the
+   * page breaking the oracle's code.
+   */
+  private async driver<T>(command: () => Promise<T>, trusted = false): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      const name = (error as Error).name;
+      const answered = 'statusCode' in (error as object);
+      // WebKit puts an exception thrown by page code where W3C has "javascript error".
+      if (answered && trusted && (name === 'javascript error' || !/^[a-z ]+$/.test(name))) {
+        throw new OracleError('page_tampered', `the page broke the oracle's call (${firstLine(error)})`);
+      }
+      throw new EngineGoneError(`webkit: ${name}: ${firstLine(error)}`);
+    }
+  }
+}

@@ -1,0 +1,135 @@
+// One WebKitWebDriver and the MiniBrowser it drives: a WebDriver session serves one browser, so
+// each is a pair, in a process group of its own (a hung pair dies together), with a HOME of its
+// own that is removed with it (MiniBrowser saves downloads and website data under HOME).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import logger from '@wdio/logger';
+import pTimeout from 'p-timeout';
+import WebDriver from 'webdriver';
+import type { LaunchOptions } from '../../../farm/launch.js';
+import { VIEWPORT } from '../../engine.js';
+import { browserEnv } from '../bundled.js';
+import { MINIBROWSER, WEBKIT_DRIVER, miniBrowserArgs } from './minibrowser.js';
+
+// @wdio's logger prints to stdout, which is the protocol channel.
+logger.setLogLevelsConfig({}, 'silent');
+
+const DRIVER_START_TIMEOUT_MS = 15_000;
+const SESSION_START_TIMEOUT_MS = 30_000;
+const SESSION_CLOSE_GRACE_MS = 3_000;
+
+export type Client = Awaited<ReturnType<typeof WebDriver.newSession>>;
+
+export class WebKitSession {
+  readonly closed: Promise<void>;
+
+  private constructor(
+    private readonly driver: ChildProcess,
+    readonly client: Client,
+    readonly version: string,
+    private readonly home: string,
+  ) {
+    this.closed = new Promise((resolve) => driver.once('exit', () => resolve()));
+  }
+
+  static async start(options: LaunchOptions): Promise<WebKitSession> {
+    const port = await freePort();
+    const home = mkdtempSync(join(tmpdir(), 'browser-oracle-webkit-'));
+    const env = {
+      ...browserEnv(options),
+      HOME: home,
+      XDG_CONFIG_HOME: `${home}/.config`,
+      XDG_DATA_HOME: `${home}/.local/share`,
+      XDG_CACHE_HOME: `${home}/.cache`,
+      // GStreamer scans its plugins in-process instead of forking a scanner that can outlive the session.
+      GST_REGISTRY_FORK: 'no',
+    };
+    const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`, '--host=127.0.0.1'], { detached: true, env, stdio: 'ignore' });
+    try {
+      // A MiniBrowser that cannot start (no display yet, say) leaves the session request hanging.
+      const client = await pTimeout(newSession(port, miniBrowserArgs(options.proxyUrl, options.profile)), {
+        milliseconds: SESSION_START_TIMEOUT_MS,
+        message: `WebKitWebDriver did not start a MiniBrowser session within ${SESSION_START_TIMEOUT_MS} ms`,
+      });
+      const version = client.capabilities.browserVersion;
+      // Ground truth without the exact build is what engine_version exists to rule out.
+      if (!version) throw new Error('WebKitWebDriver reported no browserVersion for MiniBrowser');
+      return new WebKitSession(driver, client, String(version), home);
+    } catch (error) {
+      killGroup(driver);
+      rmSync(home, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  get alive(): boolean {
+    return this.driver.exitCode === null && this.driver.signalCode === null;
+  }
+
+  /** MiniBrowser's toolbar takes part of the window: size the current window so the viewport is exact. */
+  async sizeViewport(): Promise<void> {
+    await this.client.setWindowRect(null, null, VIEWPORT.width, VIEWPORT.height);
+    const [w, h] = (await this.client.executeScript('return [innerWidth, innerHeight]', [])) as [number, number];
+    await this.client.setWindowRect(null, null, 2 * VIEWPORT.width - w, 2 * VIEWPORT.height - h);
+  }
+
+  async close(): Promise<void> {
+    if (this.alive) {
+      await Promise.race([
+        this.client.deleteSession().catch(() => {}),
+        new Promise((resolve) => setTimeout(resolve, SESSION_CLOSE_GRACE_MS).unref()),
+      ]);
+      killGroup(this.driver);
+      await this.closed;
+    }
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+async function newSession(port: number, args: string[]): Promise<Client> {
+  const deadline = Date.now() + DRIVER_START_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return await WebDriver.newSession({
+        hostname: '127.0.0.1',
+        port,
+        path: '/',
+        logLevel: 'silent',
+        connectionRetryCount: 0,
+        connectionRetryTimeout: 10 * 60_000,
+        capabilities: {
+          'webkitgtk:browserOptions': { binary: MINIBROWSER, args },
+          pageLoadStrategy: 'normal',
+          // alert(), confirm() and prompt() are dismissed, and the case goes on.
+          unhandledPromptBehavior: 'dismiss',
+        } as WebdriverIO.Capabilities,
+      });
+    } catch (error) {
+      const refused = /ECONNREFUSED|fetch failed|Unable to connect/i.test(String((error as Error).message));
+      if (!refused || Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,215 @@
+// How a batch or a case runs on a page, and what a failure costs whom. The rules:
+//   - every case ends exactly once: with its result, or one error whose code says whose fault it is;
+//   - a page that loaded a case's own document is retired afterwards, whatever happened;
+//   - a crash, or a page that is not on the case's document or answers what the oracle's in-page
+//     code cannot have made, is the page's fault: the case runs once more on a fresh page, and only
+//     a second such failure is the case's (engine_crashed, page_tampered);
+//   - a case that outlives its time is the case's (case_timeout): its page is fresh (every case that
+//     ran script had a page of its own), so no earlier case's deferred work can have hung it;
+//   - when a batch fails as a whole (a hang, a crash), nobody knows which case to blame: every case
+//     of it runs again by itself, so only the guilty one ends in an error.
+import pTimeout, { TimeoutError } from 'p-timeout';
+import { OracleError, firstLine } from '../../protocol/errors.js';
+import {
+  decodeBatchText,
+  decodeReflectionText,
+  decodeWalk,
+  decodeWalkText,
+  type RawWalk,
+  type WalkAnswer,
+} from '../../protocol/page-output.js';
+import type { EngineName } from '../../protocol/schema.js';
+import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE, TRACE_COMPLETION_MS, type TraceOutcome } from '../../page/trace-recorder.js';
+import { EngineGoneError, VIEWPORT, type EnginePage } from '../engine.js';
+import type { BrowserSupervisor } from './browser-supervisor.js';
+import type { EngineQueue, Pending } from './engine-queue.js';
+import type { DocumentJob, WriteJob } from './jobs.js';
+import type { PagePool, Slot } from './page-pool.js';
+
+/** How much longer than one case a batch may take, per further case in it; far above what a script-free case needs. */
+const BATCH_ALLOWANCE_MS = 250;
+
+/** A page that is not in the state the oracle left it in: not on the case's document, not at the oracle's viewport, or answering what the trusted code cannot have made. */
+class PageFault extends Error {
+  override name = 'PageFault';
+}
+
+type Failure = 'crash' | 'page' | 'timeout' | 'final';
+
+export class CaseRunner {
+  constructor(
+    private readonly engine: EngineName,
+    private readonly supervisor: BrowserSupervisor,
+    private readonly pool: PagePool,
+    private readonly queue: EngineQueue,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Runs `batch` (one or more script-free cases, or one case with its own document) on `slot`. */
+  run(slot: Slot, batch: Pending[]): Promise<void> {
+    return batch[0]!.job.kind === 'write' ? this.writeBatch(slot, batch) : this.document(slot, batch[0]!);
+  }
+
+  private async writeBatch(slot: Slot, batch: Pending[]): Promise<void> {
+    const jobs = batch.map((p) => p.job as WriteJob);
+    const { blankUrl, walk } = jobs[0]!;
+    const generation = this.supervisor.generation;
+    let retired = false;
+    const retire = () => {
+      if (!retired) this.pool.retire(slot, false);
+      retired = true;
+    };
+    try {
+      if (!slot.clean) {
+        try {
+          await pTimeout(slot.page.load(blankUrl, this.timeoutMs), { milliseconds: this.timeoutMs });
+        } catch (error) {
+          // Not the cases' doing: they have not been written yet.
+          throw error instanceof EngineGoneError ? error : new PageFault(`the blank page did not load (${firstLine(error)})`);
+        }
+        slot.clean = true;
+      }
+      const call = slot.page.run({
+        program: 'batch',
+        args: { blankUrl, htmls: jobs.map((j) => j.html), walk, budgetMs: this.timeoutMs / 2 },
+      });
+      const answer = decodeBatchText(await pTimeout(call, { milliseconds: this.timeoutMs + (batch.length - 1) * BATCH_ALLOWANCE_MS }));
+      if ('elsewhere' in answer) throw new PageFault(`the blank page is at ${answer.elsewhere}`);
+      const walks = answer.walks.map((w) => decodeWalk(w));
+      // One walk measured in another viewport means the page is off (a download bar, say): all of them were.
+      const off = walks.find((w) => 'walk' in w && !atViewport(w.walk));
+      if (off && 'walk' in off) throw new PageFault(viewportText(this.engine, off.walk));
+      walks.forEach((answer, i) => this.settleWalk(batch[i]!, answer, batch[i]!.job as WriteJob));
+      const rest = batch.slice(walks.length);
+      if (answer.failed !== undefined && rest.length) {
+        // The case the page could not write or walk is suspect; its page is not trusted further.
+        retire();
+        this.fail(rest[0]!, 'page', new PageFault(`writing or walking the case failed in the page (${answer.failed})`));
+        this.queue.requeue(rest.slice(1));
+      } else this.queue.requeue(rest);
+    } catch (error) {
+      retire();
+      const failure = await this.classify(error, generation);
+      if (batch.length === 1) this.fail(batch[0]!, failure, error);
+      else this.queue.requeue(batch.map((p) => ({ ...p, alone: true })));
+    } finally {
+      if (!retired) this.pool.give(slot);
+    }
+  }
+
+  private settleWalk(pending: Pending, answer: WalkAnswer, job: WriteJob): void {
+    if ('tooLarge' in answer) pending.reject(tooLarge(answer.tooLarge));
+    else if (!('walk' in answer)) this.fail(pending, 'page', new PageFault('the fast path answered for another document'));
+    // The markup was script-capable after all (the page's CSP kept it from running): load it as its own document.
+    else if (answer.walk.scriptCapable) this.queue.requeue([{ ...pending, job: job.fallback }]);
+    else pending.resolve(answer.walk);
+  }
+
+  private async document(slot: Slot, pending: Pending): Promise<void> {
+    const job = pending.job as DocumentJob;
+    const limit = job.kind === 'trace' ? this.timeoutMs + TRACE_COMPLETION_MS : this.timeoutMs;
+    const generation = this.supervisor.generation;
+    try {
+      pending.resolve(await pTimeout(this.runDocument(slot.page, job, limit), { milliseconds: limit }));
+    } catch (error) {
+      this.fail(pending, await this.classify(error, generation), error);
+    } finally {
+      this.pool.retire(slot, job.document.freshStorage);
+    }
+  }
+
+  private async runDocument(page: EnginePage, job: DocumentJob, limit: number): Promise<unknown> {
+    const { url, nonce } = job.document;
+    const check = { url, nonce };
+    await page.load(url, limit);
+    switch (job.kind) {
+      case 'walk': {
+        const answer = decodeWalkText(await page.run({ program: 'walk', args: { check, walk: job.walk }, script: job.script }));
+        if ('tooLarge' in answer) throw tooLarge(answer.tooLarge);
+        const walk = this.walkOf(answer);
+        if (!atViewport(walk)) throw new PageFault(viewportText(this.engine, walk));
+        return walk;
+      }
+      case 'reflect': {
+        const answer = decodeReflectionText(
+          await page.run({ program: 'reflect', args: { check, probes: job.probes }, script: job.script }),
+          job.probes.length,
+        );
+        if ('elsewhere' in answer) throw leftDocument(answer.elsewhere);
+        if ('scriptError' in answer) throw new OracleError('script_error', answer.scriptError);
+        if ('unresolved' in answer) {
+          const selector = JSON.stringify(answer.unresolved);
+          throw new OracleError(
+            'selector_not_found',
+            answer.invalid ? `${selector} is not a selector ${this.engine} accepts` : `no element matches ${selector}`,
+          );
+        }
+        return answer.values;
+      }
+      case 'trace': {
+        const outcome = (await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, job.script])) as TraceOutcome;
+        if (Array.isArray(outcome) && outcome[0] === 'elsewhere') throw leftDocument(String(outcome[1]));
+        return outcome;
+      }
+    }
+  }
+
+  private walkOf(answer: Exclude<WalkAnswer, { tooLarge: unknown }>): RawWalk {
+    if ('elsewhere' in answer) throw leftDocument(answer.elsewhere);
+    if ('scriptError' in answer) throw new OracleError('script_error', answer.scriptError);
+    return answer.walk;
+  }
+
+  /** Whose fault a failure is. A browser that went away under the call is a crash whatever the call said. */
+  private async classify(error: unknown, generation: number): Promise<Failure> {
+    if (error instanceof TimeoutError) return 'timeout';
+    // The browser's exit can be reported just after the failed call it caused.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (error instanceof EngineGoneError || generation !== this.supervisor.generation) return 'crash';
+    if (error instanceof PageFault || (error instanceof OracleError && error.code === 'page_tampered')) return 'page';
+    return 'final';
+  }
+
+  /** Ends a case that failed by itself (or sends it round once more, when its page was to blame for the first time). */
+  private fail(pending: Pending, failure: Failure, error: unknown): void {
+    if ((failure === 'crash' || failure === 'page') && pending.attempt === 0) {
+      return this.queue.requeue([{ ...pending, attempt: 1, alone: true }]);
+    }
+    switch (failure) {
+      case 'crash':
+        return pending.reject(
+          new OracleError(
+            'engine_crashed',
+            `${this.engine} crashed on this case twice, the second time on a fresh page (${firstLine(error)})`,
+          ),
+        );
+      case 'page':
+        return pending.reject(
+          error instanceof OracleError
+            ? error
+            : new OracleError('page_tampered', `${firstLine(error)}; twice, the second time on a fresh page`),
+        );
+      case 'timeout':
+        return pending.reject(new OracleError('case_timeout', `no answer from ${this.engine} within ${this.timeoutMs} ms`));
+      case 'final':
+        return pending.reject(error);
+    }
+  }
+}
+
+const atViewport = (walk: RawWalk) => walk.viewport[0] === VIEWPORT.width && walk.viewport[1] === VIEWPORT.height && walk.ratio === 1;
+
+const viewportText = (engine: EngineName, walk: RawWalk) =>
+  `${engine} measured the case in a ${walk.viewport[0]}×${walk.viewport[1]} viewport at device pixel ratio ${walk.ratio}, not ${VIEWPORT.width}×${VIEWPORT.height} at 1`;
+
+const leftDocument = (href: string) => new PageFault(`the page is not on the case's document (it is at ${href.slice(0, 200)})`);
+
+function tooLarge(size: { nodes: number; fragments?: number; bytes?: number }): OracleError {
+  const what =
+    size.fragments !== undefined
+      ? `${size.fragments} fragments`
+      : size.bytes !== undefined
+        ? `about ${size.bytes} bytes of dump`
+        : `${size.nodes} elements`;
+  return new OracleError('dump_too_large', `the document has ${what}, over the limit (--max-nodes, --max-answer-bytes)`);
+}

@@ -1,0 +1,101 @@
+// One engine in one worker: its browser (BrowserSupervisor), its pages (PagePool), its queue of
+// work (EngineQueue) and the rules a case runs by (CaseRunner). Each page is a lane that takes the
+// next batch from the queue as soon as it is free, so engines run independently of each other and
+// a lone case waits for nothing but a page.
+import type { LaunchOptions } from '../../farm/launch.js';
+import { OracleError } from '../../protocol/errors.js';
+import type { EngineName } from '../../protocol/schema.js';
+import type { LaunchEngine } from '../engine.js';
+import { BrowserSupervisor } from './browser-supervisor.js';
+import { CaseRunner } from './case-runner.js';
+import { EngineQueue } from './engine-queue.js';
+import type { Job } from './jobs.js';
+import { PagePool } from './page-pool.js';
+
+/** How long beyond its own timeout a case waits for a page while its engine relaunches. */
+const PAGE_WAIT_MS = 90_000;
+
+export interface HostSettings {
+  pages: number;
+  /** The most script-free cases one driver call writes and walks. */
+  maxBatch: number;
+  timeoutMs: number;
+}
+
+export class EngineHost {
+  private readonly supervisor: BrowserSupervisor;
+  private readonly pool: PagePool;
+  private readonly queue: EngineQueue;
+  private readonly runner: CaseRunner;
+  private closing = false;
+  private lanes: Promise<void>[] = [];
+
+  constructor(
+    readonly engine: EngineName,
+    launchEngine: LaunchEngine,
+    options: LaunchOptions,
+    private readonly settings: HostSettings,
+  ) {
+    this.supervisor = new BrowserSupervisor(engine, launchEngine, options, () => this.pool.browserLost());
+    this.pool = new PagePool(this.supervisor, settings.pages);
+    this.queue = new EngineQueue(settings.pages, settings.maxBatch);
+    this.runner = new CaseRunner(engine, this.supervisor, this.pool, this.queue, settings.timeoutMs);
+  }
+
+  /** The build this host runs. */
+  get version(): string {
+    return this.supervisor.version;
+  }
+
+  /** Whether this engine's case documents must carry the guard (src/page/guard.ts). */
+  get guarded(): boolean {
+    return this.supervisor.guarded;
+  }
+
+  /** Launches the browser and opens every page; throws, with the reason, when the engine cannot serve. */
+  async start(): Promise<void> {
+    await this.supervisor.current();
+    await this.pool.start();
+    this.lanes = Array.from({ length: this.settings.pages }, () => this.lane());
+  }
+
+  /** Runs one job; resolves with its decoded result, or rejects with the error that ends the case. */
+  submit<R>(job: Job): Promise<R> {
+    if (this.closing) return Promise.reject(new OracleError('engine_not_launched', `${this.engine} is closing`));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ job, resolve: resolve as (value: unknown) => void, reject, attempt: 0, alone: false, since: Date.now() });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.queue.wakeEveryone();
+    await Promise.all(this.lanes);
+    for (const pending of this.queue.expire(Number.POSITIVE_INFINITY))
+      pending.reject(new OracleError('engine_not_launched', `${this.engine} closed before the case ran`));
+    await this.pool.close();
+    await this.supervisor.close();
+  }
+
+  /** One page's loop: wait for work, take a page, take the batch that is due, run it. */
+  private async lane(): Promise<void> {
+    while (!this.closing) {
+      await this.queue.waitForWork();
+      if (this.closing) break;
+      let slot;
+      try {
+        slot = await this.pool.take(this.settings.timeoutMs + PAGE_WAIT_MS);
+      } catch (error) {
+        // No page came back in time: the cases that waited longest give up.
+        for (const pending of this.queue.expire(Date.now() - this.settings.timeoutMs - PAGE_WAIT_MS)) pending.reject(error);
+        continue;
+      }
+      const batch = this.queue.next();
+      if (!batch.length) {
+        this.pool.give(slot);
+        continue;
+      }
+      await this.runner.run(slot, batch);
+    }
+  }
+}

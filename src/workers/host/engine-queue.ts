@@ -1,0 +1,80 @@
+// One engine's queue of work in one worker. A free page takes the job at the head; when that is a
+// script-free case, it takes up to min(maxBatch, ceil(queued / pages)) consecutive ones, written
+// and walked in one driver call — batching what is queued, never waiting to fill a batch, so a
+// lone case runs as soon as a page is free. A case that must run by itself (a re-run after its
+// batch failed) ends a batch, as does any case that loads its own document.
+import type { Job } from './jobs.js';
+
+/** A job in the queue, with how to settle it. */
+export interface Pending {
+  job: Job;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  /** 0 on the first run; a case that failed for its page's sake (a crash, a page not on its document) runs once more. */
+  attempt: number;
+  /** Runs by itself: its batch failed, so which case was to blame is not known yet. */
+  alone: boolean;
+  /** When it was queued, for the bound on waiting for a page. */
+  since: number;
+}
+
+export class EngineQueue {
+  private readonly items: Pending[] = [];
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly pages: number,
+    private readonly maxBatch: number,
+  ) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  /** Queues new work at the back. */
+  push(pending: Pending): void {
+    this.items.push(pending);
+    this.signal();
+  }
+
+  /** Puts work back at the front, in the order given: re-runs and the rest of a cut-short batch go before new work. */
+  requeue(pending: readonly Pending[]): void {
+    this.items.unshift(...pending);
+    if (pending.length) this.signal();
+  }
+
+  /** The next batch for a free page, or nothing when the queue is empty. */
+  next(): Pending[] {
+    const head = this.items[0];
+    if (!head) return [];
+    if (head.job.kind !== 'write' || head.alone) return this.items.splice(0, 1);
+    const queued = this.items.filter((p) => p.job.kind === 'write' && !p.alone).length;
+    const limit = Math.min(this.maxBatch, Math.ceil(queued / this.pages));
+    let n = 1;
+    while (n < limit && n < this.items.length && this.items[n]!.job.kind === 'write' && !this.items[n]!.alone) n++;
+    return this.items.splice(0, n);
+  }
+
+  /** Removes and returns the jobs queued before `before` (milliseconds since the epoch). */
+  expire(before: number): Pending[] {
+    const expired = this.items.filter((p) => p.since < before);
+    for (const p of expired) this.items.splice(this.items.indexOf(p), 1);
+    return expired;
+  }
+
+  /** Resolves once there is work (at once if there is). */
+  waitForWork(): Promise<void> {
+    if (this.items.length) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Wakes every lane waiting for work (on close, so they can end). */
+  wakeEveryone(): void {
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  private signal(): void {
+    // Every waiting lane looks: the work may be more than one page can take.
+    this.wakeEveryone();
+  }
+}

@@ -1,0 +1,47 @@
+// What an engine host runs: one engine's part of a case. A script-free case is written into the
+// fast path's blank page, many to one driver call; any other case loads its own document on a
+// page of its own, which is retired afterwards so nothing the case started reaches a later one.
+import type { CaseCheck } from '../../page/programs.js';
+import type { WalkOptions } from '../../page/walk.js';
+import type { ReflectProbe } from '../../page/reflect.js';
+
+/** A case document: its URL and nonce, and how the page is replaced after it. */
+export interface CaseDocument extends CaseCheck {
+  /** Replace the page with one whose storage is fresh, not only its browsing context (trace pages share an origin). */
+  freshStorage: boolean;
+}
+
+/** A script-free geometry case, for the fast path; `fallback` is the same case loaded as its own document, should the parsed markup turn out script-capable. */
+export interface WriteJob {
+  kind: 'write';
+  html: string;
+  /** The page the fast path writes into: its CSP forbids page script. */
+  blankUrl: string;
+  walk: WalkOptions;
+  fallback: WalkJob;
+}
+
+/** A geometry case on its own document; `script` runs after load and fonts, before the walk. */
+export interface WalkJob {
+  kind: 'walk';
+  document: CaseDocument;
+  walk: WalkOptions;
+  script: string | null;
+}
+
+export interface ReflectJob {
+  kind: 'reflect';
+  document: CaseDocument;
+  probes: readonly ReflectProbe[];
+  script: string | null;
+}
+
+/** A trace: the document's recorder runs `script` and answers when the trace ends. */
+export interface TraceJob {
+  kind: 'trace';
+  document: CaseDocument;
+  script: string;
+}
+
+export type Job = WriteJob | WalkJob | ReflectJob | TraceJob;
+export type DocumentJob = Exclude<Job, WriteJob>;

@@ -1,0 +1,128 @@
+// The pages of one engine in one worker. A page is handed to one case (or one batch) at a time; a
+// page that ran a case's script, or broke, or belongs to a browser that went away, is retired —
+// closed in the background — and a new page is opened in its place, so nothing one case left
+// behind (timers, workers, popups, history, storage, a deferred hang) reaches the next.
+import { OracleError, firstLine } from '../../protocol/errors.js';
+import { decodePageStateText } from '../../protocol/page-output.js';
+import { log } from '../../system/log.js';
+import { VIEWPORT, type EnginePage } from '../engine.js';
+import type { BrowserSupervisor } from './browser-supervisor.js';
+
+/** A page and what the pool knows of it. */
+export interface Slot {
+  page: EnginePage;
+  /** On the blank page, which never runs page script: the fast path may write into it. */
+  clean: boolean;
+  /** The browser generation the page belongs to. */
+  generation: number;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+export class PagePool {
+  private readonly free: Slot[] = [];
+  private readonly waiting: ((slot: Slot) => void)[] = [];
+  /** Replacements being opened: closing waits for them, so none outlives the pool. */
+  private readonly opening = new Set<Promise<void>>();
+  private closing = false;
+
+  constructor(
+    private readonly supervisor: BrowserSupervisor,
+    private readonly size: number,
+  ) {}
+
+  /** Opens every page; throws, with the reason, when the engine cannot serve. */
+  async start(): Promise<void> {
+    const pages = await Promise.all(Array.from({ length: this.size }, () => this.open(false)));
+    for (const slot of pages) this.give(slot);
+  }
+
+  /** A free page; while pages are being replaced, a case waits for one, for a bounded time. */
+  take(limitMs: number): Promise<Slot> {
+    const slot = this.free.shift();
+    if (slot) return Promise.resolve(slot);
+    return new Promise((resolve, reject) => {
+      const waiter = (slot: Slot) => {
+        clearTimeout(timer);
+        resolve(slot);
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        reject(
+          new OracleError(
+            'engine_crashed',
+            `no ${this.supervisor.engine} page became available within ${limitMs} ms; the engine keeps failing to relaunch (see stderr)`,
+          ),
+        );
+      }, limitMs);
+      this.waiting.push(waiter);
+    });
+  }
+
+  /** Whether a case is waiting for a page. */
+  get starved(): boolean {
+    return this.waiting.length > 0;
+  }
+
+  /** Hands a page back for the next case. */
+  give(slot: Slot): void {
+    if (this.closing) return void slot.page.close();
+    if (slot.generation !== this.supervisor.generation) return this.retire(slot, false);
+    const waiter = this.waiting.shift();
+    if (waiter) waiter(slot);
+    else this.free.push(slot);
+  }
+
+  /** Closes `slot`'s page in the background and opens its successor; the successor's storage is fresh when asked. */
+  retire(slot: Slot, freshStorage: boolean): void {
+    void slot.page.close();
+    if (this.closing) return;
+    const replacing = this.replace(freshStorage).finally(() => this.opening.delete(replacing));
+    this.opening.add(replacing);
+  }
+
+  /** The browser went away: its free pages went with it. */
+  browserLost(): void {
+    for (const slot of this.free.splice(0)) this.retire(slot, false);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.opening]);
+    await Promise.all(this.free.splice(0).map((slot) => slot.page.close()));
+  }
+
+  private async replace(freshStorage: boolean): Promise<void> {
+    for (let attempt = 0; !this.closing; attempt++) {
+      try {
+        const slot = await this.open(freshStorage);
+        if (this.closing) return void slot.page.close();
+        return this.give(slot);
+      } catch (error) {
+        if (this.closing) return;
+        log.warn(`${this.supervisor.engine}: could not open a page (attempt ${attempt + 1}): ${firstLine(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt)));
+      }
+    }
+  }
+
+  /** A new page, refused unless its viewport is the oracle's. */
+  private async open(freshStorage: boolean): Promise<Slot> {
+    const generation = this.supervisor.generation;
+    const page = await this.supervisor.newPage(freshStorage);
+    try {
+      const state = decodePageStateText(await page.run({ program: 'pageState', args: {} }));
+      const [width, height] = state.viewport;
+      if (width !== VIEWPORT.width || height !== VIEWPORT.height || state.ratio !== 1) {
+        throw new Error(
+          `${this.supervisor.engine} viewport is ${width}×${height} at device pixel ratio ${state.ratio}; ` +
+            `the oracle serves only ${VIEWPORT.width}×${VIEWPORT.height} at 1`,
+        );
+      }
+      return { page, clean: false, generation };
+    } catch (error) {
+      await page.close();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,30 @@
+// What every task runner in a worker has at hand: the engines it runs, and the run's settings.
+import type { WorkerConfig } from '../farm/tasks.js';
+import type { EngineName } from '../protocol/schema.js';
+import { STYLE_PROPERTIES } from '../protocol/schema.js';
+import type { WalkOptions } from '../page/walk.js';
+import type { EngineHost } from './host/engine-host.js';
+import { SCRIPT_CAPABLE_SELECTOR } from './script-free.js';
+
+export interface WorkerContext {
+  hosts: Map<EngineName, EngineHost>;
+  config: WorkerConfig;
+  /** What every walk of this run is told (its load time aside). */
+  walk: WalkOptions;
+}
+
+export function workerContext(hosts: Map<EngineName, EngineHost>, config: WorkerConfig): WorkerContext {
+  const { maxNodes, maxFragments, maxBytes } = config.limits;
+  return {
+    hosts,
+    config,
+    walk: {
+      styleProperties: STYLE_PROPERTIES,
+      scriptCapableSelector: SCRIPT_CAPABLE_SELECTOR,
+      maxNodes,
+      maxFragments,
+      maxBytes,
+      loadMs: null,
+    },
+  };
+}
