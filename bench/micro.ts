@@ -2,7 +2,8 @@
 import { Bench } from 'tinybench';
 import { pack, unpack } from 'msgpackr';
 import { parseRequestLine } from '../src/protocol/validate.js';
-import { dumpJson, type RawWalk } from '../src/protocol/dump.js';
+import { dumpJson } from '../src/protocol/dump.js';
+import type { RawWalk } from '../src/protocol/page-output.js';
 import { ENGINE_NAMES, type EngineName } from '../src/protocol/schema.js';
 import type { GeometryResult } from '../src/farm/tasks.js';
 import { layoutCorpus } from '../test/support/layout-corpus.js';

@@ -1,139 +1,181 @@
-// npm run bench — throughput of the engine farm against a naive oracle, side by side in one
-// run on the same corpus (absolute figures drift on shared machines; the ratio is the result),
-// the engines' own in-page time per case, and micro-benchmarks of the hot non-browser paths.
+// npm run bench — throughput of the engine farm against naive oracles, side by side in one run on
+// the same corpus (absolute figures drift on shared machines; the ratios are the result), CPU per
+// case per engine from /proc, the latency of a lone request, and micro-benchmarks of the hot
+// non-browser paths.
+//
+//   naive (ENGINES.md)   one page per engine in this process; each case loaded as a document, then
+//                        fonts and one walk; each engine in turn
+//   naive, one call      the same pages, each case written and walked in one driver call (the
+//                        fast path's call without batching); each engine in turn
+//   farm, batch 1        the real oracle over stdio, every case pipelined, batches off
+//   farm                 the real oracle over stdio, every case pipelined, as it ships
 import { performance } from 'node:perf_hooks';
-import { SingleBar, Presets } from 'cli-progress';
+import { Presets, SingleBar } from 'cli-progress';
+import { CaseServer } from '../src/coordinator/case-server.js';
+import { EgressLog } from '../src/coordinator/egress-log.js';
+import { decodeBatchText, decodeWalk, decodeWalkText, type RawWalk } from '../src/protocol/page-output.js';
+import { dumpJson } from '../src/protocol/dump.js';
 import { ENGINE_NAMES, type EngineName } from '../src/protocol/schema.js';
-import { dumpJson, type RawWalk } from '../src/protocol/dump.js';
-import { LAUNCHERS } from '../src/workers/engines/index.js';
-import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../src/page/walk.js';
-import { writeThenCall } from '../src/workers/script-free.js';
-import type { EnginePage, EngineBrowser } from '../src/workers/engine.js';
-import { EgressGuard } from '../src/coordinator/egress-guard.js';
 import { CONFIG_DIR } from '../src/system/paths.js';
+import { LAUNCHERS } from '../src/workers/engines/index.js';
+import type { EngineBrowser, EnginePage } from '../src/workers/engine.js';
+import { defaultOptions } from '../src/api/oracle.js';
+import { workerContext } from '../src/workers/worker-context.js';
 import { OracleProcess, type Line } from '../test/support/oracle-process.js';
 import { layoutCorpus, type BenchCase } from '../test/support/layout-corpus.js';
+import { cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
 import { microBenchmarks } from './micro.js';
 
-const corpus = layoutCorpus();
-const args = process.argv.slice(2);
-const farmArgs = args.filter((a) => a.startsWith('--workers=') || a.startsWith('--pages='));
+const corpus = layoutCorpus(34);
+const farmArgs = process.argv.slice(2).filter((a) => /^--(workers|pages|max-batch)=/.test(a));
+const walkOptions = workerContext(new Map(), { ...defaultLimits(), engines: [], launch: {} as never, pages: 1, maxBatch: 1, timeoutMs: 1 }).walk;
+
+function defaultLimits() {
+  const d = defaultOptions();
+  return { limits: { maxNodes: d.maxNodes, maxFragments: 4 * d.maxNodes, maxBytes: d.maxAnswerBytes } };
+}
 
 function progress(label: string, total: number): SingleBar {
-  const bar = new SingleBar(
-    { format: `${label.padEnd(22)} {bar} {value}/{total} cases`, stream: process.stderr, hideCursor: true },
-    Presets.shades_classic,
-  );
+  const bar = new SingleBar({ format: `${label.padEnd(22)} {bar} {value}/{total} cases`, stream: process.stderr, hideCursor: true }, Presets.shades_classic);
   bar.start(total, 0);
   return bar;
 }
 
-/**
- * The naive oracle: one browser and one page per engine, in this process, each case written
- * into the page and walked, through each engine in turn. (It uses the farm's own one-round-trip
- * write + walk, so the ratio measures the farm's scheduling, not a slower page method.)
- */
-async function naive(cases: BenchCase[]): Promise<{ seconds: number; walks: Map<string, Partial<Record<EngineName, RawWalk>>> }> {
-  const guard = await EgressGuard.start();
+interface Phase {
+  label: string;
+  seconds: number;
+  cpu: CpuSample;
+  walks: Map<string, Partial<Record<EngineName, RawWalk | Line>>>;
+}
+
+/** The naive oracles: one page per engine, here, each case through each engine in turn. */
+async function naive(cases: BenchCase[], oneCall: boolean): Promise<Phase> {
+  const label = oneCall ? 'naive, one call' : 'naive (ENGINES.md)';
+  const egress = new EgressLog();
+  const server = await CaseServer.start(egress);
   const browsers: EngineBrowser[] = [];
-  const pages: [EngineName, EnginePage][] = [];
+  const pages: [EngineName, EnginePage, boolean][] = [];
   try {
     for (const engine of ENGINE_NAMES) {
-      const browser = await LAUNCHERS[engine]({
-        profile: 'default',
-        display: undefined,
-        configDir: CONFIG_DIR,
-        proxyUrl: guard.proxyUrl,
-        browsers: 'auto',
-      });
+      const browser = await LAUNCHERS[engine]({ profile: 'default', display: undefined, configDir: CONFIG_DIR, proxyUrl: server.proxyUrl, browsers: 'auto' });
       browsers.push(browser);
-      pages.push([engine, await browser.newPage()]);
+      const page = await browser.newPage({ freshStorage: false });
+      if (oneCall) await page.load(server.blankUrl, 30_000);
+      pages.push([engine, page, browser.guarded]);
     }
-    const walks = new Map<string, Partial<Record<EngineName, RawWalk>>>();
-    const bar = progress('naive (sequential)', cases.length);
+    const guarded = new Set(pages.filter(([, , g]) => g).map(([engine]) => engine));
+    const walks: Phase['walks'] = new Map();
+    const bar = progress(label, cases.length);
+    const before = sampleCpu(process.pid);
     const start = performance.now();
     for (const c of cases) {
       const perEngine: Partial<Record<EngineName, RawWalk>> = {};
       for (const [engine, page] of pages) {
-        perEngine[engine] = await page.call<RawWalk>(writeThenCall(WALK_FUNCTION_SOURCE), [c.html, null, ...WALK_FIXED_ARGS]);
+        if (oneCall) {
+          const text = await page.run({ program: 'batch', args: { blankUrl: server.blankUrl, htmls: [c.html], walk: walkOptions, budgetMs: 30_000 } });
+          const answer = decodeBatchText(text);
+          const walk = 'walks' in answer ? decodeWalk(answer.walks[0]) : answer;
+          if ('walk' in walk) perEngine[engine] = walk.walk;
+        } else {
+          const published = server.publish(c.id, 'geometry', c.html, [engine], guarded);
+          const { url, nonce } = published.documents[engine]!;
+          await page.load(url, 30_000);
+          const walk = decodeWalkText(await page.run({ program: 'walk', args: { check: { url, nonce }, walk: walkOptions } }));
+          if ('walk' in walk) perEngine[engine] = walk.walk;
+          published.release();
+        }
       }
       walks.set(c.id, perEngine);
       bar.increment();
     }
     const seconds = (performance.now() - start) / 1000;
+    const cpu = cpuBetween(before, sampleCpu(process.pid));
     bar.stop();
-    return { seconds, walks };
+    return { label, seconds, cpu, walks };
   } finally {
     await Promise.all(browsers.map((b) => b.close()));
-    await guard.close();
+    await server.close();
   }
 }
 
 /** The real oracle over stdio, every case pipelined at once, as a fuzzing client would. */
-async function farm(oracle: OracleProcess, cases: BenchCase[], engines: readonly EngineName[], label: string) {
+async function farm(cases: BenchCase[], args: string[], label: string): Promise<Phase & { lone: number[] }> {
+  const oracle = new OracleProcess([...farmArgs, ...args, '--log-level=debug']);
+  await oracle.ready();
+  // A lone request at a time: what a client that waits for each answer sees.
+  const lone: number[] = [];
+  for (const c of cases.slice(0, 40)) {
+    const t0 = performance.now();
+    await oracle.request({ id: `${label}/lone/${c.id}`, html: c.html });
+    lone.push(performance.now() - t0);
+  }
   const bar = progress(label, cases.length);
+  const before = sampleCpu(oracle.pid);
   const start = performance.now();
   const answers = await Promise.all(
     cases.map((c) =>
-      oracle.request({ id: `${label}/${c.id}`, html: c.html, engines, timing: true }).then((a) => {
+      oracle.request({ id: `${label}/${c.id}`, html: c.html }).then((a) => {
         bar.increment();
         return a;
       }),
     ),
   );
   const seconds = (performance.now() - start) / 1000;
+  const cpu = cpuBetween(before, sampleCpu(oracle.pid));
   bar.stop();
+  await oracle.shutdown();
+  const walks: Phase['walks'] = new Map(cases.map((c, i) => [c.id, (answers[i]!.dumps ?? {}) as Partial<Record<EngineName, Line>>]));
   const failed = answers.filter((a) => a.errors).length;
-  return { seconds, answers, failed };
+  if (failed) process.stderr.write(`bench: ${label}: ${failed} cases with an engine error\n`);
+  return { label, seconds, cpu, walks, lone };
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-const rate = (n: number, s: number) => `${(n / s).toFixed(1)} cases/s`;
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const rate = (p: Phase) => corpus.length / p.seconds;
+const perCase = (p: Phase, owner: keyof CpuSample) => p.cpu[owner] / corpus.length;
 
-const oracle = new OracleProcess(farmArgs);
-const ping = await oracle.ready();
-process.stderr.write(
-  `bench: ${corpus.length} cases; farm ${farmArgs.join(' ') || '(default workers and pages)'}; engines ${ping.engines.join(', ')}\n`,
-);
+process.stderr.write(`bench: ${corpus.length} script-free cases in ${new Set(corpus.map((c) => c.family)).size} families; farm ${farmArgs.join(' ') || '(defaults)'}\n`);
+const batched = await farm(corpus, [], 'farm');
+const unbatched = await farm(corpus, ['--max-batch=1'], 'farm, batch 1');
+const engines = await naive(corpus, false);
+const oneCall = await naive(corpus, true);
 
-const together = await farm(oracle, corpus, ENGINE_NAMES, 'farm, three engines');
-const single: Record<string, Awaited<ReturnType<typeof farm>>> = {};
-for (const engine of ENGINE_NAMES) single[engine] = await farm(oracle, corpus, [engine], `farm, ${engine} only`);
-await oracle.shutdown();
-
-const baseline = await naive(corpus);
-
-// The farm loads a fresh document per case, the naive oracle writes into a reused page: the
-// same engine should compute byte-identical dumps either way.
+// Every route gives every engine's dump byte for byte the same.
 let identical = 0;
 let compared = 0;
 for (const c of corpus) {
-  const answer = together.answers.find((a) => a.id === `farm, three engines/${c.id}`)!;
   for (const engine of ENGINE_NAMES) {
-    const walk = baseline.walks.get(c.id)?.[engine];
-    const dump = answer.dumps[engine] as Line | undefined;
-    if (!walk || !dump) continue;
-    compared++;
-    if (JSON.stringify(dump) === dumpJson(engine, dump.engine_version, walk).text) identical++;
+    const reference = engines.walks.get(c.id)?.[engine] as RawWalk | undefined;
+    if (!reference) continue;
+    for (const phase of [oneCall, batched, unbatched]) {
+      const other = phase.walks.get(c.id)?.[engine];
+      if (!other) continue;
+      compared++;
+      const text = 'tags' in other ? dumpJson(engine, 'v', other as RawWalk).text : JSON.stringify({ ...other, engine_version: 'v' });
+      if (text === dumpJson(engine, 'v', reference).text) identical++;
+    }
   }
 }
 
-const inPage = Object.fromEntries(
-  ENGINE_NAMES.map((e) => [e, mean(together.answers.map((a) => a.timing?.[e]).filter((t): t is number => typeof t === 'number'))]),
+const phases = [engines, oneCall, unbatched, batched];
+console.log(`\n${corpus.length} script-free layout cases, all three engines, measured in this run:`);
+console.table(
+  phases.map((p) => ({
+    route: p.label,
+    'cases/s': Number(rate(p).toFixed(1)),
+    '× naive (ENGINES.md)': Number((rate(p) / rate(engines)).toFixed(2)),
+    '× naive, one call': Number((rate(p) / rate(oneCall)).toFixed(2)),
+    'CPU ms/case chromium': Number(perCase(p, 'chromium').toFixed(2)),
+    firefox: Number(perCase(p, 'firefox').toFixed(2)),
+    webkit: Number(perCase(p, 'webkit').toFixed(2)),
+    node: Number(perCase(p, 'node').toFixed(2)),
+  })),
 );
-
-console.log(`\nEnd to end, ${corpus.length} layout cases (${new Set(corpus.map((c) => c.family)).size} families), measured in this run:`);
-console.log(`  naive oracle (1 page per engine, sequential write + walk):      ${rate(corpus.length, baseline.seconds)}`);
+console.log(`dumps byte-identical across the routes: ${identical} of ${compared} engine dumps`);
+console.log(`batch size: at most ${defaultOptions().maxBatch} (--max-batch), ceil(queued / pages) below that`);
 console.log(
-  `  farm, all three engines per case:                               ${rate(corpus.length, together.seconds)}  (${together.failed} cases with an engine error)`,
+  `lone request latency, ms: farm p50 ${percentile(batched.lone, 50).toFixed(1)} p99 ${percentile(batched.lone, 99).toFixed(1)}; ` +
+    `batch 1 p50 ${percentile(unbatched.lone, 50).toFixed(1)} p99 ${percentile(unbatched.lone, 99).toFixed(1)}`,
 );
-for (const engine of ENGINE_NAMES)
-  console.log(`  farm, ${engine.padEnd(8)} only:                                        ${rate(corpus.length, single[engine]!.seconds)}`);
-console.log(`  ratio farm / naive (three engines): ${(baseline.seconds / together.seconds).toFixed(2)}×`);
-console.log(`  farm and naive dumps byte-identical for ${identical} of ${compared} engine dumps`);
-console.log(`\nIn-page time per case (load: parse + style + layout; plus the walk), mean over the corpus:`);
-for (const engine of ENGINE_NAMES) console.log(`  ${engine.padEnd(8)} ${inPage[engine]!.toFixed(2)} ms`);
-console.log(`  sum      ${ENGINE_NAMES.reduce((s, e) => s + inPage[e]!, 0).toFixed(2)} ms of engine work per three-engine case`);
-
 console.log('\nHot non-browser paths (tinybench):');
-console.table(await microBenchmarks(baseline.walks));
+console.table(await microBenchmarks(engines.walks as Map<string, Partial<Record<EngineName, RawWalk>>>));

@@ -26,6 +26,8 @@ declare -A need=(
   [xvfb]=/usr/bin/Xvfb
   [xauth]=/usr/bin/xauth
   [fonts-liberation2]=/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf
+  # bin/browser-oracle brings up loopback in the oracle's own network namespace.
+  [iproute2]=/sbin/ip
 )
 missing=()
 if $engines; then

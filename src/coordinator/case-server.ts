@@ -131,18 +131,19 @@ export class CaseServer {
     res.writeHead(200, { ...(served.trace ? TRACE_HEADERS : CASE_HEADERS), ...timing }).end(served.body);
   }
 
-  /** The path and host name of a request for this server, straight or through the proxy; null for anywhere else. */
+  /**
+   * The host name and path of a request for this server, straight or through the proxy, exactly as
+   * sent (never normalized: /case/../case/x is not /case/x); null for anywhere else.
+   */
   private ownTarget(req: IncomingMessage): { host: string; path: string } | null {
     const raw = req.url ?? '';
-    let url: URL;
-    try {
-      url = new URL(raw.startsWith('/') ? `http://${req.headers.host ?? ''}${raw}` : raw);
-    } catch {
-      return null;
+    const proxied = /^http:\/\/([^/?#]*)(\/[^#]*)?$/i.exec(raw);
+    const authority = raw.startsWith('/') ? (req.headers.host ?? '') : proxied?.[1];
+    const path = raw.startsWith('/') ? raw : (proxied?.[2] ?? '/');
+    for (const host of ['127.0.0.1', 'localhost']) {
+      if (authority?.toLowerCase() === `${host}:${this.port}`) return { host, path };
     }
-    const own =
-      url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost') && url.port === String(this.port);
-    return own && !url.username && !url.password ? { host: url.hostname, path: url.pathname + url.search } : null;
+    return null;
   }
 
   private refuse(method: string, target: string, referer: string | undefined): void {

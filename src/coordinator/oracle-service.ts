@@ -7,6 +7,7 @@ import type { LaunchOptions } from '../farm/launch.js';
 import { killDescendants, killStrays } from '../system/processes.js';
 import { CONFIG_DIR } from '../system/paths.js';
 import { log } from '../system/log.js';
+import { networkIsolation, type NetworkIsolation } from '../system/network.js';
 import { CaseServer } from './case-server.js';
 import { EgressLog } from './egress-log.js';
 import { EngineFarm } from './engine-farm.js';
@@ -53,8 +54,17 @@ export class OracleService {
     private readonly options: OracleOptions,
   ) {}
 
+  /** How the engines are kept off the network. */
+  readonly network: NetworkIsolation = networkIsolation();
+
   /** Starts every engine the options name; an engine that cannot start is left out, with its reason on stderr. */
   static async start(options: OracleOptions): Promise<OracleService> {
+    if (networkIsolation() === 'proxy') {
+      log.warn(
+        'network: no namespace of its own (run through bin/browser-oracle, as root or with user namespaces): ' +
+          "the oracle's proxy refuses every request but its own documents', but WebRTC UDP from Chromium is not stopped",
+      );
+    }
     const strays = killStrays();
     if (strays.length)
       log.warn(`killed ${strays.length} process(es) left behind by an earlier oracle that was killed (${[...new Set(strays)].join(', ')})`);
@@ -109,7 +119,7 @@ export class OracleService {
 
   /** The ping answer's fields beside the id. */
   ping(): Answer {
-    return { ok: true, engines: this.engines, versions: this.versions, profile: this.profile };
+    return { ok: true, engines: this.engines, versions: this.versions, profile: this.profile, network: this.network };
   }
 
   /** Closes every browser, driver and server, then kills whatever they left running. */

@@ -154,6 +154,12 @@ export const PingResponseSchema = Type.Object(
     engines: Type.Array(EngineNameSchema),
     versions: PerEngine(Type.String()),
     profile: ProfileNameSchema,
+    network: Type.Optional(
+      Type.Union([Type.Literal('namespace'), Type.Literal('proxy')], {
+        description:
+          "How the engines are kept off the network: 'namespace', a network namespace with loopback alone; 'proxy', the oracle's refusing proxy alone.",
+      }),
+    ),
   },
   { ...strict, title: 'Ping response' },
 );

@@ -1,5 +1,5 @@
 // What every task runner in a worker has at hand: the engines it runs, and the run's settings.
-import type { WorkerConfig } from '../farm/tasks.js';
+import type { DumpLimits, WorkerConfig } from '../farm/tasks.js';
 import type { EngineName } from '../protocol/schema.js';
 import { STYLE_PROPERTIES } from '../protocol/schema.js';
 import type { WalkOptions } from '../page/walk.js';
@@ -14,17 +14,10 @@ export interface WorkerContext {
 }
 
 export function workerContext(hosts: Map<EngineName, EngineHost>, config: WorkerConfig): WorkerContext {
-  const { maxNodes, maxFragments, maxBytes } = config.limits;
-  return {
-    hosts,
-    config,
-    walk: {
-      styleProperties: STYLE_PROPERTIES,
-      scriptCapableSelector: SCRIPT_CAPABLE_SELECTOR,
-      maxNodes,
-      maxFragments,
-      maxBytes,
-      loadMs: null,
-    },
-  };
+  return { hosts, config, walk: walkOptions(config.limits) };
+}
+
+/** What a walk is told, under `limits`. */
+export function walkOptions({ maxNodes, maxFragments, maxBytes }: DumpLimits): WalkOptions {
+  return { styleProperties: STYLE_PROPERTIES, scriptCapableSelector: SCRIPT_CAPABLE_SELECTOR, maxNodes, maxFragments, maxBytes, loadMs: null };
 }

@@ -4,12 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { PROBES } from '../../src/cli/probes.js';
+import { ORACLE_BIN, ORACLE_ENV } from '../support/oracle-process.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-
-const probe = (...args: string[]) => promisify(execFile)(process.execPath, [MAIN, 'probe', ...args]);
+const probe = (...args: string[]) => promisify(execFile)(ORACLE_BIN, ['probe', ...args], { env: ORACLE_ENV });
 
 test('probe prints one JSON line per probe, with its verdict, outlier and per-engine errors', async () => {
   const { stdout } = await probe();

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { ORACLE_MAIN, OracleProcess, isAlive, type Line } from '../support/oracle-process.js';
+import { ORACLE_BIN, ORACLE_ENV, OracleProcess, isAlive, type Line } from '../support/oracle-process.js';
 import { engineProcesses, killAll } from '../support/processes.js';
 
 let oracle: OracleProcess;
@@ -143,7 +143,7 @@ describe('ending', () => {
   });
 
   test('a closed stdout (EPIPE) shuts the oracle down cleanly, without a stack trace', async () => {
-    const child = spawn(process.execPath, [ORACLE_MAIN, '--workers=1', '--engines=chromium'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(ORACLE_BIN, ['--workers=1', '--engines=chromium'], { stdio: ['pipe', 'pipe', 'pipe'], env: ORACLE_ENV });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()) && child.stdin.write('{"id":"p","op":"ping"}\n'));

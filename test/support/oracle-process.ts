@@ -6,7 +6,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { descendantsOf } from '../../src/system/processes.js';
 
-export const ORACLE_MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+/** The executable users run: it puts the oracle in a network namespace of its own where it can. */
+export const ORACLE_BIN = fileURLToPath(new URL('../../../bin/browser-oracle', import.meta.url));
+
+/** The environment that runs the oracle on this test's own node. */
+export const ORACLE_ENV = { ...process.env, BROWSER_ORACLE_NODE: process.execPath };
 
 // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever field it asserts on, and a schema check elsewhere holds the shape.
 export type Line = Record<string, any>;
@@ -19,7 +23,7 @@ export class OracleProcess {
   private readonly child: ChildProcessWithoutNullStreams;
 
   constructor(args: string[] = []) {
-    this.child = spawn(process.execPath, [ORACLE_MAIN, ...args], { stdio: 'pipe' });
+    this.child = spawn(ORACLE_BIN, args, { stdio: 'pipe', env: ORACLE_ENV });
     this.child.stderr.on('data', (chunk) => (this.stderr += chunk));
     createInterface({ input: this.child.stdout }).on('line', (text) => {
       const line = JSON.parse(text) as Line; // a non-JSON stdout line fails the test right here

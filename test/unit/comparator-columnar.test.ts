@@ -2,7 +2,8 @@
 // self-contradicting tree is refused before the compare loop can index through it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dumpJson, type RawWalk } from '../../src/protocol/dump.js';
+import { dumpJson } from '../../src/protocol/dump.js';
+import type { RawWalk } from '../../src/protocol/page-output.js';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import { columnarFromDump, columnarFromRaw, InvalidDumpError } from '../../src/comparator/columnar.js';
 import { columnar, dump, rawFromDump, type FixtureName } from '../fixtures/dumps/load.js';

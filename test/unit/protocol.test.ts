@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { parseRequestLine } from '../../src/protocol/validate.js';
-import { dumpJson, type RawWalk } from '../../src/protocol/dump.js';
+import { dumpJson } from '../../src/protocol/dump.js';
+import type { RawWalk } from '../../src/protocol/page-output.js';
 import { DumpSchema, STYLE_PROPERTIES } from '../../src/protocol/schema.js';
 import { protocolJsonSchema } from '../../src/protocol/publish-schema.js';
 
@@ -55,6 +56,7 @@ test('accepts every request kind', () => {
 
 const raw: RawWalk = {
   viewport: [800, 600],
+  ratio: 1,
   overflowed: false,
   tags: ['HTML', 'HEAD', 'BODY', 'SPAN'],
   parents: [-1, 0, 0, 2],

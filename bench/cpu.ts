@@ -1,0 +1,68 @@
+// CPU time of an oracle and its engines, read from /proc: every process below a root, each
+// counted to the engine whose browser (or driver, or X server) it descends from, the rest to
+// Node. Processes that exited and were waited for are in their parent's cutime/cstime, so a
+// sample before and after a phase gives the phase's CPU.
+import { readdirSync, readFileSync } from 'node:fs';
+import type { EngineName } from '../src/protocol/schema.js';
+
+export type CpuOwner = EngineName | 'node';
+export type CpuSample = Record<CpuOwner, number>;
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** Which engine a process's command line starts. */
+function engineOf(cmd: string): EngineName | undefined {
+  if (/\/chromium(?:\/chromium)?(?: |$)|chrome_crashpad/.test(cmd)) return 'chromium';
+  if (/firefox-esr|firefox-bin|\/firefox /.test(cmd)) return 'firefox';
+  if (/WebKitWebDriver|MiniBrowser|WebKitWebProcess|WebKitNetworkProcess|Xvfb/.test(cmd)) return 'webkit';
+  return undefined;
+}
+
+interface Proc {
+  parent: number;
+  ms: number;
+  cmd: string;
+}
+
+function processes(): Map<number, Proc> {
+  const all = new Map<number, Proc>();
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, cutime, cstime (fields 14–17; f[0] is field 3)
+      const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+      all.set(pid, { parent: Number(f[1]), ms: ticks * TICK_MS, cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ') });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return all;
+}
+
+/** CPU milliseconds so far of `root` and everything below it, by owner. */
+export function sampleCpu(root: number): CpuSample {
+  const all = processes();
+  const sample: CpuSample = { chromium: 0, firefox: 0, webkit: 0, node: 0 };
+  for (const [pid, proc] of all) {
+    let owner: CpuOwner | undefined;
+    let below = false;
+    // Walk up: the first engine process on the way names the owner; reaching root means it counts.
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = all.get(p)?.parent) {
+      owner ??= engineOf(all.get(p)?.cmd ?? '');
+      if (p === root) {
+        below = true;
+        break;
+      }
+    }
+    // Each process's own time, plus its waited-for children's: nothing is counted twice.
+    if (below) sample[owner ?? 'node'] += proc.ms;
+  }
+  return sample;
+}
+
+export function cpuBetween(before: CpuSample, after: CpuSample): CpuSample {
+  return { chromium: after.chromium - before.chromium, firefox: after.firefox - before.firefox, webkit: after.webkit - before.webkit, node: after.node - before.node };
+}

@@ -1,0 +1,167 @@
+// The case server on its own (no browser): each engine's copy of a case is served once, only by its
+// exact path, only under the name it was published for, with its nonce; the guard goes first where
+// asked; and as a proxy it serves its own documents and refuses everything else, naming the case.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { CaseServer } from '../../src/coordinator/case-server.js';
+import { EgressLog } from '../../src/coordinator/egress-log.js';
+import { GUARD_HOOK } from '../../src/page/sources.js';
+
+let server: CaseServer;
+let egress: EgressLog;
+let port: number;
+
+before(async () => {
+  egress = new EgressLog();
+  server = await CaseServer.start(egress);
+  port = Number(new URL(server.proxyUrl).port);
+});
+
+after(() => server.close());
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** GET `path` (a path, or a whole URL as a proxy is asked) at `address`, naming the server `host`. */
+function get(path: string, host = `127.0.0.1:${port}`, address = '127.0.0.1', headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: address, port, path, headers: { host, ...headers } }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test("each engine gets its own copy, at an unguessable path, served once, with its nonce and the case's CSP", async () => {
+  const { documents, release } = server.publish('c1', 'geometry', '<!doctype html><p>x', ['chromium', 'firefox'], new Set());
+  try {
+    const chromium = new URL(documents.chromium!.url);
+    const firefox = new URL(documents.firefox!.url);
+    assert.notEqual(chromium.pathname, firefox.pathname);
+    assert.notEqual(documents.chromium!.nonce, documents.firefox!.nonce);
+    assert.match(chromium.pathname, /^\/case\/[0-9a-f]{32}$/);
+    const first = await get(chromium.pathname);
+    assert.equal(first.status, 200);
+    assert.equal(first.body, '<!doctype html><p>x');
+    assert.equal(first.headers['server-timing'], `browser-oracle-nonce;desc="${documents.chromium!.nonce}"`);
+    assert.equal(first.headers['content-security-policy'], 'sandbox allow-scripts');
+    assert.equal((await get(chromium.pathname)).status, 404, 'served once: a reload gets nothing');
+    assert.equal((await get(firefox.pathname)).status, 200);
+  } finally {
+    release();
+  }
+});
+
+test('a released document is gone; a trace page only as localhost, a case only as 127.0.0.1', async () => {
+  const trace = server.publish('t', 'trace', '<p>t', ['webkit'], new Set());
+  const page = server.publish('g', 'geometry', '<p>g', ['webkit'], new Set());
+  const tracePath = new URL(trace.documents.webkit!.url).pathname;
+  const casePath = new URL(page.documents.webkit!.url).pathname;
+  assert.equal(new URL(trace.documents.webkit!.url).hostname, 'localhost');
+  assert.equal((await get(tracePath, `127.0.0.1:${port}`)).status, 404, 'trace page under 127.0.0.1');
+  assert.equal((await get(casePath, `localhost:${port}`)).status, 404, 'case page under localhost');
+  const served = await get(tracePath, `localhost:${port}`);
+  assert.equal(served.status, 200);
+  assert.equal(served.headers['content-security-policy'], undefined, 'a trace page has a real origin');
+  assert.match(served.body, /^<!doctype html><script>/);
+  page.release();
+  assert.equal((await get(casePath)).status, 404, 'released before it was served');
+  trace.release();
+});
+
+test('only the exact path reaches a document in flight', async () => {
+  const { documents, release } = server.publish('c', 'geometry', 'x', ['chromium'], new Set());
+  const path = new URL(documents.chromium!.url).pathname;
+  const id = path.slice('/case/'.length);
+  try {
+    for (const trick of [
+      '/case/',
+      '/case/nope',
+      `/case/../case/${id}`,
+      `/case/./${id}`,
+      `/case/${id}/`,
+      `/case%2F${id}`,
+      `/case/${id}%2F..`,
+      `//case/${id}`,
+      `/CASE/${id}`,
+      '/case/..%2Fblank',
+    ]) {
+      assert.equal((await get(trick)).status, 404, trick);
+    }
+    assert.equal((await get(path)).status, 200, 'the exact path, once the tricks are done');
+  } finally {
+    release();
+  }
+});
+
+test("a guarded engine's copy has the guard as its first script, after the doctype and the html and head start tags", async () => {
+  const html = '<!doctype html><html lang=en><head data-x="a>b"><title>t</title></head><p>x';
+  const { documents, release } = server.publish('c', 'geometry', html, ['webkit', 'chromium'], new Set(['webkit'] as const));
+  try {
+    const guarded = (await get(new URL(documents.webkit!.url).pathname)).body;
+    assert.ok(guarded.startsWith('<!doctype html><html lang=en><head data-x="a>b"><script>'), guarded.slice(0, 80));
+    assert.ok(guarded.includes(GUARD_HOOK) && guarded.includes(JSON.stringify(documents.webkit!.nonce)));
+    assert.ok(guarded.endsWith('</script><title>t</title></head><p>x'));
+    assert.equal((await get(new URL(documents.chromium!.url).pathname)).body, html, 'an isolated-world engine gets the case as it is');
+  } finally {
+    release();
+  }
+});
+
+test('as a proxy it serves its own documents and refuses anything else, naming the case whose page asked', async () => {
+  const { documents, release } = server.publish('the-case', 'geometry', 'x', ['chromium'], new Set());
+  const before = egress.count;
+  try {
+    // An absolute URL is how a browser asks its proxy.
+    assert.equal((await get(documents.chromium!.url)).status, 200);
+    const referer = { referer: documents.chromium!.url };
+    for (const target of [
+      `http://127.0.0.1:${port + 1}/`,
+      'http://127.0.0.2/',
+      `http://foo.localhost:${port}/blank`,
+      'http://2130706433/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://192.0.2.1/x',
+    ]) {
+      assert.equal((await get(target, new URL(target).host, '127.0.0.1', referer)).status, 403, target);
+    }
+    assert.equal(egress.count - before, 6);
+    assert.ok(egress.first.some((line) => line.includes('http://192.0.2.1/x') && line.includes('(case "the-case")')), egress.first.join('\n'));
+    // CONNECT (https, WebSocket) goes nowhere either.
+    const reply = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk;
+      });
+      socket.on('close', () => resolve(text));
+    });
+    assert.match(reply, /^HTTP\/1\.1 403/);
+    assert.equal(egress.count - before, 7);
+  } finally {
+    release();
+  }
+});
+
+test('the refusal log is a counter and the first few entries', async () => {
+  const log = new EgressLog();
+  for (let i = 0; i < 1000; i++) log.refused('GET', `http://192.0.2.1/${'x'.repeat(16_000)}${i}`, undefined);
+  assert.equal(log.count, 1000);
+  assert.ok(log.first.length <= 20);
+  assert.ok(log.first.every((line) => line.length < 400), 'entries are cut short');
+});
+
+test('the server listens on 127.0.0.1 only', async () => {
+  // 127.0.0.2 reaches this host too; a server bound to every address (0.0.0.0) would answer there.
+  await assert.rejects(get('/blank', `127.0.0.1:${port}`, '127.0.0.2'), /ECONNREFUSED/);
+});
