@@ -1,0 +1,156 @@
+// The browser: one BiDi session on one firefox-esr process. It opens pages (each a window in a
+// user context of its own, sized like Playwright's) and routes Firefox's events to them.
+import { log } from '../../../system/log.js';
+import { VIEWPORT, type EngineBrowser, type EnginePage } from '../../engine.js';
+import type { BidiConnection } from './connection.js';
+import { withGrace } from './grace.js';
+import { FirefoxPage, PAGE_CLOSE_GRACE_MS } from './page.js';
+import type { FirefoxProcess } from './process.js';
+
+/**
+ * Only what the adapter acts on. Never `browsingContext.domContentLoaded` or `.historyUpdated`
+ * (nor the whole browsingContext module): Firefox then does work on every document.open, about
+ * 40 ms of latency and 5–10 ms of CPU per written case (measured).
+ */
+const EVENTS = [
+  'browsingContext.contextCreated',
+  'browsingContext.contextDestroyed',
+  'browsingContext.navigationCommitted',
+  'browsingContext.userPromptOpened',
+  'browsingContext.downloadWillBegin',
+  'script.realmCreated',
+  'script.realmDestroyed',
+];
+
+/** Prompts answered as Playwright's auto-dismiss answers them, without a round trip; a beforeunload never blocks a navigation. */
+const CAPABILITIES = { alwaysMatch: { webSocketUrl: true, unhandledPromptBehavior: { default: 'dismiss', beforeUnload: 'accept' } } };
+
+const BROWSER_CLOSE_GRACE_MS = 3_000;
+const EXIT_GRACE_MS = 3_000;
+
+export class FirefoxBrowser implements EngineBrowser {
+  readonly engine = 'firefox' as const;
+  readonly guarded = false;
+  readonly exited: Promise<void>;
+  /** Pages by their top-level context. */
+  private readonly pages = new Map<string, FirefoxPage>();
+  /** The current main-world realm of each window or frame, and back. */
+  private readonly mainRealmOf = new Map<string, string>();
+  private readonly contextOfRealm = new Map<string, string>();
+  private closing = false;
+
+  private constructor(
+    private readonly process: FirefoxProcess,
+    private readonly connection: BidiConnection,
+    /** The same field Playwright's browser.version() reports, so engine_version is unchanged. */
+    readonly version: string,
+  ) {
+    this.exited = process.exited;
+    connection.onEvent((method, params) => this.route(method, params));
+    connection.closed.then(() => {
+      for (const page of this.pages.values()) page.gone('the browser went away');
+    });
+  }
+
+  /** Starts the session on a connected Firefox: the version, prompts, events. */
+  static async start(process: FirefoxProcess, connection: BidiConnection): Promise<FirefoxBrowser> {
+    const session = await connection.send<{ capabilities: { browserVersion?: string } }>('session.new', { capabilities: CAPABILITIES });
+    const version = session.capabilities.browserVersion;
+    if (!version) throw new Error('firefox-esr reported no browserVersion');
+    const browser = new FirefoxBrowser(process, connection, version);
+    await connection.send('session.subscribe', { events: EVENTS });
+    return browser;
+  }
+
+  async newPage(_options: { freshStorage: boolean }): Promise<EnginePage> {
+    // Every page has a user context of its own, so its storage is always fresh.
+    const { userContext } = await this.connection.send<{ userContext: string }>('browser.createUserContext', {});
+    const userContexts = [userContext];
+    let page: FirefoxPage | undefined;
+    try {
+      // Per user context, so every popup a case opens inherits them too.
+      await Promise.all([
+        this.connection.send('browser.setDownloadBehavior', { downloadBehavior: { type: 'denied' }, userContexts }),
+        this.connection.send('browsingContext.setViewport', { viewport: VIEWPORT, devicePixelRatio: 1, userContexts }),
+        this.connection.send('emulation.setScreenOrientationOverride', {
+          screenOrientation: { type: 'landscape-primary', natural: 'landscape' },
+          userContexts,
+        }),
+        // Without it `screen` is 1366×768 and device-width media queries see that.
+        this.connection.send('emulation.setScreenSettingsOverride', { screenArea: VIEWPORT, userContexts }),
+      ]);
+      // A window, as Playwright's pages are: tabs other than a window's selected one are hidden.
+      const { context } = await this.connection.send<{ context: string }>('browsingContext.create', { type: 'window', userContext });
+      page = new FirefoxPage(this.connection, context, userContext, () => this.pages.delete(context));
+      this.pages.set(context, page);
+      await this.checkViewport(page);
+      return page;
+    } catch (error) {
+      if (page) await page.close();
+      else await withGrace(this.connection.send('browser.removeUserContext', { userContext }), PAGE_CLOSE_GRACE_MS);
+      throw error;
+    }
+  }
+
+  /** Ends the session, then kills the process group (whatever the session did); the profile goes with it. */
+  async close(): Promise<void> {
+    if (!this.closing) {
+      this.closing = true;
+      await withGrace(this.connection.send('browser.close'), BROWSER_CLOSE_GRACE_MS);
+      await withGrace(this.exited, EXIT_GRACE_MS);
+      this.process.kill();
+    }
+    await this.exited;
+    this.connection.terminate();
+  }
+
+  private async checkViewport(page: FirefoxPage): Promise<void> {
+    const state = JSON.parse(await page.run({ program: 'pageState', args: {} })) as { viewport: [number, number]; ratio: number };
+    const [width, height] = state.viewport;
+    if (width !== VIEWPORT.width || height !== VIEWPORT.height || state.ratio !== 1) {
+      throw new Error(`firefox: a new page is ${width}×${height} at ratio ${state.ratio}, not ${VIEWPORT.width}×${VIEWPORT.height} at 1`);
+    }
+  }
+
+  private route(method: string, params: Record<string, unknown>): void {
+    const context = params.context as string | undefined;
+    switch (method) {
+      case 'script.realmCreated':
+        // Frames and sandboxes have realms too; only a window's main world says which document it shows.
+        if (params.type === 'window' && params.sandbox === undefined && context !== undefined) {
+          this.mainRealmOf.set(context, params.realm as string);
+          this.contextOfRealm.set(params.realm as string, context);
+        }
+        break;
+      case 'script.realmDestroyed': {
+        const realm = params.realm as string;
+        const owner = this.contextOfRealm.get(realm);
+        if (owner === undefined) break;
+        this.contextOfRealm.delete(realm);
+        if (this.mainRealmOf.get(owner) !== realm) break;
+        this.mainRealmOf.delete(owner);
+        this.pages.get(owner)?.documentGone();
+        break;
+      }
+      case 'browsingContext.navigationCommitted':
+        // Without MOZ_CRASHREPORTER_SHUTDOWN a crashed content process leaves its pages showing this.
+        if (typeof params.url === 'string' && params.url.startsWith('about:tabcrashed')) {
+          this.pages.get(context!)?.gone('its content process crashed');
+        }
+        break;
+      case 'browsingContext.contextDestroyed':
+        this.pages.get(context!)?.gone('its window was closed');
+        this.mainRealmOf.delete(context!);
+        break;
+      case 'browsingContext.contextCreated':
+        if (params.originalOpener) log.debug(`firefox: a case opened another window (${String(params.url)}); it closes with its page`);
+        break;
+      case 'browsingContext.userPromptOpened':
+        log.debug(`firefox: a case opened a ${String(params.type)} prompt; dismissed`);
+        break;
+      case 'browsingContext.downloadWillBegin':
+        log.debug(`firefox: a case started a download (${String(params.suggestedFilename)}); refused`);
+        break;
+    }
+  }
+}

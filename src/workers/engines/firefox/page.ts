@@ -1,0 +1,196 @@
+// One Firefox page: a window in a user context of its own. Trusted programs run in a BiDi sandbox
+// (Xray views of the page: a case's replaced built-ins and clobbered DOM properties are invisible
+// there); a case's own script runs in the main world. Firefox never answers a call whose document
+// went away (a crashed content process, a case that navigated), so the browser tells the page
+// about such events and the page fails its in-flight calls itself.
+import { OracleError, firstLine } from '../../../protocol/errors.js';
+import { PROGRAMS, type ProgramName } from '../../../page/sources.js';
+import { EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
+import { BidiError, ConnectionClosedError, type BidiConnection } from './connection.js';
+import { withGrace } from './grace.js';
+import { fromRemoteValue, toLocalValue, type RemoteValue } from './remote-value.js';
+
+/** The sandbox every trusted program runs in (one per window; the page cannot reach it). */
+export const SANDBOX = 'browser-oracle';
+/** removeUserContext answers in milliseconds even for a hung page; this bounds a dead one. */
+export const PAGE_CLOSE_GRACE_MS = 5_000;
+
+/** Each program as a function of its args that resolves with the JSON text it made. */
+const PROGRAM_CALLS = Object.fromEntries(
+  Object.entries(PROGRAMS).map(([name, source]) => [name, `(args) => new Promise((resolve) => (${source})(args, resolve))`]),
+) as Record<ProgramName, string>;
+
+type EvaluateResult =
+  | { type: 'success'; result: RemoteValue }
+  | { type: 'exception'; exceptionDetails: { text: string; exception: RemoteValue } };
+
+interface InFlight {
+  /** A load survives its own document's realm going away; a call does not. */
+  kind: 'load' | 'call';
+  reject: (error: Error) => void;
+}
+
+export class FirefoxPage implements EnginePage {
+  private goneReason: string | undefined;
+  private readonly inFlight = new Set<InFlight>();
+
+  constructor(
+    private readonly connection: BidiConnection,
+    /** The page's top-level browsing context. */
+    readonly context: string,
+    /** Its user context: its own storage, and every window the case opens from it. */
+    readonly userContext: string,
+    /** Called once the page is closed, so the browser stops routing its events. */
+    private readonly forget: () => void,
+  ) {}
+
+  /** The page (its window, its content process, or the browser) is gone for good: every operation fails. */
+  gone(reason: string): void {
+    if (this.goneReason !== undefined) return;
+    this.goneReason = reason;
+    for (const op of this.inFlight) op.reject(new EngineGoneError(`firefox: ${reason}`));
+  }
+
+  /** The document's main realm went away outside a load: Firefox will never answer the calls on it. */
+  documentGone(): void {
+    for (const op of this.inFlight) {
+      if (op.kind === 'call')
+        op.reject(new EngineGoneError("firefox: the page's document went away during a call (a crash, or the case navigated)"));
+    }
+  }
+
+  async load(url: string, timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new OracleError('navigation_failed', `firefox did not finish loading the case within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      await this.track('load', () =>
+        Promise.race([this.connection.send('browsingContext.navigate', { context: this.context, url, wait: 'complete' }), deadline]),
+      );
+    } catch (error) {
+      const gone = this.asGone(error);
+      if (gone) throw gone;
+      if (error instanceof BidiError)
+        throw new OracleError('navigation_failed', `firefox could not load the case: ${error.error}: ${firstLine(error)}`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async run(call: ProgramCall): Promise<string> {
+    try {
+      return await this.track('call', async () => {
+        if (typeof call.script === 'string') {
+          if (call.program === 'walk') {
+            // The script runs once the case's fonts have settled, and only on the case's own document.
+            const settled = await this.program('settle', { check: (call.args as { check?: unknown }).check });
+            if (!isSettled(settled)) return settled;
+          }
+          await this.evaluateScript(call.script);
+        }
+        return this.program(call.program, call.args);
+      });
+    } catch (error) {
+      throw this.asGone(error) ?? error;
+    }
+  }
+
+  async callMain(functionSource: string, args: readonly unknown[]): Promise<unknown> {
+    try {
+      return await this.track('call', async () => {
+        const answer = await this.connection.send<EvaluateResult>('script.callFunction', {
+          functionDeclaration: functionSource,
+          arguments: args.map(toLocalValue),
+          target: { context: this.context },
+          awaitPromise: true,
+          resultOwnership: 'none',
+        });
+        if (answer.type === 'exception') throw new OracleError('script_error', firstLine(answer.exceptionDetails.text));
+        return fromRemoteValue(answer.result);
+      });
+    } catch (error) {
+      throw this.asGone(error) ?? error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.gone('the page was closed');
+    // Closes the window and every popup the case opened, and stops whatever runs in them.
+    await withGrace(this.connection.send('browser.removeUserContext', { userContext: this.userContext }), PAGE_CLOSE_GRACE_MS);
+    this.forget();
+  }
+
+  /** A trusted program in the sandbox: its JSON text. */
+  private async program(name: ProgramName, args: object): Promise<string> {
+    const answer = await this.connection.send<EvaluateResult>('script.callFunction', {
+      functionDeclaration: PROGRAM_CALLS[name],
+      arguments: [toLocalValue(args)],
+      target: { context: this.context, sandbox: SANDBOX },
+      awaitPromise: true,
+      resultOwnership: 'none',
+    });
+    if (answer.type === 'exception') throw new Error(`firefox: the ${name} program threw: ${firstLine(answer.exceptionDetails.text)}`);
+    if (answer.result.type !== 'string') throw new Error(`firefox: the ${name} program answered a ${answer.result.type}, not JSON text`);
+    return answer.result.value as string;
+  }
+
+  /**
+   * The case's script in the main world, as a classic script at global scope. It gets a user
+   * activation, as Playwright's evaluate gave it before; its completion value is not looked into.
+   */
+  private async evaluateScript(script: string): Promise<void> {
+    const answer = await this.connection.send<EvaluateResult>('script.evaluate', {
+      expression: script,
+      target: { context: this.context },
+      awaitPromise: false,
+      resultOwnership: 'none',
+      serializationOptions: { maxObjectDepth: 0, maxDomDepth: 0 },
+      userActivation: true,
+    });
+    if (answer.type === 'exception') throw new OracleError('script_error', firstLine(answer.exceptionDetails.text) || 'the script threw');
+  }
+
+  /** Runs `work` unless the page is gone, and fails it the moment the page goes. */
+  private async track<T>(kind: InFlight['kind'], work: () => Promise<T>): Promise<T> {
+    if (this.goneReason !== undefined) throw new EngineGoneError(`firefox: ${this.goneReason}`);
+    let op: InFlight | undefined;
+    const gone = new Promise<never>((_, reject) => {
+      op = { kind, reject };
+    });
+    this.inFlight.add(op!);
+    try {
+      return await Promise.race([work(), gone]);
+    } finally {
+      this.inFlight.delete(op!);
+    }
+  }
+
+  /** The error as an EngineGoneError when it says the page, its process or the browser went away. */
+  private asGone(error: unknown): EngineGoneError | undefined {
+    if (error instanceof EngineGoneError) return error;
+    if (this.goneReason !== undefined) return new EngineGoneError(`firefox: ${this.goneReason}`);
+    if (error instanceof ConnectionClosedError) return new EngineGoneError(`firefox: ${error.message}`);
+    // "no such frame" (the window closed), "unsupported operation" (a crashed tab is a parent-process
+    // page), "unknown error" from a call whose page was torn down: none of them is the case's doing.
+    // A navigation's "unknown error" (a refused load) is the caller's to judge.
+    if (error instanceof BidiError && error.method !== 'browsingContext.navigate' && error.error !== 'invalid argument') {
+      return new EngineGoneError(`firefox: ${error.message}`);
+    }
+    if (error instanceof BidiError && error.error === 'no such frame') return new EngineGoneError(`firefox: ${error.message}`);
+    return undefined;
+  }
+}
+
+/** Did the settle program say the fonts have settled (rather than that the page is elsewhere)? */
+function isSettled(text: string): boolean {
+  try {
+    return (JSON.parse(text) as { settled?: unknown }).settled === true;
+  } catch {
+    return false;
+  }
+}

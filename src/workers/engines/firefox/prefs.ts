@@ -1,0 +1,26 @@
+// Every pref a Firefox profile is created with, and the user.js text that carries them.
+import type { LaunchOptions } from '../../../farm/launch.js';
+import { networkPrefs } from './network-prefs.js';
+import { PLAYWRIGHT_PREFS } from './playwright-prefs.js';
+import { PROFILE_PREFS } from './profile-prefs.js';
+
+export type Prefs = Record<string, string | number | boolean>;
+
+/** The oracle's own prefs on top of Playwright's. */
+const ORACLE_PREFS: Prefs = {
+  'layout.css.devPixelsPerPx': '1.0',
+  // A hung case is ended by the oracle's own timeout, not by a slow-script dialog.
+  'dom.max_script_run_time': 0,
+};
+
+/** Playwright's defaults, then the oracle's, the network isolation and the launch profile's: later ones win. */
+export function firefoxPrefs(options: LaunchOptions): Prefs {
+  return { ...PLAYWRIGHT_PREFS, ...ORACLE_PREFS, ...networkPrefs(options.proxyUrl), ...PROFILE_PREFS[options.profile] };
+}
+
+/** user.js: one user_pref line per pref, as Playwright writes it. */
+export function userJs(prefs: Prefs): string {
+  return Object.entries(prefs)
+    .map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});\n`)
+    .join('');
+}
