@@ -28,6 +28,11 @@ export function captureBuiltins(snapshotPrototypes = false) {
     throw new TypeError(`no built-in ${name}`);
   };
   const getter = <T>(target: object, name: string) => uncurry(describe(target, name).get as () => T);
+  // Some attributes exist only in secure contexts (Firefox: serverTiming): absent on about:blank.
+  const optionalGetter = <T>(target: object, name: string) => {
+    const get = getOwnPropertyDescriptor(target, name)?.get as (() => T) | undefined;
+    return get ? uncurry(get) : null;
+  };
   const method = <A extends unknown[], R>(target: object, name: string) => uncurry(describe(target, name).value as (...args: A) => R);
 
   const win = window;
@@ -54,6 +59,7 @@ export function captureBuiltins(snapshotPrototypes = false) {
   const Channel = MessageChannel;
   const MapType = Map;
   const PromiseType = Promise;
+  const serverTimingProto = typeof PerformanceServerTiming === 'function' ? PerformanceServerTiming.prototype : null;
   const slice = method<[number, number?], string>(String.prototype, 'slice');
   const objectToString = uncurry(Object.prototype.toString as () => string);
   const isPrototypeOf = uncurry(Object.prototype.isPrototypeOf as (v: unknown) => boolean);
@@ -109,9 +115,9 @@ export function captureBuiltins(snapshotPrototypes = false) {
     navigationEntry: () => (getEntriesByType(perf, 'navigation')[0] ?? null) as PerformanceNavigationTiming | null,
     loadEventEnd: getter<number>(PerformanceNavigationTiming.prototype, 'loadEventEnd'),
     responseEnd: getter<number>(PerformanceResourceTiming.prototype, 'responseEnd'),
-    serverTiming: getter<readonly PerformanceServerTiming[]>(PerformanceResourceTiming.prototype, 'serverTiming'),
-    serverTimingName: getter<string>(PerformanceServerTiming.prototype, 'name'),
-    serverTimingDescription: getter<string>(PerformanceServerTiming.prototype, 'description'),
+    serverTiming: optionalGetter<readonly PerformanceServerTiming[]>(PerformanceResourceTiming.prototype, 'serverTiming'),
+    serverTimingName: serverTimingProto ? getter<string>(serverTimingProto, 'name') : () => '',
+    serverTimingDescription: serverTimingProto ? getter<string>(serverTimingProto, 'description') : () => '',
     innerWidth: () => innerWidthGet(win),
     innerHeight: () => innerHeightGet(win),
     devicePixelRatio: () => ratioGet(win),

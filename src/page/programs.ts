@@ -26,7 +26,7 @@ export type Done = (text: string) => void;
 /** The nonce the document's response carried in its Server-Timing header, or null. */
 export function servedNonce(b: Builtins): string | null {
   const entry = b.navigationEntry();
-  if (entry === null) return null;
+  if (entry === null || b.serverTiming === null) return null;
   const timings = b.serverTiming(entry);
   for (let i = 0; i < timings.length; i++) {
     if (b.serverTimingName(timings[i]!) === 'browser-oracle-nonce') return b.serverTimingDescription(timings[i]!);

@@ -71,9 +71,16 @@ export class WebKitSession {
 
   /** MiniBrowser's toolbar takes part of the window: size the current window so the viewport is exact. */
   async sizeViewport(): Promise<void> {
-    await this.client.setWindowRect(null, null, VIEWPORT.width, VIEWPORT.height);
-    const [w, h] = (await this.client.executeScript('return [innerWidth, innerHeight]', [])) as [number, number];
-    await this.client.setWindowRect(null, null, 2 * VIEWPORT.width - w, 2 * VIEWPORT.height - h);
+    let width: number = VIEWPORT.width;
+    let height: number = VIEWPORT.height;
+    // A new window may take a resize only once it is shown: measure, and size it again until it fits.
+    for (let attempt = 0; attempt < 4; attempt++) {
+      await this.client.setWindowRect(null, null, width, height);
+      const [w, h] = (await this.client.executeScript('return [innerWidth, innerHeight]', [])) as [number, number];
+      if (w === VIEWPORT.width && h === VIEWPORT.height) return;
+      width += VIEWPORT.width - w;
+      height += VIEWPORT.height - h;
+    }
   }
 
   async close(): Promise<void> {
