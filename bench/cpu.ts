@@ -64,5 +64,10 @@ export function sampleCpu(root: number): CpuSample {
 }
 
 export function cpuBetween(before: CpuSample, after: CpuSample): CpuSample {
-  return { chromium: after.chromium - before.chromium, firefox: after.firefox - before.firefox, webkit: after.webkit - before.webkit, node: after.node - before.node };
+  return {
+    chromium: after.chromium - before.chromium,
+    firefox: after.firefox - before.firefox,
+    webkit: after.webkit - before.webkit,
+    node: after.node - before.node,
+  };
 }

@@ -28,7 +28,14 @@ import { microBenchmarks } from './micro.js';
 
 const corpus = layoutCorpus(34);
 const farmArgs = process.argv.slice(2).filter((a) => /^--(workers|pages|max-batch)=/.test(a));
-const walkOptions = workerContext(new Map(), { ...defaultLimits(), engines: [], launch: {} as never, pages: 1, maxBatch: 1, timeoutMs: 1 }).walk;
+const walkOptions = workerContext(new Map(), {
+  ...defaultLimits(),
+  engines: [],
+  launch: {} as never,
+  pages: 1,
+  maxBatch: 1,
+  timeoutMs: 1,
+}).walk;
 
 function defaultLimits() {
   const d = defaultOptions();
@@ -36,7 +43,10 @@ function defaultLimits() {
 }
 
 function progress(label: string, total: number): SingleBar {
-  const bar = new SingleBar({ format: `${label.padEnd(22)} {bar} {value}/{total} cases`, stream: process.stderr, hideCursor: true }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { format: `${label.padEnd(22)} {bar} {value}/{total} cases`, stream: process.stderr, hideCursor: true },
+    Presets.shades_classic,
+  );
   bar.start(total, 0);
   return bar;
 }
@@ -57,7 +67,13 @@ async function naive(cases: BenchCase[], oneCall: boolean): Promise<Phase> {
   const pages: [EngineName, EnginePage, boolean][] = [];
   try {
     for (const engine of ENGINE_NAMES) {
-      const browser = await LAUNCHERS[engine]({ profile: 'default', display: undefined, configDir: CONFIG_DIR, proxyUrl: server.proxyUrl, browsers: 'auto' });
+      const browser = await LAUNCHERS[engine]({
+        profile: 'default',
+        display: undefined,
+        configDir: CONFIG_DIR,
+        proxyUrl: server.proxyUrl,
+        browsers: 'auto',
+      });
       browsers.push(browser);
       const page = await browser.newPage({ freshStorage: false });
       if (oneCall) await page.load(server.blankUrl, 30_000);
@@ -72,7 +88,10 @@ async function naive(cases: BenchCase[], oneCall: boolean): Promise<Phase> {
       const perEngine: Partial<Record<EngineName, RawWalk>> = {};
       for (const [engine, page] of pages) {
         if (oneCall) {
-          const text = await page.run({ program: 'batch', args: { blankUrl: server.blankUrl, htmls: [c.html], walk: walkOptions, budgetMs: 30_000 } });
+          const text = await page.run({
+            program: 'batch',
+            args: { blankUrl: server.blankUrl, htmls: [c.html], walk: walkOptions, budgetMs: 30_000 },
+          });
           const answer = decodeBatchText(text);
           const walk = 'walks' in answer ? decodeWalk(answer.walks[0]) : answer;
           if ('walk' in walk) perEngine[engine] = walk.walk;
@@ -134,7 +153,9 @@ const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 const rate = (p: Phase) => corpus.length / p.seconds;
 const perCase = (p: Phase, owner: keyof CpuSample) => p.cpu[owner] / corpus.length;
 
-process.stderr.write(`bench: ${corpus.length} script-free cases in ${new Set(corpus.map((c) => c.family)).size} families; farm ${farmArgs.join(' ') || '(defaults)'}\n`);
+process.stderr.write(
+  `bench: ${corpus.length} script-free cases in ${new Set(corpus.map((c) => c.family)).size} families; farm ${farmArgs.join(' ') || '(defaults)'}\n`,
+);
 const batched = await farm(corpus, [], 'farm');
 const unbatched = await farm(corpus, ['--max-batch=1'], 'farm, batch 1');
 const engines = await naive(corpus, false);

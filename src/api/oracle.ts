@@ -45,6 +45,7 @@ export function defaultOptions(): OracleOptions {
     maxAnswerBytes: 256 * 1024 * 1024,
     browsers: 'auto',
     display: undefined,
+    allowMissingEngines: false,
   };
 }
 

@@ -1,6 +1,6 @@
 // The options of every command that runs the engines (the stdio oracle, campaigns, reduction,
 // reports): one definition, with the library's defaults (src/api/oracle.ts defaultOptions).
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { defaultOptions } from '../api/oracle.js';
 import type { OracleOptions } from '../coordinator/oracle-service.js';
 import { ENGINE_NAMES, PROFILE_NAMES, type EngineName } from '../protocol/schema.js';

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { EngineName } from '../protocol/schema.js';
-import type { ServedDocument } from '../farm/tasks.js';
+import type { DocumentCopy, ServedDocument } from '../farm/tasks.js';
 import { caseDocument, type DocumentKind } from './case-documents.js';
 import type { EgressLog } from './egress-log.js';
 import { closeServer, listenOnLoopback } from './loopback.js';
@@ -87,15 +87,16 @@ export class CaseServer {
     const documents: Partial<Record<EngineName, ServedDocument>> = {};
     const paths: string[] = [];
     const trace = kind === 'trace';
-    for (const engine of engines) {
+    const copy = (engine: EngineName): DocumentCopy => {
       const path = `${trace ? '/trace/' : '/case/'}${randomBytes(16).toString('hex')}`;
       const nonce = randomBytes(16).toString('hex');
       const body = Buffer.from(caseDocument(kind, html, nonce, guarded.has(engine)), 'utf8');
       this.waiting.set(path, { body, nonce, trace, caseId });
       this.owners.set(path, caseId);
       paths.push(path);
-      documents[engine] = { url: `http://${trace ? 'localhost' : '127.0.0.1'}:${this.port}${path}`, nonce };
-    }
+      return { url: `http://${trace ? 'localhost' : '127.0.0.1'}:${this.port}${path}`, nonce };
+    };
+    for (const engine of engines) documents[engine] = { ...copy(engine), retry: copy(engine) };
     return {
       documents,
       release: () => {

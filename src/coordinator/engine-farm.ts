@@ -32,6 +32,8 @@ export class EngineFarm {
     readonly versions: Partial<Record<EngineName, string>>,
     /** The engines whose case documents carry the guard (src/page/guard.ts). */
     readonly guarded: ReadonlySet<EngineName>,
+    /** Why each engine that did not launch did not (a worker's first reason). */
+    readonly failures: Partial<Record<EngineName, string>>,
   ) {}
 
   get engines(): EngineName[] {
@@ -85,12 +87,12 @@ export class EngineFarm {
       const version = statuses[0]?.versions[engine];
       if (version && statuses.every((status) => status.versions[engine] === version)) versions[engine] = version;
     }
+    const failures: Partial<Record<EngineName, string>> = {};
     for (const status of statuses) {
-      for (const [engine, reason] of Object.entries(status.failures))
-        log.warn(`${engine} is not available in worker ${status.threadId}: ${reason}`);
+      for (const [engine, reason] of Object.entries(status.failures) as [EngineName, string][]) failures[engine] ??= reason;
     }
     const guarded = new Set(options.engines.filter((e) => versions[e] !== undefined && statuses.every((s) => s.guarded.includes(e))));
-    return new EngineFarm(pool, control, options.workers, versions, guarded);
+    return new EngineFarm(pool, control, options.workers, versions, guarded, failures);
   }
 
   /** Run a task on some worker; its result arrives as msgpack in a transferred buffer. */

@@ -29,6 +29,13 @@ export interface OracleOptions {
   maxAnswerBytes: number;
   browsers: LaunchOptions['browsers'];
   display: string | undefined;
+  /** Serve with the engines that launched when some did not (otherwise starting fails). */
+  allowMissingEngines: boolean;
+}
+
+/** The oracle cannot serve what it was asked to: one line that says why and what to do. */
+export class OracleStartError extends Error {
+  override name = 'OracleStartError';
 }
 
 /** An answer before it is a line: plain values and JsonText (src/protocol/wire.ts). */
@@ -91,6 +98,14 @@ export class OracleService {
           browsers: options.browsers,
         },
       });
+      const missing = options.engines.filter((e) => !farm.engines.includes(e));
+      if (missing.length && !options.allowMissingEngines) {
+        await farm.close();
+        const reasons = missing.map((e) => `${e}: ${farm.failures[e] ?? 'did not launch'}`).join('; ');
+        throw new OracleStartError(`could not start ${reasons} (--allow-missing-engines serves the others)`);
+      }
+      for (const e of missing)
+        log.warn(`${e} did not launch (${farm.failures[e] ?? 'see above'}); requests naming it get "engine_not_launched"`);
       return new OracleService(farm, cases, egress, options);
     } catch (error) {
       await cases.close();

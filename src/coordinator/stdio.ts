@@ -35,8 +35,6 @@ export async function serve(options: StdioOptions): Promise<number> {
       `ready: ${oracle.engines.map((e) => `${e} ${oracle.versions[e]}`).join(', ') || 'no engine'}; ` +
         `${options.workers} worker(s) × ${options.pages} page(s) per engine; profile ${options.profile}`,
     );
-    for (const e of options.engines)
-      if (!oracle.engines.includes(e)) log.warn(`${e} did not launch; requests naming it get "engine_not_launched"`);
 
     // Every request between being read and its answer being handed to stdout counts against
     // this bound. Twice what the workers take at once (every page's next batch), so the farm has

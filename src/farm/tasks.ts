@@ -27,9 +27,14 @@ export interface WorkerConfig {
 }
 
 /** One engine's copy of a case document: served once, at an unguessable path, with its nonce. */
-export interface ServedDocument {
+export interface DocumentCopy {
   url: string;
   nonce: string;
+}
+
+/** An engine's copies of a case: one to load, and one more for a run on a fresh page, since each is served once. */
+export interface ServedDocument extends DocumentCopy {
+  retry: DocumentCopy;
 }
 
 /** What every case task carries: its documents, served by the coordinator, and its engines. */

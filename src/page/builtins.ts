@@ -62,12 +62,34 @@ export function captureBuiltins(snapshotPrototypes = false) {
   const serverTimingProto = typeof PerformanceServerTiming === 'function' ? PerformanceServerTiming.prototype : null;
   const slice = method<[number, number?], string>(String.prototype, 'slice');
   const objectToString = uncurry(Object.prototype.toString as () => string);
-  const isPrototypeOf = uncurry(Object.prototype.isPrototypeOf as (v: unknown) => boolean);
+  const protoOf = uncurry(Object.prototype.isPrototypeOf as (v: unknown) => boolean);
   const exceptionName = getter<string>(DOMException.prototype, 'name');
   const DOMExceptionProto = DOMException.prototype;
   const errorTypes = [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError];
   const errorNames = errorTypes.map((type) => type.name);
   const errorProtos = errorTypes.map((type) => type.prototype as object);
+
+  // What WebKitGTK's WebDriver plumbing calls in the page's own world around a call with one
+  // JSON argument and a string result (WebAutomationSessionProxy.js, WebKitGTK 2.50: _execute,
+  // _clearStaleNodes, _jsonParse, _jsonStringify), kept as captured: a case that replaced one of
+  // them is told apart, and they go back before the guard answers.
+  const transport: [object, PropertyKey, PropertyDescriptor][] = [];
+  const keep = (target: object, names: PropertyKey[]) => {
+    for (let i = 0; i < names.length; i++) {
+      const d = getOwnPropertyDescriptor(target, names[i]!);
+      if (d) transport[transport.length] = [target, names[i]!, d];
+    }
+  };
+  keep(win, ['JSON', 'Promise', 'setTimeout', 'clearTimeout']);
+  keep(JSON, ['parse', 'stringify']);
+  keep(Promise, ['race']);
+  keep(Promise.prototype, ['then', 'catch', 'finally']);
+  keep(Array.prototype, ['map', 'push', 'join', Symbol.iterator]);
+  keep(getPrototypeOf([][Symbol.iterator]()) as object, ['next']);
+  keep(String.prototype, ['split', 'startsWith']);
+  keep(Function.prototype, ['apply']);
+  keep(Map.prototype, [Symbol.iterator]);
+  keep(getPrototypeOf(new Map()[Symbol.iterator]()) as object, ['next']);
 
   // Descriptors are copied per prototype only when asked for (the guard, before page script).
   let snapshot: Map<object, Map<string, PropertyDescriptor>> | null = null;
@@ -78,7 +100,7 @@ export function captureBuiltins(snapshotPrototypes = false) {
     for (let i = 0; i < names.length; i++) {
       const d = getOwnPropertyDescriptor(win, names[i]!);
       const proto = typeof d?.value === 'function' ? (getOwnPropertyDescriptor(d.value, 'prototype')?.value as unknown) : undefined;
-      if (typeof proto !== 'object' || proto === null || (proto !== NodeProto && !isPrototypeOf(NodeProto, proto))) continue;
+      if (typeof proto !== 'object' || proto === null || (proto !== NodeProto && !protoOf(NodeProto, proto))) continue;
       const own = new MapType<string, PropertyDescriptor>();
       const keys = getOwnPropertyNames(proto);
       for (let k = 0; k < keys.length; k++) mapSet(own, keys[k]!, getOwnPropertyDescriptor(proto, keys[k]!)!);
@@ -92,6 +114,7 @@ export function captureBuiltins(snapshotPrototypes = false) {
     /** Called by another name, eval is indirect: global scope, like a classic script. */
     globalEval: win.eval,
     isFinite: Number.isFinite,
+    isNaN: Number.isNaN,
     freeze,
     defineProperty,
     getPrototypeOf,
@@ -103,7 +126,7 @@ export function captureBuiltins(snapshotPrototypes = false) {
     mapGet: (map: Map<unknown, unknown>, key: unknown) => mapGet(map, key),
     mapSet: (map: Map<unknown, unknown>, key: unknown, value: unknown) => mapSet(map, key, value),
     newPromise: <T>(executor: (resolve: (value: T) => void) => void) => new PromiseType<T>(executor),
-    then: method<[(v: unknown) => unknown, (e: unknown) => unknown], Promise<unknown>>(Promise.prototype, 'then'),
+    promiseThen: method<[(v: unknown) => unknown, (e: unknown) => unknown], Promise<unknown>>(Promise.prototype, 'then'),
     setTimeout: method<[() => void, number], number>(win, 'setTimeout'),
     newChannel: () => new Channel(),
     portPost: method<[unknown], void>(MessagePort.prototype, 'postMessage'),
@@ -165,10 +188,35 @@ export function captureBuiltins(snapshotPrototypes = false) {
     /** The name of a thrown value, as the engine's own error types give it; `typeof` for anything else. */
     errorName: (error: unknown): string => {
       if (typeof error !== 'object' || error === null) return typeof error;
-      if (isPrototypeOf(DOMExceptionProto, error)) return exceptionName(error);
+      if (protoOf(DOMExceptionProto, error)) return exceptionName(error);
       const proto = getPrototypeOf(error);
       for (let i = 0; i < errorProtos.length; i++) if (proto === errorProtos[i]) return errorNames[i]!;
-      return isPrototypeOf(errorProtos[0], error) ? 'Error' : 'object';
+      return protoOf(errorProtos[0], error) ? 'Error' : 'object';
+    },
+    /** Which of those built-ins the page has changed since they were captured. */
+    transportChanged: (): string[] => {
+      const changed: string[] = [];
+      // Indexing, not destructuring: destructuring an array calls Array.prototype[Symbol.iterator].
+      for (let i = 0; i < transport.length; i++) {
+        const entry = transport[i]!;
+        const now = getOwnPropertyDescriptor(entry[0], entry[1]);
+        const was = entry[2];
+        if (!now || now.value !== was.value || now.get !== was.get || now.set !== was.set) {
+          changed[changed.length] = typeof entry[1] === 'symbol' ? 'a Symbol-keyed built-in' : `${entry[1] as string}`;
+        }
+      }
+      return changed;
+    },
+    /** Puts back the built-ins WebKitGTK's WebDriver plumbing uses, as they were when captured. */
+    restoreTransport: () => {
+      for (let i = 0; i < transport.length; i++) {
+        const entry = transport[i]!;
+        try {
+          defineProperty(entry[0], entry[1], entry[2]);
+        } catch {
+          // made unconfigurable by the page: nothing to do but try the rest
+        }
+      }
     },
     describe,
     uncurry,

@@ -28,16 +28,35 @@ export interface GuardCall {
 export function installGuard(hookName: string, nonce: string, snapshotPrototypes: boolean): void {
   const b = captureBuiltins(snapshotPrototypes);
   b.setWindowName('');
+  // WebKitGTK's WebDriver runs its own plumbing in the page's world, with the page's built-ins: a
+  // page that replaced one of those while it loaded would leave the driver's next call hanging.
+  // Once the document has loaded they go back to the engine's own — and the case is answered
+  // page_tampered, since its page no longer runs as it asked.
+  let replaced: string[] = [];
+  b.addEventListener(
+    b.window,
+    'pageshow',
+    () => {
+      replaced = b.transportChanged();
+      if (replaced.length) b.restoreTransport();
+    },
+    { once: true },
+  );
   const hook = (call: GuardCall, done: Done) => {
     let answered = false;
     const answer = (text: string) => {
       if (answered) return;
       answered = true;
+      // The case is over; the page is retired after this answer. Its built-ins go back to the
+      // engine's own first, so the driver's plumbing carries the answer as it is.
+      b.restoreTransport();
       done(text);
     };
     try {
       const away = elsewhere(b, call.check, nonce);
       if (away !== null) return answer(away);
+      if (replaced.length)
+        return answer(`{"failed":${quoteJson(b, `the page replaced ${replaced[0]}, which WebKitGTK's WebDriver runs on`)}}`);
       const program = () => {
         if (call.program === 'walk') afterFonts(b, () => answer(walkDocument(b, call.walk!)));
         else answer(readProbes(b, call.probes!));

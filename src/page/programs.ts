@@ -44,16 +44,16 @@ export function elsewhere(b: Builtins, check: CaseCheck, nonce: string | null): 
 export function settleProgram(args: { check: CaseCheck }, done: Done): void {
   const b = captureBuiltins();
   const away = elsewhere(b, args.check, servedNonce(b));
-  if (away !== null) return done(away);
-  afterFonts(b, () => done('{"settled":true}'));
+  if (away !== null) done(away);
+  else afterFonts(b, () => done('{"settled":true}'));
 }
 
 /** The walk of the case's document, once its fonts have settled. */
 export function walkProgram(args: { check: CaseCheck; walk: WalkOptions }, done: Done): void {
   const b = captureBuiltins();
   const away = elsewhere(b, args.check, servedNonce(b));
-  if (away !== null) return done(away);
-  afterFonts(b, () => done(walkDocument(b, args.walk)));
+  if (away !== null) done(away);
+  else afterFonts(b, () => done(walkDocument(b, args.walk)));
 }
 
 /** The reflect probes on the case's document. */
@@ -73,7 +73,10 @@ export function reflectProgram(args: { check: CaseCheck; probes: readonly Reflec
  */
 export function batchProgram(args: { blankUrl: string; htmls: readonly string[]; walk: WalkOptions; budgetMs: number }, done: Done): void {
   const b = captureBuiltins();
-  if (b.href() !== args.blankUrl) return done(`{"elsewhere":${quoteJson(b, b.href())}}`);
+  if (b.href() !== args.blankUrl) {
+    done(`{"elsewhere":${quoteJson(b, b.href())}}`);
+    return;
+  }
   const doc = b.document;
   const start = b.now();
   const channel = b.newChannel();
@@ -85,7 +88,10 @@ export function batchProgram(args: { blankUrl: string; htmls: readonly string[];
     done(text);
   };
   const next = () => {
-    if (i === args.htmls.length || (i > 0 && b.now() - start > args.budgetMs)) return finish(`{"walks":[${walks}]}`);
+    if (i === args.htmls.length || (i > 0 && b.now() - start > args.budgetMs)) {
+      finish(`{"walks":[${walks}]}`);
+      return;
+    }
     try {
       const writeStart = b.now();
       b.open(doc);

@@ -25,7 +25,7 @@ export function canonicalIdl(b: Builtins, value: unknown): string {
       return quoteJson(b, value);
     case 'number':
       if (value === 0 && 1 / value < 0) return '{"$num":"-0"}';
-      return b.isFinite(value) ? numberJson(b, value) : `{"$num":"${value !== value ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity'}"}`;
+      return b.isFinite(value) ? numberJson(b, value) : `{"$num":"${b.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity'}"}`;
     default:
       // Objects (classList, style, form ...), functions, and whatever a script stored: their class.
       return value === null ? 'null' : `{"$object":${quoteJson(b, b.className(value))}}`;

@@ -33,7 +33,7 @@ export function afterFonts(b: Builtins, next: () => void): void {
     next();
   };
   try {
-    b.then(b.fontsReady(b.fonts(b.document)), once, once);
+    b.promiseThen(b.fontsReady(b.fonts(b.document)), once, once);
   } catch {
     // A case that broke promises themselves: walk what there is.
     once();

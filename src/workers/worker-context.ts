@@ -19,5 +19,12 @@ export function workerContext(hosts: Map<EngineName, EngineHost>, config: Worker
 
 /** What a walk is told, under `limits`. */
 export function walkOptions({ maxNodes, maxFragments, maxBytes }: DumpLimits): WalkOptions {
-  return { styleProperties: STYLE_PROPERTIES, scriptCapableSelector: SCRIPT_CAPABLE_SELECTOR, maxNodes, maxFragments, maxBytes, loadMs: null };
+  return {
+    styleProperties: STYLE_PROPERTIES,
+    scriptCapableSelector: SCRIPT_CAPABLE_SELECTOR,
+    maxNodes,
+    maxFragments,
+    maxBytes,
+    loadMs: null,
+  };
 }

@@ -136,7 +136,10 @@ test('as a proxy it serves its own documents and refuses anything else, naming t
       assert.equal((await get(target, new URL(target).host, '127.0.0.1', referer)).status, 403, target);
     }
     assert.equal(egress.count - before, 6);
-    assert.ok(egress.first.some((line) => line.includes('http://192.0.2.1/x') && line.includes('(case "the-case")')), egress.first.join('\n'));
+    assert.ok(
+      egress.first.some((line) => line.includes('http://192.0.2.1/x') && line.includes('(case "the-case")')),
+      egress.first.join('\n'),
+    );
     // CONNECT (https, WebSocket) goes nowhere either.
     const reply = await new Promise<string>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => socket.write('CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n'));
@@ -158,7 +161,10 @@ test('the refusal log is a counter and the first few entries', async () => {
   for (let i = 0; i < 1000; i++) log.refused('GET', `http://192.0.2.1/${'x'.repeat(16_000)}${i}`, undefined);
   assert.equal(log.count, 1000);
   assert.ok(log.first.length <= 20);
-  assert.ok(log.first.every((line) => line.length < 400), 'entries are cut short');
+  assert.ok(
+    log.first.every((line) => line.length < 400),
+    'entries are cut short',
+  );
 });
 
 test('the server listens on 127.0.0.1 only', async () => {

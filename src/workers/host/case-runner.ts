@@ -28,6 +28,8 @@ import type { PagePool, Slot } from './page-pool.js';
 
 /** How much longer than one case a batch may take, per further case in it; far above what a script-free case needs. */
 const BATCH_ALLOWANCE_MS = 250;
+/** How much later than the case's own timer a driver's bound on a navigation fires. */
+const DRIVER_SLACK_MS = 1_000;
 
 /** A page that is not in the state the oracle left it in: not on the case's document, not at the oracle's viewport, or answering what the trusted code cannot have made. */
 class PageFault extends Error {
@@ -62,7 +64,7 @@ export class CaseRunner {
     try {
       if (!slot.clean) {
         try {
-          await pTimeout(slot.page.load(blankUrl, this.timeoutMs), { milliseconds: this.timeoutMs });
+          await pTimeout(slot.page.load(blankUrl, this.timeoutMs + DRIVER_SLACK_MS), { milliseconds: this.timeoutMs });
         } catch (error) {
           // Not the cases' doing: they have not been written yet.
           throw error instanceof EngineGoneError ? error : new PageFault(`the blank page did not load (${firstLine(error)})`);
@@ -79,7 +81,7 @@ export class CaseRunner {
       // One walk measured in another viewport means the page is off (a download bar, say): all of them were.
       const off = walks.find((w) => 'walk' in w && !atViewport(w.walk));
       if (off && 'walk' in off) throw new PageFault(viewportText(this.engine, off.walk));
-      walks.forEach((answer, i) => this.settleWalk(batch[i]!, answer, batch[i]!.job as WriteJob));
+      for (const [i, answer] of walks.entries()) this.settleWalk(batch[i]!, answer, batch[i]!.job as WriteJob);
       const rest = batch.slice(walks.length);
       if (answer.failed !== undefined && rest.length) {
         // The case the page could not write or walk is suspect; its page is not trusted further.
@@ -110,7 +112,7 @@ export class CaseRunner {
     const limit = job.kind === 'trace' ? this.timeoutMs + TRACE_COMPLETION_MS : this.timeoutMs;
     const generation = this.supervisor.generation;
     try {
-      pending.resolve(await pTimeout(this.runDocument(slot.page, job, limit), { milliseconds: limit }));
+      pending.resolve(await pTimeout(this.runDocument(slot.page, job, pending.attempt, limit), { milliseconds: limit }));
     } catch (error) {
       this.fail(pending, await this.classify(error, generation), error);
     } finally {
@@ -118,10 +120,12 @@ export class CaseRunner {
     }
   }
 
-  private async runDocument(page: EnginePage, job: DocumentJob, limit: number): Promise<unknown> {
-    const { url, nonce } = job.document;
+  private async runDocument(page: EnginePage, job: DocumentJob, attempt: number, limit: number): Promise<unknown> {
+    // Each copy is served once: a run on a fresh page loads the second.
+    const { url, nonce } = attempt === 0 ? job.document : job.document.retry;
     const check = { url, nonce };
-    await page.load(url, limit);
+    // The driver's own bound is looser than the case's: the case's timer rules (case_timeout).
+    await page.load(url, limit + DRIVER_SLACK_MS);
     switch (job.kind) {
       case 'walk': {
         const answer = decodeWalkText(await page.run({ program: 'walk', args: { check, walk: job.walk }, script: job.script }));
@@ -172,27 +176,25 @@ export class CaseRunner {
 
   /** Ends a case that failed by itself (or sends it round once more, when its page was to blame for the first time). */
   private fail(pending: Pending, failure: Failure, error: unknown): void {
-    if ((failure === 'crash' || failure === 'page') && pending.attempt === 0) {
-      return this.queue.requeue([{ ...pending, attempt: 1, alone: true }]);
-    }
+    if ((failure === 'crash' || failure === 'page') && pending.attempt === 0) this.queue.requeue([{ ...pending, attempt: 1, alone: true }]);
+    else pending.reject(this.finalError(failure, error));
+  }
+
+  private finalError(failure: Failure, error: unknown): unknown {
     switch (failure) {
       case 'crash':
-        return pending.reject(
-          new OracleError(
-            'engine_crashed',
-            `${this.engine} crashed on this case twice, the second time on a fresh page (${firstLine(error)})`,
-          ),
+        return new OracleError(
+          'engine_crashed',
+          `${this.engine} crashed on this case twice, the second time on a fresh page (${firstLine(error)})`,
         );
       case 'page':
-        return pending.reject(
-          error instanceof OracleError
-            ? error
-            : new OracleError('page_tampered', `${firstLine(error)}; twice, the second time on a fresh page`),
-        );
+        return error instanceof OracleError
+          ? error
+          : new OracleError('page_tampered', `${firstLine(error)}; twice, the second time on a fresh page`);
       case 'timeout':
-        return pending.reject(new OracleError('case_timeout', `no answer from ${this.engine} within ${this.timeoutMs} ms`));
+        return new OracleError('case_timeout', `no answer from ${this.engine} within ${this.timeoutMs} ms`);
       case 'final':
-        return pending.reject(error);
+        return error;
     }
   }
 }

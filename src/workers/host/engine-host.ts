@@ -10,7 +10,7 @@ import { BrowserSupervisor } from './browser-supervisor.js';
 import { CaseRunner } from './case-runner.js';
 import { EngineQueue } from './engine-queue.js';
 import type { Job } from './jobs.js';
-import { PagePool } from './page-pool.js';
+import { PagePool, type Slot } from './page-pool.js';
 
 /** How long beyond its own timeout a case waits for a page while its engine relaunches. */
 const PAGE_WAIT_MS = 90_000;
@@ -82,7 +82,7 @@ export class EngineHost {
     while (!this.closing) {
       await this.queue.waitForWork();
       if (this.closing) break;
-      let slot;
+      let slot: Slot;
       try {
         slot = await this.pool.take(this.settings.timeoutMs + PAGE_WAIT_MS);
       } catch (error) {

@@ -1,12 +1,12 @@
 // What an engine host runs: one engine's part of a case. A script-free case is written into the
 // fast path's blank page, many to one driver call; any other case loads its own document on a
 // page of its own, which is retired afterwards so nothing the case started reaches a later one.
-import type { CaseCheck } from '../../page/programs.js';
+import type { ServedDocument } from '../../farm/tasks.js';
 import type { WalkOptions } from '../../page/walk.js';
 import type { ReflectProbe } from '../../page/reflect.js';
 
-/** A case document: its URL and nonce, and how the page is replaced after it. */
-export interface CaseDocument extends CaseCheck {
+/** A case document (its copies, each served once), and how the page is replaced after it. */
+export interface CaseDocument extends ServedDocument {
   /** Replace the page with one whose storage is fresh, not only its browsing context (trace pages share an origin). */
   freshStorage: boolean;
 }

@@ -66,8 +66,14 @@ export class PagePool {
 
   /** Hands a page back for the next case. */
   give(slot: Slot): void {
-    if (this.closing) return void slot.page.close();
-    if (slot.generation !== this.supervisor.generation) return this.retire(slot, false);
+    if (this.closing) {
+      void slot.page.close();
+      return;
+    }
+    if (slot.generation !== this.supervisor.generation) {
+      this.retire(slot, false);
+      return;
+    }
     const waiter = this.waiting.shift();
     if (waiter) waiter(slot);
     else this.free.push(slot);
