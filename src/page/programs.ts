@@ -34,10 +34,13 @@ export function servedNonce(b: Builtins): string | null {
   return null;
 }
 
-/** null when the current document is the case's own; else the JSON answer that says where the page is. */
+/**
+ * null when the current document is the case's own; else the JSON answer that says where the page
+ * is. The nonce decides: it came with the one response that made the document, so a document
+ * carrying it is the case's own even after the case changed its URL (a fragment, pushState).
+ */
 export function elsewhere(b: Builtins, check: CaseCheck, nonce: string | null): string | null {
-  const href = b.href();
-  return href === check.url && nonce === check.nonce ? null : `{"elsewhere":${quoteJson(b, href)}}`;
+  return nonce === check.nonce ? null : `{"elsewhere":${quoteJson(b, b.href())}}`;
 }
 
 /** After the case's document has loaded: its fonts have settled (a script runs next, in the main world). */

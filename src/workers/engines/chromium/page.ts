@@ -119,6 +119,7 @@ export class ChromiumPage implements EnginePage {
       // The call can fail before the page's own crash or close event arrives: trust its words too.
       if (this.isGone || this.page.isClosed() || TARGET_GONE.test(firstLine(error)))
         throw new EngineGoneError(`chromium: ${firstLine(error)}`);
+      if (CONTEXT_GONE.test(firstLine(error))) throw new OracleError('page_tampered', 'the case left its document during the call');
       throw error;
     }
   }
@@ -129,6 +130,9 @@ const TARGET_GONE =
   /Target page, context or browser has been closed|Target crashed|Target closed|Browser has been closed|Connection closed|Session closed/i;
 
 /** What the script threw: an error's "Name: message", or the thrown value. */
+/** How CDP words a call whose document went away under it (the case navigated), the page still alive. */
+const CONTEXT_GONE = /Execution context was destroyed|Cannot find context with specified id|Inspected target navigated or closed/i;
+
 function describe({ exceptionDetails }: Evaluated): string {
   const exception = exceptionDetails?.exception;
   if (exception?.description !== undefined) return firstLine(exception.description);

@@ -14,6 +14,8 @@ import { fromRemoteValue, toLocalValue, type RemoteValue } from './remote-value.
 export const SANDBOX = 'browser-oracle';
 /** removeUserContext answers in milliseconds even for a hung page; this bounds a dead one. */
 export const PAGE_CLOSE_GRACE_MS = 5_000;
+/** How long a realm's end waits for the tab-crashed page that would make it a crash. */
+const CRASH_SETTLE_MS = 300;
 
 /** Each program as a function of its args that resolves with the JSON text it made. */
 const PROGRAM_CALLS = Object.fromEntries(
@@ -51,12 +53,23 @@ export class FirefoxPage implements EnginePage {
     for (const op of this.inFlight) op.reject(new EngineGoneError(`firefox: ${reason}`));
   }
 
-  /** The document's main realm went away outside a load: Firefox will never answer the calls on it. */
+  /**
+   * The document's main realm went away outside a load: Firefox will never answer the calls on it.
+   * A crash looks the same at first, and its tab-crashed page follows within moments (then `gone`
+   * fails the calls as a crash); otherwise the case left its document.
+   */
   documentGone(): void {
-    for (const op of this.inFlight) {
-      if (op.kind === 'call')
-        op.reject(new EngineGoneError("firefox: the page's document went away during a call (a crash, or the case navigated)"));
-    }
+    const calls = [...this.inFlight].filter((op) => op.kind === 'call');
+    if (!calls.length) return;
+    setTimeout(() => {
+      for (const op of calls) {
+        op.reject(
+          this.goneReason === undefined
+            ? new OracleError('page_tampered', 'the case left its document during the call')
+            : new EngineGoneError(`firefox: ${this.goneReason}`),
+        );
+      }
+    }, CRASH_SETTLE_MS);
   }
 
   async load(url: string, timeoutMs: number): Promise<void> {
