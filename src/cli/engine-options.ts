@@ -62,7 +62,10 @@ export function addEngineOptions(command: Command): Command {
         .choices(['auto', 'system', 'bundled'])
         .default(d.browsers),
     )
-    .addOption(new Option('--display <name>', 'X display for WebKitGTK (default: a private Xvfb)'));
+    .addOption(new Option('--display <name>', 'X display for WebKitGTK (default: a private Xvfb)'))
+    .addOption(
+      new Option('--allow-missing-engines', 'serve with the engines that launched when some did not (default: exit 1)').default(false),
+    );
 }
 
 /** The options commander parsed, as the oracle takes them. */

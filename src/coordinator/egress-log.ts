@@ -1,6 +1,9 @@
 // What the engines tried to reach and were refused (src/coordinator/case-server.ts): a count,
-// and the first few on stderr, each naming the case whose page asked when one did. Bounded: a
-// case that sends a million requests costs a counter, not a million lines or a growing list.
+// and the first few on stderr, each naming the case whose page asked. A request no case's page
+// made is an engine's own background traffic (Chromium lists the accounts of each new profile
+// whatever its switches say): counted, and told only at debug level, so that what a case did is
+// what a user reads. Bounded: a case that sends a million requests costs a counter, not a million
+// lines or a growing list.
 import { log } from '../system/log.js';
 
 /** How many refusals are logged, and how many kept for a caller to read. */
@@ -14,8 +17,12 @@ export class EgressLog {
 
   refused(method: string, target: string, caseId: string | undefined): void {
     this.count++;
+    if (caseId === undefined) {
+      log.debug(`refused an engine's own request (no case's page asked): ${method} ${target.slice(0, 300)}`);
+      return;
+    }
     if (this.first.length >= LOGGED) return;
-    const line = `${method} ${target.slice(0, 300)}${caseId === undefined ? '' : ` (case ${JSON.stringify(caseId.slice(0, 100))})`}`;
+    const line = `${method} ${target.slice(0, 300)} (case ${JSON.stringify(caseId.slice(0, 100))})`;
     this.first.push(line);
     log.warn(`refused an engine's request: ${line}${this.first.length === LOGGED ? `; further refusals are only counted` : ''}`);
   }

@@ -18,7 +18,8 @@ import { afterFonts, walkDocument, type WalkOptions } from './walk.js';
 
 /** What a driver asks of the hook: a program, and the case's script to run first (main world, global scope). */
 export interface GuardCall {
-  program: 'walk' | 'reflect';
+  /** `result`: the answer of the call before, which a dialog cut short on the driver's side. */
+  program: 'walk' | 'reflect' | 'result';
   check: CaseCheck;
   script: string | null;
   walk?: WalkOptions;
@@ -33,6 +34,10 @@ export function installGuard(hookName: string, nonce: string, snapshotPrototypes
   // Once the document has loaded they go back to the engine's own — and the case is answered
   // page_tampered, since its page no longer runs as it asked.
   let replaced: string[] = [];
+  // The last answer, and who waits for it: WebKitGTK's WebDriver gives up on a call during which
+  // a dialog was dismissed, though the call goes on in the page; the driver then asks again.
+  let last: string | null = null;
+  const waiting: Done[] = [];
   b.addEventListener(
     b.window,
     'pageshow',
@@ -43,14 +48,21 @@ export function installGuard(hookName: string, nonce: string, snapshotPrototypes
     { once: true },
   );
   const hook = (call: GuardCall, done: Done) => {
+    if (call.program === 'result') {
+      if (last !== null) done(last);
+      else waiting[waiting.length] = done;
+      return;
+    }
     let answered = false;
     const answer = (text: string) => {
       if (answered) return;
       answered = true;
+      last = text;
       // The case is over; the page is retired after this answer. Its built-ins go back to the
       // engine's own first, so the driver's plumbing carries the answer as it is.
       b.restoreTransport();
       done(text);
+      for (let i = 0; i < waiting.length; i++) waiting[i]!(text);
     };
     try {
       const away = elsewhere(b, call.check, nonce);

@@ -238,13 +238,17 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
 
   // Runs the request's script once the page has loaded, and answers when the trace has ended —
   // only on this document: its URL and the nonce it was served with must be the caller's.
-  const run = (check: { url: string; nonce: string }, script: string, done: (outcome: unknown[]) => void) => {
+  // A null script only waits for the end: WebKitGTK's WebDriver gives up on a call during which a
+  // dialog was dismissed, though the trace goes on, and the driver then asks again.
+  const run = (check: { url: string; nonce: string }, script: string | null, done: (outcome: unknown[]) => void) => {
     const href = apply(hrefGet, here, []) as string;
-    if (check.url !== href || check.nonce !== nonce) return done(['elsewhere', href]);
-    try {
-      globalEval(script);
-    } catch (error) {
-      trace.error('script', error);
+    if (check.nonce !== nonce) return done(['elsewhere', href]);
+    if (script !== null) {
+      try {
+        globalEval(script);
+      } catch (error) {
+        trace.error('script', error);
+      }
     }
     const reply = () => done([origin, secure, timedOut, stringify(records)]);
     if (ended) reply();
@@ -268,9 +272,11 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
 }
 
 /** The main-world call the driver makes once the trace page has loaded: `(hookKey, check, script) => Promise<TraceOutcome>`. */
-function runTraceInPage(hookKey: string, check: { url: string; nonce: string }, script: string): Promise<TraceOutcome> {
+function runTraceInPage(hookKey: string, check: { url: string; nonce: string }, script: string | null): Promise<TraceOutcome> {
   return new Promise((resolve) => {
-    const run = (window as unknown as Record<string, (c: unknown, s: string, done: (outcome: TraceOutcome) => void) => void>)[hookKey];
+    const run = (window as unknown as Record<string, (c: unknown, s: string | null, done: (outcome: TraceOutcome) => void) => void>)[
+      hookKey
+    ];
     // No recorder: the page is not a trace page of the oracle's (the case navigated away).
     if (typeof run !== 'function') resolve(['elsewhere', String(location.href)]);
     else run(check, script, resolve);

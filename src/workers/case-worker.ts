@@ -42,7 +42,7 @@ await Promise.all(
       hosts.set(engine, host);
     } catch (error) {
       failures[engine] = firstLine(error);
-      log.error(`${engine}: launch failed: ${failures[engine]}`);
+      log.warn(`${engine}: launch failed: ${failures[engine]}`);
       await host.close();
     }
   }),

@@ -158,7 +158,7 @@ test('as a proxy it serves its own documents and refuses anything else, naming t
 
 test('the refusal log is a counter and the first few entries', async () => {
   const log = new EgressLog();
-  for (let i = 0; i < 1000; i++) log.refused('GET', `http://192.0.2.1/${'x'.repeat(16_000)}${i}`, undefined);
+  for (let i = 0; i < 1000; i++) log.refused('GET', `http://192.0.2.1/${'x'.repeat(16_000)}${i}`, 'flood');
   assert.equal(log.count, 1000);
   assert.ok(log.first.length <= 20);
   assert.ok(

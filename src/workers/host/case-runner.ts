@@ -151,7 +151,11 @@ export class CaseRunner {
         return answer.values;
       }
       case 'trace': {
-        const outcome = (await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, job.script])) as TraceOutcome;
+        let outcome = (await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, job.script])) as TraceOutcome | null;
+        // A driver that gave up on the call (WebKitGTK's, each time the trace dismisses a dialog)
+        // asks again, for the end alone, until it comes (the case's timer bounds this).
+        while (outcome === null || outcome === undefined)
+          outcome = (await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, null])) as TraceOutcome | null;
         if (Array.isArray(outcome) && outcome[0] === 'elsewhere') throw leftDocument(String(outcome[1]));
         return outcome;
       }

@@ -11,6 +11,8 @@ const ORACLE_PREFS: Prefs = {
   'layout.css.devPixelsPerPx': '1.0',
   // A hung case is ended by the oracle's own timeout, not by a slow-script dialog.
   'dom.max_script_run_time': 0,
+  // Remote settings (blocklists and the like) fetched at start: nothing a case asked for.
+  'services.settings.server': 'data:,#remote-settings-dummy/v1',
 };
 
 /** Playwright's defaults, then the oracle's, the network isolation and the launch profile's: later ones win. */

@@ -5,6 +5,7 @@
 // goes with it, a deferred hang included) — and the next page reuses the session. A page that
 // must have fresh storage gets a new session instead: WebKit's website data (IndexedDB, the Cache
 // API, service workers) is shared by the windows of a session.
+import { existsSync } from 'node:fs';
 import pTimeout from 'p-timeout';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { startXvfb, type Display } from '../../../system/xvfb.js';
@@ -15,6 +16,7 @@ import { WebKitSession } from './session.js';
 const WINDOW_SWAP_TIMEOUT_MS = 10_000;
 
 export const launchWebKit: LaunchEngine = async (options) => {
+  if (options.display) checkDisplay(options.display);
   const display = options.display ? undefined : await startXvfb();
   try {
     const withDisplay = { ...options, display: options.display ?? display!.name };
@@ -100,4 +102,11 @@ class WebKitBrowser implements EngineBrowser {
       await session.close();
     }
   }
+}
+
+/** A display given by name must have an X server listening, or MiniBrowser would only time out. */
+function checkDisplay(name: string): void {
+  const number = /^[^:]*:(\d+)(?:\.\d+)?$/.exec(name)?.[1];
+  const socket = `/tmp/.X11-unix/X${number}`;
+  if (number === undefined || !existsSync(socket)) throw new Error(`no X server at display ${name} (no ${socket})`);
 }

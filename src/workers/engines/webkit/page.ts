@@ -4,10 +4,14 @@
 // window is minimized while the fast path writes into the blank page (MiniBrowser under Xvfb
 // paints a frame per call otherwise, about half of WebKit's CPU) and restored for a case
 // document, whose script may want a visible page (requestAnimationFrame, timers at full rate).
+import pTimeout from 'p-timeout';
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import { GUARD_HOOK, PROGRAMS } from '../../../page/sources.js';
 import { EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
 import type { WebKitSession } from './session.js';
+
+/** How long a page that failed a call has to show it is still there. */
+const ALIVE_PROBE_MS = 2_000;
 
 // Calls the hook, or says where the page is when it has none (the case left its document). A
 // callback, not a promise: a page may have replaced Promise.
@@ -43,7 +47,13 @@ export class WebKitPage implements EnginePage {
     if (!onCase) await this.visible(call.program !== 'batch');
     const script = onCase ? viaGuard : viaSource(call.program);
     const args = onCase ? { ...call.args, program: call.program, script: call.script ?? null } : call.args;
-    const text = await this.driver(() => this.session.client.executeAsyncScript(script, [args]), true);
+    let text = await this.driver(() => this.session.client.executeAsyncScript(script, [args]), true);
+    // The driver gives up on a call during which a dialog was dismissed; the guard kept the answer.
+    if (text === null && onCase)
+      text = await this.driver(
+        () => this.session.client.executeAsyncScript(viaGuard, [{ program: 'result', check: (call.args as { check?: unknown }).check }]),
+        true,
+      );
     if (typeof text !== 'string') throw new OracleError('page_tampered', `the in-page ${call.program} program answered a ${typeof text}`);
     return text;
   }
@@ -51,7 +61,10 @@ export class WebKitPage implements EnginePage {
   async callMain(functionSource: string, args: readonly unknown[]): Promise<unknown> {
     const result = (await this.driver(() => this.session.client.executeAsyncScript(mainCall(functionSource), [args as unknown[]]))) as
       | { value: unknown }
-      | { error: string };
+      | { error: string }
+      | null;
+    // The driver gave up on the call (a dialog was dismissed during it): nothing came back.
+    if (result === null) return null;
     if ('error' in result) throw new OracleError('script_error', result.error);
     return result.value;
   }
@@ -70,20 +83,34 @@ export class WebKitPage implements EnginePage {
     this.minimized = !wanted;
   }
 
+  /** Whether the session and its window still answer, within a moment. */
+  private async alive(): Promise<boolean> {
+    try {
+      await pTimeout(this.session.client.getWindowHandle(), { milliseconds: ALIVE_PROBE_MS });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /**
-   * A driver command. A W3C driver error, or no response at all, means the driver, MiniBrowser or
-   * the window went away: a crash. With `trusted`, an exception in the call's own script is the
-   * page breaking the oracle's code.
+   * A driver command. An error from the driver is the case's doing when the window is still there
+   * (its page broke the oracle's call, or left its document under it), and a crash when the driver,
+   * MiniBrowser or the window went away. With `trusted`, an exception in the call's own script is
+   * the page breaking the oracle's code.
    */
   private async driver<T>(command: () => Promise<T>, trusted = false): Promise<T> {
     try {
       return await command();
     } catch (error) {
       const name = (error as Error).name;
-      const answered = 'statusCode' in (error as object);
-      // WebKit puts an exception thrown by page code where W3C has "javascript error".
-      if (answered && trusted && (name === 'javascript error' || !/^[a-z ]+$/.test(name))) {
+      // W3C errors have lowercase names; WebKit puts an exception thrown by page code where W3C has "javascript error".
+      const w3c = /^[a-z ]+$/.test(name);
+      if (trusted && (name === 'javascript error' || (!w3c && name !== 'Error'))) {
         throw new OracleError('page_tampered', `the page broke the oracle's call (${firstLine(error)})`);
+      }
+      if (w3c && !/crash/i.test(firstLine(error)) && (await this.alive())) {
+        throw new OracleError('page_tampered', `the case left its document during the call (${firstLine(error)})`);
       }
       throw new EngineGoneError(`webkit: ${name}: ${firstLine(error)}`);
     }
