@@ -33,7 +33,16 @@ const BLANK_PATH = '/blank';
 const BLANK_HEADERS = { ...CASE_HEADERS, 'content-security-policy': "sandbox allow-scripts; script-src 'unsafe-eval'" };
 const BLANK_BODY = Buffer.from('<!doctype html><title>browser-oracle</title>');
 
-const TRACE_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'unsafe-url' };
+// A trace page keeps its real origin (allow-same-origin) and what a page may do, but shows no
+// modal dialog and starts no download: alert() returns at once, confirm() is false and prompt()
+// null in every engine, as a dismissed dialog would be, and nothing waits on a driver for it.
+const TRACE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'referrer-policy': 'unsafe-url',
+  'content-security-policy':
+    'sandbox allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-pointer-lock allow-presentation allow-orientation-lock',
+};
 
 interface Served {
   body: Buffer;
@@ -148,12 +157,18 @@ export class CaseServer {
   }
 
   private refuse(method: string, target: string, referer: string | undefined): void {
-    let caseId: string | undefined;
+    let source: string | undefined;
     try {
-      if (referer) caseId = this.owners.get(new URL(referer).pathname);
+      const path = referer ? new URL(referer).pathname : undefined;
+      // The fast path writes many cases into one page: the page is what can be named.
+      if (path === BLANK_PATH) source = 'a script-free case on the fast path';
+      else if (path !== undefined) {
+        const caseId = this.owners.get(path);
+        if (caseId !== undefined) source = `case ${JSON.stringify(caseId.slice(0, 100))}`;
+      }
     } catch {
-      // not a URL: no case to name
+      // not a URL: nothing to name
     }
-    this.egress.refused(method, target, caseId);
+    this.egress.refused(method, target, source);
   }
 }

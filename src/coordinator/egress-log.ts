@@ -12,17 +12,18 @@ const LOGGED = 20;
 export class EgressLog {
   /** Every refusal, counted. */
   count = 0;
-  /** The first refusals, as "METHOD target [case id]". */
+  /** The first refusals a case asked for, as "METHOD target (case …)". */
   readonly first: string[] = [];
 
-  refused(method: string, target: string, caseId: string | undefined): void {
+  /** `source`: the case (or page) that asked, as a user reads it; undefined for an engine's own request. */
+  refused(method: string, target: string, source: string | undefined): void {
     this.count++;
-    if (caseId === undefined) {
+    if (source === undefined) {
       log.debug(`refused an engine's own request (no case's page asked): ${method} ${target.slice(0, 300)}`);
       return;
     }
     if (this.first.length >= LOGGED) return;
-    const line = `${method} ${target.slice(0, 300)} (case ${JSON.stringify(caseId.slice(0, 100))})`;
+    const line = `${method} ${target.slice(0, 300)} (${source})`;
     this.first.push(line);
     log.warn(`refused an engine's request: ${line}${this.first.length === LOGGED ? `; further refusals are only counted` : ''}`);
   }

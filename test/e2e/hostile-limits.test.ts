@@ -126,7 +126,7 @@ describe('start-up and signals', () => {
     assert.equal(missing.stdout, '');
     const errors = missing.stderr.split('\n').filter((l) => l.startsWith('browser-oracle: error:'));
     assert.equal(errors.length, 1, missing.stderr);
-    assert.match(errors[0]!, /webkit .*:987/);
+    assert.match(errors[0]!, /webkit: .*:987/);
     // Asked to go on, it serves the engines it has.
     const partial = new OracleProcess(['--engines=chromium,webkit', '--display=:987', '--allow-missing-engines']);
     try {

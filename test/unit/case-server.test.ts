@@ -72,7 +72,9 @@ test('a released document is gone; a trace page only as localhost, a case only a
   assert.equal((await get(casePath, `localhost:${port}`)).status, 404, 'case page under localhost');
   const served = await get(tracePath, `localhost:${port}`);
   assert.equal(served.status, 200);
-  assert.equal(served.headers['content-security-policy'], undefined, 'a trace page has a real origin');
+  const sandbox = String(served.headers['content-security-policy']).split(' ');
+  assert.ok(sandbox.includes('allow-same-origin'), 'a trace page keeps its real origin');
+  assert.ok(!sandbox.includes('allow-modals') && !sandbox.includes('allow-downloads'), 'a trace page shows no dialog, starts no download');
   assert.match(served.body, /^<!doctype html><script>/);
   page.release();
   assert.equal((await get(casePath)).status, 404, 'released before it was served');
@@ -158,7 +160,7 @@ test('as a proxy it serves its own documents and refuses anything else, naming t
 
 test('the refusal log is a counter and the first few entries', async () => {
   const log = new EgressLog();
-  for (let i = 0; i < 1000; i++) log.refused('GET', `http://192.0.2.1/${'x'.repeat(16_000)}${i}`, 'flood');
+  for (let i = 0; i < 1000; i++) log.refused('GET', `http://192.0.2.1/${'x'.repeat(16_000)}${i}`, 'case "flood"');
   assert.equal(log.count, 1000);
   assert.ok(log.first.length <= 20);
   assert.ok(
