@@ -9,7 +9,8 @@
 // - Case documents get a CSP sandbox (an opaque origin: no storage, cookies, popups or downloads);
 //   trace pages are served on http://localhost, a real and secure origin.
 // - Anything else, whether sent straight or through the proxy — another loopback port, another
-//   host, a CONNECT — is refused, counted, and logged with the case whose page asked (its Referer).
+//   host, a CONNECT — is refused, counted, and logged with the case whose page asked (its Referer,
+//   when the engine sends one with a path).
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { EngineName } from '../protocol/schema.js';
@@ -164,7 +165,8 @@ export class CaseServer {
       if (path === BLANK_PATH) source = 'a script-free case on the fast path';
       else if (path !== undefined) {
         const caseId = this.owners.get(path);
-        if (caseId !== undefined) source = `case ${JSON.stringify(caseId.slice(0, 100))}`;
+        // Some engines send only the origin from a sandboxed document: a page asked, which one is unknown.
+        source = caseId === undefined ? "a case's page" : `case ${JSON.stringify(caseId.slice(0, 100))}`;
       }
     } catch {
       // not a URL: nothing to name

@@ -19,7 +19,8 @@ export class EgressLog {
   refused(method: string, target: string, source: string | undefined): void {
     this.count++;
     if (source === undefined) {
-      log.debug(`refused an engine's own request (no case's page asked): ${method} ${target.slice(0, 300)}`);
+      // An engine's own traffic (update checks), a tunnel (CONNECT carries no Referer), or a page that sends none.
+      log.debug(`refused a request that names no page: ${method} ${target.slice(0, 300)}`);
       return;
     }
     if (this.first.length >= LOGGED) return;

@@ -1,7 +1,7 @@
 // JSON text written by trusted in-page code itself, not by the page's JSON.stringify (which a case
 // may replace, or bend through String.prototype.toJSON). Every string is escaped here, lone
 // surrogates included, so what leaves the page is ASCII-safe; the Node side still parses and
-// checks all of it (src/workers/page-output.ts) before anything reaches an answer.
+// checks all of it (src/protocol/page-output.ts) before anything reaches an answer.
 //
 // Shipped as source text (programs.ts): these functions refer only to each other and to the
 // captured built-ins they are given.

@@ -253,24 +253,26 @@ function get(port: number, path: string): Promise<number> {
 
 describe('origin', () => {
   let port: number;
-  let finishedPath: string;
+  /** Each engine's own trace page, finished. */
+  let finishedPaths: string[];
 
   before(async () => {
     const traces = await trace(
       "trace.value('href', location.href); trace.value('storage', localStorage.length); localStorage.setItem('k', 'v'); trace.done();",
     );
-    const href = values(sameRecords(traces)).href as string;
-    const url = new URL(href);
-    port = Number(url.port);
-    finishedPath = url.pathname;
+    const hrefs = Object.values(traces).map((t) => new URL(values(t.records).href as string));
+    port = Number(hrefs[0]!.port);
+    finishedPaths = hrefs.map((url) => url.pathname);
     for (const t of Object.values(traces)) {
       assert.equal(t.origin, `http://localhost:${port}`);
       assert.equal(t.is_secure_context, true);
+      assert.equal(values(t.records).storage, 0);
     }
   });
 
-  test('every trace runs on http://localhost:<port>, a secure context, under /trace/', () => {
-    assert.match(finishedPath, /^\/trace\/[0-9a-f]{24}$/);
+  test('every engine runs its own copy of a trace on http://localhost:<port>, a secure context, at a path of 128 random bits', () => {
+    for (const path of finishedPaths) assert.match(path, /^\/trace\/[0-9a-f]{32}$/);
+    assert.equal(new Set(finishedPaths).size, finishedPaths.length);
   });
 
   test('a later trace starts with empty storage', async () => {
@@ -279,19 +281,21 @@ describe('origin', () => {
   });
 
   test('the server serves no finished or unknown trace, and takes no path from the request', async () => {
-    const id = finishedPath.slice('/trace/'.length);
-    for (const path of [
-      finishedPath,
-      '/trace/',
-      '/trace/0123',
-      '/trace/../trace/' + id,
-      `/trace/${id}/`,
-      `/trace/${id}?x`,
-      `/trace%2F${id}`,
-      '/trace/..%2Fblank',
-      '/trace/%2e%2e/blank',
-    ]) {
-      assert.equal(await get(port, path), 404, path);
+    for (const finishedPath of finishedPaths) {
+      const id = finishedPath.slice('/trace/'.length);
+      for (const path of [
+        finishedPath,
+        '/trace/',
+        '/trace/0123',
+        '/trace/../trace/' + id,
+        `/trace/${id}/`,
+        `/trace/${id}?x`,
+        `/trace%2F${id}`,
+        '/trace/..%2Fblank',
+        '/trace/%2e%2e/blank',
+      ]) {
+        assert.equal(await get(port, path), 404, path);
+      }
     }
   });
 });
