@@ -11,6 +11,11 @@ const ORACLE_PREFS: Prefs = {
   'layout.css.devPixelsPerPx': '1.0',
   // A hung case is ended by the oracle's own timeout, not by a slow-script dialog.
   'dom.max_script_run_time': 0,
+  // Firefox's remote agent re-sends a command whose document went away to the next document in
+  // the same window. After a content crash that is an about:blank in the parent process: a
+  // case's busy script, re-run there, wedged the whole browser (measured). A call is never
+  // retried on another document; the page says it is gone instead.
+  'remote.retry-on-abort': false,
 };
 
 /** Playwright's defaults, then the oracle's, the network isolation and the launch profile's: later ones win. */
