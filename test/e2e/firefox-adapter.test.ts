@@ -40,6 +40,8 @@ class CaseProxy {
   readonly seen: string[] = [];
   private readonly documents = new Map<string, { html: string; headers: Record<string, string> }>();
   private readonly waiters = new Map<string, () => void>();
+  /** Paths answered never: their requests hang until the proxy closes. */
+  private readonly held = new Set<string>();
   private nonces = 0;
   private constructor(
     private readonly server: Server,
@@ -69,6 +71,12 @@ class CaseProxy {
     return { url: `http://localhost:${this.port}${path}`, nonce };
   }
 
+  /** Serves `path` never: a load of it hangs. */
+  hold(path: string): string {
+    this.held.add(path);
+    return `http://localhost:${this.port}${path}`;
+  }
+
   /** Resolves when a request for `path` arrives. */
   requested(path: string): Promise<void> {
     return new Promise((resolve) => this.waiters.set(path, resolve));
@@ -88,6 +96,7 @@ class CaseProxy {
       return void res.writeHead(400).end();
     }
     this.waiters.get(url.pathname)?.();
+    if (this.held.has(url.pathname)) return;
     const document = url.host === `localhost:${this.port}` ? this.documents.get(url.pathname) : undefined;
     if (!document) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('refused');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...document.headers }).end(document.html);
@@ -273,6 +282,15 @@ describe('firefox adapter', () => {
     const page = await browser.newPage({ freshStorage: true });
     // Port 1 is on Firefox's list of banned ports: refused before any request.
     await assert.rejects(page.load('http://localhost:1/case', LOAD_MS), (error: unknown) => {
+      assert.ok(error instanceof OracleError && error.code === 'navigation_failed', String(error));
+      return true;
+    });
+    await page.close();
+  });
+
+  test('a load that does not finish within its time is navigation_failed', async () => {
+    const page = await browser.newPage({ freshStorage: true });
+    await assert.rejects(page.load(proxy.hold('/never'), 1_000), (error: unknown) => {
       assert.ok(error instanceof OracleError && error.code === 'navigation_failed', String(error));
       return true;
     });

@@ -46,7 +46,12 @@ function firefoxEnv(options: LaunchOptions): Record<string, string> {
 /** Starts firefox-esr headless on a fresh profile; rejects with a one-line reason when it does not come up. */
 export async function startFirefox(options: LaunchOptions, executable = SYSTEM_FIREFOX): Promise<FirefoxProcess> {
   const profile = await mkdtemp(join(tmpdir(), 'browser-oracle-firefox-'));
-  await writeFile(join(profile, 'user.js'), userJs(firefoxPrefs(options)));
+  try {
+    await writeFile(join(profile, 'user.js'), userJs(firefoxPrefs(options)));
+  } catch (error) {
+    await rm(profile, { recursive: true, force: true });
+    throw error;
+  }
   const child = spawn(executable, ['--remote-debugging-port=0', '--headless', '--profile', profile], {
     detached: true,
     env: firefoxEnv(options),
