@@ -50,6 +50,8 @@ class CaseProxy {
     server.on('request', (req, res) => this.answer(req, res));
     server.on('connect', (req, socket) => {
       this.seen.push(`CONNECT ${req.url}`);
+      // A browser killed mid-request resets its sockets.
+      socket.on('error', () => {});
       socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
     });
   }
@@ -192,8 +194,7 @@ describe('firefox adapter', () => {
     assert.match(browser.version, /^\d+\.\d+/);
     assert.equal(browser.engine, 'firefox');
     assert.equal(browser.guarded, false);
-    const cmdline = readFileSync(`/proc/${firefoxPid()}/cmdline`, 'utf8').split('\0');
-    const userJs = readFileSync(join(cmdline[cmdline.indexOf('--profile') + 1]!, 'user.js'), 'utf8');
+    const userJs = readFileSync(join(profileOf(firefoxPid()!), 'user.js'), 'utf8');
     for (const line of [
       'user_pref("layout.css.devPixelsPerPx", "1.0");',
       'user_pref("network.proxy.allow_hijacking_localhost", true);',
@@ -308,27 +309,64 @@ describe('firefox adapter', () => {
     await page.close();
   });
 
-  test('a killed content process fails the in-flight call as EngineGoneError; the script is not re-run; the browser lives on', async () => {
-    const { page, args } = await caseOn('<!doctype html><p>x</p>');
-    const started = proxy.requested('/started');
-    // The script is busy in the content process when it dies (a synchronous request says it runs).
-    // Its request names the proxy's port itself: a re-run in any other document would show too.
-    const inFlight = page.run({
-      program: 'walk',
-      args,
-      script: `const x = new XMLHttpRequest(); x.open('GET', 'http://localhost:${proxy.port}/started', false); try { x.send() } catch {} for (;;) {}`,
+  // Two ways to be in flight when the content process dies: the case's script busy in the main
+  // world, and a main-world call waiting on a promise that will never settle.
+  const IN_FLIGHT = {
+    'a busy script': (page: EnginePage, args: object, started: string) =>
+      page.run({
+        program: 'walk',
+        args,
+        script: `const x = new XMLHttpRequest(); x.open('GET', '${started}', false); try { x.send() } catch {} for (;;) {}`,
+      }),
+    'a pending call': (page: EnginePage, _args: object, started: string) =>
+      page.callMain(
+        "(url) => { const x = new XMLHttpRequest(); x.open('GET', url, false); try { x.send() } catch {} return new Promise(() => {}) }",
+        [started],
+      ),
+  };
+  for (const [form, start] of Object.entries(IN_FLIGHT)) {
+    test(`a killed content process fails ${form} as EngineGoneError; the script is not re-run; the browser lives on`, async () => {
+      const { page, args } = await caseOn('<!doctype html><p>x</p>');
+      // A synchronous request says the script runs. It names the proxy's port itself: a re-run in
+      // any other document would show too.
+      const path = `/started/${++paths}`;
+      const started = proxy.requested(path);
+      const inFlight = start(page, args, `http://localhost:${proxy.port}${path}`);
+      inFlight.catch(() => {});
+      await started;
+      for (const pid of contentProcesses(firefoxPid()!)) process.kill(pid, 'SIGKILL');
+      await assert.rejects(beforeHostTimeout(inFlight), EngineGoneError);
+      await assert.rejects(beforeHostTimeout(page.run({ program: 'pageState', args: {} })), EngineGoneError);
+      await beforeHostTimeout(page.close());
+      const fresh = await beforeHostTimeout(caseOn('<!doctype html><p>after</p>'));
+      const walk = await beforeHostTimeout(fresh.page.run({ program: 'walk', args: fresh.args }));
+      assert.deepEqual((JSON.parse(walk) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
+      await fresh.page.close();
+      assert.equal(proxy.seen.filter((line) => line.endsWith(path)).length, 1, 'the script ran once');
     });
+  }
+
+  test('a killed browser: the in-flight call is EngineGoneError, exited resolves, nothing is left', async () => {
+    const running = new Set(engineProcesses(descendantsOf(process.pid), 'firefox'));
+    const own = await launchFirefox({
+      profile: 'default',
+      display: undefined,
+      configDir: CONFIG_DIR,
+      proxyUrl: proxy.url,
+      browsers: 'system',
+    });
+    const ownPid = engineProcesses(descendantsOf(process.pid), 'firefox').find((pid) => !running.has(pid))!;
+    const profile = profileOf(ownPid);
+    const page = await own.newPage({ freshStorage: true });
+    await page.load(proxy.serve(`/case/${++paths}`, '<!doctype html><p>x</p>').url, LOAD_MS);
+    const inFlight = page.callMain('() => new Promise(() => {})', []);
     inFlight.catch(() => {});
-    await started;
-    for (const pid of contentProcesses(firefoxPid()!)) process.kill(pid, 'SIGKILL');
+    process.kill(ownPid, 'SIGKILL');
     await assert.rejects(beforeHostTimeout(inFlight), EngineGoneError);
-    await assert.rejects(beforeHostTimeout(page.run({ program: 'pageState', args: {} })), EngineGoneError);
-    await beforeHostTimeout(page.close());
-    const fresh = await beforeHostTimeout(caseOn('<!doctype html><p>after</p>'));
-    const walk = await beforeHostTimeout(fresh.page.run({ program: 'walk', args: fresh.args }));
-    assert.deepEqual((JSON.parse(walk) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
-    await fresh.page.close();
-    assert.equal(proxy.seen.filter((line) => line.endsWith('/started')).length, 1, 'the script ran once');
+    await beforeHostTimeout(own.exited);
+    assert.equal(existsSync(profile), false, 'the profile folder is gone');
+    assert.deepEqual(processGroup(ownPid), [], 'no process of its group is alive');
+    await own.close();
   });
 
   test('a hung page does not block another, closes at once, and fails its call as EngineGoneError', async () => {
@@ -420,8 +458,7 @@ describe('firefox adapter', () => {
       browsers: 'system',
     });
     const ownPid = engineProcesses(descendantsOf(process.pid), 'firefox').find((pid) => !running.has(pid))!;
-    const cmdline = readFileSync(`/proc/${ownPid}/cmdline`, 'utf8').split('\0');
-    const profile = cmdline[cmdline.indexOf('--profile') + 1]!;
+    const profile = profileOf(ownPid);
     assert.ok(readFileSync(join(profile, 'user.js'), 'utf8').includes('user_pref("media.navigator.streams.fake", true);'));
     const page = await own.newPage({ freshStorage: true });
     await page.load(proxy.serve(`/case/${++paths}`, '<!doctype html><p>x</p>').url, LOAD_MS);
@@ -446,6 +483,12 @@ describe('firefox adapter', () => {
     assert.equal(profiles(), before);
   });
 });
+
+/** The profile folder a Firefox was started with. */
+function profileOf(pid: number): string {
+  const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  return cmdline[cmdline.indexOf('--profile') + 1]!;
+}
 
 /** Live (not zombie) processes whose process group is `leader`'s. */
 function processGroup(leader: number): number[] {
