@@ -365,7 +365,7 @@ describe('firefox adapter', () => {
     await assert.rejects(beforeHostTimeout(inFlight), EngineGoneError);
     await beforeHostTimeout(own.exited);
     assert.equal(existsSync(profile), false, 'the profile folder is gone');
-    assert.deepEqual(processGroup(ownPid), [], 'no process of its group is alive');
+    assert.deepEqual(survivors(ownPid), [], 'no process of its group, nor its crash helper, is alive');
     await own.close();
   });
 
@@ -467,20 +467,24 @@ describe('firefox adapter', () => {
     await own.close();
     assert.ok(exited, 'exited resolved');
     assert.equal(existsSync(profile), false, 'the profile folder is gone');
-    assert.deepEqual(processGroup(ownPid), [], 'no process of its group is alive');
+    assert.deepEqual(survivors(ownPid), [], 'no process of its group, nor its crash helper, is alive');
   });
 
-  test('a Firefox that cannot start is a one-line error, and leaves no profile behind', async () => {
-    const profiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith('browser-oracle-firefox-')).length;
-    const before = profiles();
-    await assert.rejects(
-      startFirefox(
-        { profile: 'default', display: undefined, configDir: CONFIG_DIR, proxyUrl: proxy.url, browsers: 'system' },
-        '/nonexistent/firefox',
-      ),
-      /^Error: firefox-esr did not start: \/nonexistent\/firefox not found/,
+  test('a Firefox that cannot start is a one-line error, and leaves no profile behind', async (t) => {
+    // A temporary folder of its own: other oracles on the machine make profiles too.
+    const tmp = mkdtempSync(join(tmpdir(), 'firefox-adapter-tmp-'));
+    t.after(() => rmSync(tmp, { recursive: true, force: true }));
+    const realTmp = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    const start = startFirefox(
+      { profile: 'default', display: undefined, configDir: CONFIG_DIR, proxyUrl: proxy.url, browsers: 'system' },
+      '/nonexistent/firefox',
     );
-    assert.equal(profiles(), before);
+    // startFirefox names its profile before its first await.
+    if (realTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = realTmp;
+    await assert.rejects(start, /^Error: firefox-esr did not start: \/nonexistent\/firefox not found/);
+    assert.deepEqual(readdirSync(tmp), []);
   });
 });
 
@@ -490,14 +494,16 @@ function profileOf(pid: number): string {
   return cmdline[cmdline.indexOf('--profile') + 1]!;
 }
 
-/** Live (not zombie) processes whose process group is `leader`'s. */
-function processGroup(leader: number): number[] {
+/** Live (not zombie) processes of `leader`'s process group, and its crash helper (which leaves the group). */
+function survivors(leader: number): number[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((name) => {
       try {
         const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        return Number(fields[2]) === leader && fields[0] !== 'Z';
+        if (fields[0] === 'Z') return false;
+        const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+        return Number(fields[2]) === leader || (argv[0]!.endsWith('/crashhelper') && argv[1] === String(leader));
       } catch {
         return false;
       }
