@@ -3,7 +3,7 @@
 import { log } from '../../../system/log.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage } from '../../engine.js';
 import type { BidiConnection } from './connection.js';
-import { withGrace } from './grace.js';
+import { withGrace } from './time-limits.js';
 import { FirefoxPage, PAGE_CLOSE_GRACE_MS } from './page.js';
 import type { FirefoxProcess } from './process.js';
 

@@ -1,5 +1,6 @@
 // One WebDriver BiDi session socket: commands with ids, their answers, and events.
 import WebSocket from 'ws';
+import { log } from '../../../system/log.js';
 
 /** Firefox answered a command with a BiDi error (`error` is its code: "no such frame", "unknown error", …). */
 export class BidiError extends Error {
@@ -28,6 +29,7 @@ interface Pending {
 
 // Large answers (a walk of a big document) come back in one message.
 const MAX_PAYLOAD = 256 * 1024 * 1024;
+const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 export class BidiConnection {
   private nextId = 1;
@@ -52,7 +54,7 @@ export class BidiConnection {
 
   /** Connects to a session address (`ws://…/session`). */
   static open(url: string): Promise<BidiConnection> {
-    const socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD });
+    const socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: MAX_PAYLOAD, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
     return new Promise((resolve, reject) => {
       socket.once('open', () => resolve(new BidiConnection(socket)));
       socket.once('error', (error) => reject(new Error(`could not connect to Firefox's WebDriver BiDi at ${url}: ${error.message}`)));
@@ -81,7 +83,7 @@ export class BidiConnection {
   }
 
   private receive(text: string): void {
-    const message = JSON.parse(text) as {
+    let message: {
       type: 'success' | 'error' | 'event';
       id?: number | null;
       method?: string;
@@ -90,6 +92,12 @@ export class BidiConnection {
       error?: string;
       message?: string;
     };
+    try {
+      message = JSON.parse(text);
+    } catch {
+      log.warn(`firefox: a WebDriver BiDi message that is not JSON was dropped: ${text.slice(0, 100)}`);
+      return;
+    }
     if (message.type === 'event') {
       this.handler(message.method!, message.params ?? {});
       return;

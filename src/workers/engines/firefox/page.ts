@@ -1,13 +1,13 @@
 // One Firefox page: a window in a user context of its own. Trusted programs run in a BiDi sandbox
 // (Xray views of the page: a case's replaced built-ins and clobbered DOM properties are invisible
-// there); a case's own script runs in the main world. Firefox never answers a call whose document
-// went away (a crashed content process, a case that navigated), so the browser tells the page
-// about such events and the page fails its in-flight calls itself.
+// there); a case's own script runs in the main world. Firefox may never answer a call whose
+// document went away (a crashed content process), so the browser tells the page about such events
+// and the page fails its in-flight calls itself.
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import { PROGRAMS, type ProgramName } from '../../../page/sources.js';
 import { EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
 import { BidiError, ConnectionClosedError, type BidiConnection } from './connection.js';
-import { withGrace } from './grace.js';
+import { withDeadline, withGrace } from './time-limits.js';
 import { fromRemoteValue, toLocalValue, type RemoteValue } from './remote-value.js';
 
 /** The sandbox every trusted program runs in (one per window; the page cannot reach it). */
@@ -61,37 +61,33 @@ export class FirefoxPage implements EnginePage {
   documentGone(): void {
     const calls = [...this.inFlight].filter((op) => op.kind === 'call');
     if (!calls.length) return;
-    setTimeout(() => {
-      for (const op of calls) {
-        op.reject(
-          this.goneReason === undefined
-            ? new OracleError('page_tampered', 'the case left its document during the call')
-            : new EngineGoneError(`firefox: ${this.goneReason}`),
-        );
-      }
-    }, CRASH_SETTLE_MS);
+    void this.leftOrCrashed().then((error) => {
+      for (const op of calls) op.reject(error);
+    });
+  }
+
+  /** What a call whose document went away met: a crash if the tab-crashed page follows within moments, else the case left. */
+  private async leftOrCrashed(): Promise<Error> {
+    await new Promise((resolve) => setTimeout(resolve, CRASH_SETTLE_MS));
+    return this.goneReason === undefined
+      ? new OracleError('page_tampered', 'the case left its document during the call')
+      : new EngineGoneError(`firefox: ${this.goneReason}`);
   }
 
   async load(url: string, timeoutMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new OracleError('navigation_failed', `firefox did not finish loading the case within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    });
     try {
       await this.track('load', () =>
-        Promise.race([this.connection.send('browsingContext.navigate', { context: this.context, url, wait: 'complete' }), deadline]),
+        withDeadline(
+          this.connection.send('browsingContext.navigate', { context: this.context, url, wait: 'complete' }),
+          timeoutMs,
+          () => new OracleError('navigation_failed', `firefox did not finish loading the case within ${timeoutMs} ms`),
+        ),
       );
     } catch (error) {
       const gone = this.asGone(error);
       if (gone) throw gone;
-      if (error instanceof BidiError)
-        throw new OracleError('navigation_failed', `firefox could not load the case: ${error.error}: ${firstLine(error)}`);
+      if (error instanceof BidiError) throw new OracleError('navigation_failed', `firefox could not load the case: ${firstLine(error)}`);
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -109,7 +105,7 @@ export class FirefoxPage implements EnginePage {
         return this.program(call.program, call.args);
       });
     } catch (error) {
-      throw this.asGone(error) ?? error;
+      throw await this.callError(error);
     }
   }
 
@@ -127,8 +123,18 @@ export class FirefoxPage implements EnginePage {
         return fromRemoteValue(answer.result);
       });
     } catch (error) {
-      throw this.asGone(error) ?? error;
+      throw await this.callError(error);
     }
+  }
+
+  /**
+   * A call's error as the case runner reads it. With remote.retry-on-abort off, Firefox answers a
+   * call whose document was discarded at once ("no such frame") — before the events that tell a
+   * crash from a case that navigated away, so that is decided as for documentGone.
+   */
+  private async callError(error: unknown): Promise<unknown> {
+    if (error instanceof BidiError && error.error === 'no such frame' && this.goneReason === undefined) return this.leftOrCrashed();
+    return this.asGone(error) ?? error;
   }
 
   async close(): Promise<void> {
@@ -188,13 +194,15 @@ export class FirefoxPage implements EnginePage {
     if (error instanceof EngineGoneError) return error;
     if (this.goneReason !== undefined) return new EngineGoneError(`firefox: ${this.goneReason}`);
     if (error instanceof ConnectionClosedError) return new EngineGoneError(`firefox: ${error.message}`);
-    // "no such frame" (the window closed), "unsupported operation" (a crashed tab is a parent-process
-    // page), "unknown error" from a call whose page was torn down: none of them is the case's doing.
-    // A navigation's "unknown error" (a refused load) is the caller's to judge.
-    if (error instanceof BidiError && error.method !== 'browsingContext.navigate' && error.error !== 'invalid argument') {
-      return new EngineGoneError(`firefox: ${error.message}`);
+    if (error instanceof BidiError) {
+      // The window closed under the command.
+      if (error.error === 'no such frame') return new EngineGoneError(`firefox: ${error.message}`);
+      // A call's "unsupported operation" (a crashed tab is a parent-process page) or "unknown error"
+      // (its page was torn down) is not the case's doing; a navigation's is (a refused load), and
+      // "invalid argument" is the adapter's own.
+      if (error.method !== 'browsingContext.navigate' && error.error !== 'invalid argument')
+        return new EngineGoneError(`firefox: ${error.message}`);
     }
-    if (error instanceof BidiError && error.error === 'no such frame') return new EngineGoneError(`firefox: ${error.message}`);
     return undefined;
   }
 }

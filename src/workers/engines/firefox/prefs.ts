@@ -13,6 +13,11 @@ const ORACLE_PREFS: Prefs = {
   'dom.max_script_run_time': 0,
   // Remote settings (blocklists and the like) fetched at start: nothing a case asked for.
   'services.settings.server': 'data:,#remote-settings-dummy/v1',
+  // Firefox's remote agent re-sends a command whose document went away to the next document in
+  // the same window. After a content crash that is an about:blank in the parent process: a
+  // case's busy script, re-run there, wedged the whole browser (measured). A call is never
+  // retried on another document; the page says it is gone instead.
+  'remote.retry-on-abort': false,
 };
 
 /** Playwright's defaults, then the oracle's, the network isolation and the launch profile's: later ones win. */

@@ -1,6 +1,7 @@
 // The firefox-esr process: a fresh temporary profile, its own process group (so the parent, its
 // fork server and every content process die together), and the WebDriver BiDi address it prints.
 import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,10 +44,38 @@ function firefoxEnv(options: LaunchOptions): Record<string, string> {
   return env;
 }
 
+/**
+ * Firefox starts a crash helper (whatever the crash reporter variables say) that leaves the
+ * process group for a session of its own; it names the browser's pid as its first argument.
+ */
+function killCrashHelper(browserPid: number): void {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (argv[0]?.endsWith('/crashhelper') && argv[1] === String(browserPid)) {
+      try {
+        process.kill(Number(name), 'SIGKILL');
+      } catch {
+        // exited meanwhile
+      }
+    }
+  }
+}
+
 /** Starts firefox-esr headless on a fresh profile; rejects with a one-line reason when it does not come up. */
 export async function startFirefox(options: LaunchOptions, executable = SYSTEM_FIREFOX): Promise<FirefoxProcess> {
   const profile = await mkdtemp(join(tmpdir(), 'browser-oracle-firefox-'));
-  await writeFile(join(profile, 'user.js'), userJs(firefoxPrefs(options)));
+  try {
+    await writeFile(join(profile, 'user.js'), userJs(firefoxPrefs(options)));
+  } catch (error) {
+    await rm(profile, { recursive: true, force: true });
+    throw error;
+  }
   const child = spawn(executable, ['--remote-debugging-port=0', '--headless', '--profile', profile], {
     detached: true,
     env: firefoxEnv(options),
@@ -54,11 +83,13 @@ export async function startFirefox(options: LaunchOptions, executable = SYSTEM_F
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const kill = () => {
+    if (!child.pid) return;
     try {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      process.kill(-child.pid, 'SIGKILL');
     } catch {
       // the group is gone already
     }
+    killCrashHelper(child.pid);
   };
   const exited = new Promise<void>((resolve) => {
     const cleanUp = () => {

@@ -1,0 +1,513 @@
+// The Firefox adapter against a real firefox-esr, directly (no engine host, no coordinator): pages,
+// the trusted programs in the sandbox against hostile cases, error classes, crashes, hangs,
+// popups, downloads, the network, and what is left once the browser closes.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dumpJson } from '../../src/protocol/dump.js';
+import type { RawWalk } from '../../src/protocol/page-output.js';
+import { OracleError } from '../../src/protocol/errors.js';
+import { STYLE_PROPERTIES } from '../../src/protocol/schema.js';
+import type { WalkOptions } from '../../src/page/walk.js';
+import { EngineGoneError, type EngineBrowser, type EnginePage } from '../../src/workers/engine.js';
+import { launchFirefox } from '../../src/workers/engines/firefox/index.js';
+import type { BidiConnection } from '../../src/workers/engines/firefox/connection.js';
+import type { FirefoxPage } from '../../src/workers/engines/firefox/page.js';
+import { startFirefox } from '../../src/workers/engines/firefox/process.js';
+import { CONFIG_DIR } from '../../src/system/paths.js';
+import { descendantsOf } from '../../src/system/processes.js';
+import { engineProcesses } from '../support/processes.js';
+
+const WALK: WalkOptions = {
+  styleProperties: STYLE_PROPERTIES,
+  scriptCapableSelector: 'script,iframe,frame,frameset,object,embed,portal,meta[http-equiv],[autofocus],[srcdoc]',
+  maxNodes: 100_000,
+  maxFragments: 1_000_000,
+  maxBytes: 64 * 1024 * 1024,
+  loadMs: null,
+};
+const LOAD_MS = 30_000;
+/** Stands in for the engine host's per-case timeout: the adapter must answer long before it. */
+const HOST_TIMEOUT_MS = 120_000;
+
+/**
+ * The oracle's proxy in miniature: every request Firefox makes arrives here, and only the
+ * documents the test put at http://localhost:<port>/… are served; everything else is refused.
+ */
+class CaseProxy {
+  readonly seen: string[] = [];
+  private readonly documents = new Map<string, { html: string; headers: Record<string, string> }>();
+  private readonly waiters = new Map<string, () => void>();
+  /** Paths answered never: their requests hang until the proxy closes. */
+  private readonly held = new Set<string>();
+  private nonces = 0;
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {
+    server.on('request', (req, res) => this.answer(req, res));
+    server.on('connect', (req, socket) => {
+      this.seen.push(`CONNECT ${req.url}`);
+      // A browser killed mid-request resets its sockets.
+      socket.on('error', () => {});
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    });
+  }
+
+  static async start(): Promise<CaseProxy> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return new CaseProxy(server, (server.address() as { port: number }).port);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Serves `html` at a path; returns its URL and the nonce its Server-Timing header carries. */
+  serve(path: string, html: string, headers: Record<string, string> = {}): { url: string; nonce: string } {
+    const nonce = `nonce-${++this.nonces}`;
+    this.documents.set(path, { html, headers: { 'server-timing': `browser-oracle-nonce;desc="${nonce}"`, ...headers } });
+    return { url: `http://localhost:${this.port}${path}`, nonce };
+  }
+
+  /** Serves `path` never: a load of it hangs. */
+  hold(path: string): string {
+    this.held.add(path);
+    return `http://localhost:${this.port}${path}`;
+  }
+
+  /** Resolves when a request for `path` arrives. */
+  requested(path: string): Promise<void> {
+    return new Promise((resolve) => this.waiters.set(path, resolve));
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse): void {
+    this.seen.push(`${req.method} ${req.url}`);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '');
+    } catch {
+      return void res.writeHead(400).end();
+    }
+    this.waiters.get(url.pathname)?.();
+    if (this.held.has(url.pathname)) return;
+    const document = url.host === `localhost:${this.port}` ? this.documents.get(url.pathname) : undefined;
+    if (!document) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('refused');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...document.headers }).end(document.html);
+  }
+}
+
+let proxy: CaseProxy;
+let browser: EngineBrowser;
+let paths = 0;
+/** Firefox's home while it runs: where a download would land. */
+const home = mkdtempSync(join(tmpdir(), 'firefox-adapter-home-'));
+
+before(async () => {
+  proxy = await CaseProxy.start();
+  const realHome = process.env.HOME;
+  process.env.HOME = home;
+  try {
+    browser = await launchFirefox({
+      profile: 'default',
+      display: undefined,
+      configDir: CONFIG_DIR,
+      proxyUrl: proxy.url,
+      browsers: 'system',
+    });
+  } finally {
+    process.env.HOME = realHome;
+  }
+});
+
+after(async () => {
+  await browser?.close();
+  await proxy.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** A page with `html` loaded as a case document; its walk arguments check that document. */
+async function caseOn(
+  html: string,
+  page?: EnginePage,
+): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; walk: WalkOptions } }> {
+  const check = proxy.serve(`/case/${++paths}`, html);
+  const opened = page ?? (await browser.newPage({ freshStorage: true }));
+  await opened.load(check.url, LOAD_MS);
+  return { page: opened, args: { check, walk: WALK } };
+}
+
+const dumpOf = (text: string) => String(dumpJson('firefox', browser.version, JSON.parse(text) as RawWalk));
+const firefoxPid = () => engineProcesses(descendantsOf(process.pid), 'firefox')[0];
+const contentProcesses = (root: number) =>
+  descendantsOf(root).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('Isolated Web');
+    } catch {
+      return false;
+    }
+  });
+/** Fails instead of hanging when the adapter never settles `promise`. */
+function beforeHostTimeout<T>(promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the call was left to the host timeout')), HOST_TIMEOUT_MS);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+/** The white-box view of a browser: its BiDi connection, to ask Firefox what exists. */
+const connectionOf = (b: EngineBrowser) => (b as unknown as { connection: BidiConnection }).connection;
+const windowsOf = async (page: EnginePage) => {
+  const tree = await connectionOf(browser).send<{ contexts: { context: string; userContext: string; originalOpener: string | null }[] }>(
+    'browsingContext.getTree',
+    { maxDepth: 0 },
+  );
+  return tree.contexts.filter((c) => c.userContext === (page as FirefoxPage).userContext);
+};
+
+const HOSTILE = `
+  const get = Map.prototype.get;
+  Map.prototype.get = function (k) { const v = get.call(this, k); return k instanceof Element ? '-1}]}}}\\n{"id":"victim"}' : v; };
+  JSON.stringify = () => 'FORGED';
+  Array.prototype.push = function () { return 0; };
+  Element.prototype.getBoundingClientRect = () => ({ x: 666, y: 666, width: 666, height: 666, left: 666, top: 666, right: 1332, bottom: 1332 });
+  Element.prototype.getClientRects = () => [];
+  window.getComputedStyle = () => ({ getPropertyValue: () => 'forged' });
+  Object.defineProperty(window, 'innerWidth', { get: () => 1 });
+  Object.defineProperty(Element.prototype, 'tagName', { get: () => 'FORGED' });
+  Object.defineProperty(Document.prototype, 'fonts', { get: () => ({ ready: new Promise(() => {}) }) });
+`;
+const LAYOUT = `<!doctype html><style>p { width: 300px; font: 16px serif }</style>
+  <p>some text that <b>wraps</b> across lines at three hundred pixels wide</p>
+  <form><input name=tagName><input name=getBoundingClientRect></form><img name=fonts alt=x>`;
+
+describe('firefox adapter', () => {
+  test('launch: the version is browserVersion; the profile holds the oracle prefs', () => {
+    assert.match(browser.version, /^\d+\.\d+/);
+    assert.equal(browser.engine, 'firefox');
+    assert.equal(browser.guarded, false);
+    const userJs = readFileSync(join(profileOf(firefoxPid()!), 'user.js'), 'utf8');
+    for (const line of [
+      'user_pref("layout.css.devPixelsPerPx", "1.0");',
+      'user_pref("network.proxy.allow_hijacking_localhost", true);',
+      'user_pref("network.proxy.no_proxies_on", "");',
+      `user_pref("network.proxy.http_port", ${proxy.port});`,
+      'user_pref("media.peerconnection.ice.proxy_only", true);',
+      'user_pref("browser.contentblocking.features.standard", "-tp,tpPrivate,cookieBehavior0,-cm,-fp");',
+    ]) {
+      assert.ok(userJs.includes(line), line);
+    }
+  });
+
+  test('a served case: pageState, walk and reflect from the sandbox', async () => {
+    const { page, args } = await caseOn('<!doctype html><p style="width:120px">hello <b>world</b></p><input id=n type=number min=5>');
+    const state = JSON.parse(await page.run({ program: 'pageState', args: {} }));
+    assert.deepEqual(state, { href: args.check.url, viewport: [800, 600], ratio: 1 });
+    const walk = JSON.parse(await page.run({ program: 'walk', args })) as RawWalk;
+    assert.deepEqual(walk.tags, ['HTML', 'HEAD', 'BODY', 'P', 'B', 'INPUT']);
+    assert.deepEqual(walk.parents, [-1, 0, 0, 2, 3, 2]);
+    assert.deepEqual(walk.viewport, [800, 600]);
+    assert.equal(walk.bounding[3 * 4 + 2], 120, "the p's width");
+    const reflected = JSON.parse(
+      await page.run({
+        program: 'reflect',
+        args: { check: args.check, probes: [{ selector: '#n', attr: 'min', idl: 'min' }] },
+        script: "document.getElementById('n').setAttribute('min', '7')",
+      }),
+    );
+    assert.deepEqual(reflected, { values: [['7', '7']] });
+    await page.close();
+  });
+
+  test('a page elsewhere than its case is reported, not walked', async () => {
+    const { page, args } = await caseOn('<!doctype html><p>x</p>');
+    const other = proxy.serve(`/case/${++paths}`, '<!doctype html><p>other</p>');
+    await page.load(other.url, LOAD_MS);
+    assert.deepEqual(JSON.parse(await page.run({ program: 'walk', args })), { elsewhere: other.url });
+    // The script is not run on a document that is not the case's.
+    assert.deepEqual(JSON.parse(await page.run({ program: 'walk', args, script: 'throw new Error("ran")' })), { elsewhere: other.url });
+    await page.close();
+  });
+
+  test("a case's script that replaces built-ins gets the walk of the same case without them", async () => {
+    const clean = await caseOn(LAYOUT);
+    const hostile = await caseOn(LAYOUT);
+    const expected = dumpOf(await clean.page.run({ program: 'walk', args: clean.args, script: 'void 0' }));
+    assert.equal(dumpOf(await hostile.page.run({ program: 'walk', args: hostile.args, script: HOSTILE })), expected);
+    // The main world really is hostile: what the page itself sees is forged.
+    assert.equal(await hostile.page.callMain('() => JSON.stringify({ a: 1 }) + innerWidth', []), 'FORGED1');
+    await Promise.all([clean.page.close(), hostile.page.close()]);
+  });
+
+  test('an inline script that replaces built-ins before load: the same walk as without it', async () => {
+    const clean = await caseOn(`${LAYOUT}<script>void 0</script>`);
+    const hostile = await caseOn(`${LAYOUT}<script>${HOSTILE}</script>`);
+    assert.equal(
+      dumpOf(await hostile.page.run({ program: 'walk', args: hostile.args })),
+      dumpOf(await clean.page.run({ program: 'walk', args: clean.args })),
+    );
+    await Promise.all([clean.page.close(), hostile.page.close()]);
+  });
+
+  test("a script that throws is the case's script_error (first line), and the page lives on", async () => {
+    const { page, args } = await caseOn('<!doctype html><p>x</p>');
+    await assert.rejects(page.run({ program: 'walk', args, script: 'throw new TypeError("bad thing\\nmore")' }), (error: unknown) => {
+      assert.ok(error instanceof OracleError);
+      assert.equal(error.code, 'script_error');
+      assert.equal(error.message, 'TypeError: bad thing');
+      return true;
+    });
+    await assert.rejects(
+      page.run({ program: 'reflect', args: { check: args.check, probes: [] }, script: 'let x = ;' }),
+      (error: unknown) => {
+        assert.ok(
+          error instanceof OracleError && error.code === 'script_error' && error.message.startsWith('SyntaxError: '),
+          String(error),
+        );
+        return true;
+      },
+    );
+    assert.deepEqual((JSON.parse(await page.run({ program: 'walk', args })) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
+    await page.close();
+  });
+
+  test('a document Firefox cannot load is navigation_failed', async () => {
+    const page = await browser.newPage({ freshStorage: true });
+    // Port 1 is on Firefox's list of banned ports: refused before any request.
+    await assert.rejects(page.load('http://localhost:1/case', LOAD_MS), (error: unknown) => {
+      assert.ok(error instanceof OracleError && error.code === 'navigation_failed', String(error));
+      return true;
+    });
+    await page.close();
+  });
+
+  test('a load that does not finish within its time is navigation_failed', async () => {
+    const page = await browser.newPage({ freshStorage: true });
+    await assert.rejects(page.load(proxy.hold('/never'), 1_000), (error: unknown) => {
+      assert.ok(error instanceof OracleError && error.code === 'navigation_failed', String(error));
+      return true;
+    });
+    await page.close();
+  });
+
+  test('callMain runs in the main world and answers plain values', async () => {
+    const { page } = await caseOn('<!doctype html><p>x</p><script>window.fromPage = 41</script>');
+    assert.deepEqual(await page.callMain('(a, b) => ({ sum: fromPage + a, list: [b, null, true], nan: NaN })', [1, 'x']), {
+      sum: 42,
+      list: ['x', null, true],
+      nan: Number.NaN,
+    });
+    await assert.rejects(page.callMain('() => { throw new RangeError("no") }', []), /RangeError: no/);
+    await page.close();
+  });
+
+  // Two ways to be in flight when the content process dies: the case's script busy in the main
+  // world, and a main-world call waiting on a promise that will never settle.
+  const IN_FLIGHT = {
+    'a busy script': (page: EnginePage, args: object, started: string) =>
+      page.run({
+        program: 'walk',
+        args,
+        script: `const x = new XMLHttpRequest(); x.open('GET', '${started}', false); try { x.send() } catch {} for (;;) {}`,
+      }),
+    'a pending call': (page: EnginePage, _args: object, started: string) =>
+      page.callMain(
+        "(url) => { const x = new XMLHttpRequest(); x.open('GET', url, false); try { x.send() } catch {} return new Promise(() => {}) }",
+        [started],
+      ),
+  };
+  for (const [form, start] of Object.entries(IN_FLIGHT)) {
+    test(`a killed content process fails ${form} as EngineGoneError; the script is not re-run; the browser lives on`, async () => {
+      const { page, args } = await caseOn('<!doctype html><p>x</p>');
+      // A synchronous request says the script runs. It names the proxy's port itself: a re-run in
+      // any other document would show too.
+      const path = `/started/${++paths}`;
+      const started = proxy.requested(path);
+      const inFlight = start(page, args, `http://localhost:${proxy.port}${path}`);
+      inFlight.catch(() => {});
+      await started;
+      for (const pid of contentProcesses(firefoxPid()!)) process.kill(pid, 'SIGKILL');
+      await assert.rejects(beforeHostTimeout(inFlight), EngineGoneError);
+      await assert.rejects(beforeHostTimeout(page.run({ program: 'pageState', args: {} })), EngineGoneError);
+      await beforeHostTimeout(page.close());
+      const fresh = await beforeHostTimeout(caseOn('<!doctype html><p>after</p>'));
+      const walk = await beforeHostTimeout(fresh.page.run({ program: 'walk', args: fresh.args }));
+      assert.deepEqual((JSON.parse(walk) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
+      await fresh.page.close();
+      assert.equal(proxy.seen.filter((line) => line.endsWith(path)).length, 1, 'the script ran once');
+    });
+  }
+
+  test('a killed browser: the in-flight call is EngineGoneError, exited resolves, nothing is left', async () => {
+    const running = new Set(engineProcesses(descendantsOf(process.pid), 'firefox'));
+    const own = await launchFirefox({
+      profile: 'default',
+      display: undefined,
+      configDir: CONFIG_DIR,
+      proxyUrl: proxy.url,
+      browsers: 'system',
+    });
+    const ownPid = engineProcesses(descendantsOf(process.pid), 'firefox').find((pid) => !running.has(pid))!;
+    const profile = profileOf(ownPid);
+    const page = await own.newPage({ freshStorage: true });
+    await page.load(proxy.serve(`/case/${++paths}`, '<!doctype html><p>x</p>').url, LOAD_MS);
+    const inFlight = page.callMain('() => new Promise(() => {})', []);
+    inFlight.catch(() => {});
+    process.kill(ownPid, 'SIGKILL');
+    await assert.rejects(beforeHostTimeout(inFlight), EngineGoneError);
+    await beforeHostTimeout(own.exited);
+    assert.equal(existsSync(profile), false, 'the profile folder is gone');
+    assert.deepEqual(survivors(ownPid), [], 'no process of its group, nor its crash helper, is alive');
+    await own.close();
+  });
+
+  test('a hung page does not block another, closes at once, and fails its call as EngineGoneError', async () => {
+    const other = await caseOn('<!doctype html><p>other</p>');
+    const { page } = await caseOn('<!doctype html><p>hung</p>');
+    const started = proxy.requested('/hung');
+    const hung = page.run({
+      program: 'reflect',
+      args: { check: { url: '', nonce: '' }, probes: [] },
+      script: "const x = new XMLHttpRequest(); x.open('GET', '/hung', false); try { x.send() } catch {} for (;;) {}",
+    });
+    hung.catch(() => {});
+    await started;
+    assert.deepEqual(JSON.parse(await other.page.run({ program: 'pageState', args: {} })).viewport, [800, 600]);
+    await page.close();
+    await assert.rejects(beforeHostTimeout(hung), EngineGoneError);
+    await other.page.close();
+  });
+
+  test('a popup the case opened is gone once its page closes', async () => {
+    const popup = proxy.serve('/popup', '<!doctype html><p>popup</p>');
+    const { page, args } = await caseOn('<!doctype html><p>opener</p>');
+    await page.run({ program: 'reflect', args: { check: args.check, probes: [] }, script: `window.open(${JSON.stringify(popup.url)})` });
+    let windows = await windowsOf(page);
+    while (windows.length < 2) windows = await windowsOf(page);
+    assert.equal(windows.filter((w) => w.originalOpener !== null).length, 1, 'the popup is open');
+    await page.close();
+    assert.deepEqual(await windowsOf(page), []);
+  });
+
+  test('a download is refused: nothing is written, the viewport is unchanged', async () => {
+    const { page, args } = await caseOn('<!doctype html><p>download</p>');
+    const began = new Promise<void>((resolve) => {
+      const routed = browser as unknown as { route(method: string, params: object): void };
+      const route = routed.route.bind(browser);
+      routed.route = (method, params) => {
+        if (method === 'browsingContext.downloadWillBegin') resolve();
+        route(method, params);
+      };
+    });
+    await page.run({
+      program: 'reflect',
+      args: { check: args.check, probes: [] },
+      script: `const a = document.createElement('a'); a.href = URL.createObjectURL(new Blob(['written by a case'])); a.download = 'oracle-case-wrote-this.txt'; document.body.append(a); a.click();`,
+    });
+    await began;
+    // A blob download finishes in milliseconds when allowed; give it ample time to show.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const written = readdirSync(home, { recursive: true })
+      .map(String)
+      .filter((name) => name.includes('oracle-case-wrote-this'));
+    assert.deepEqual(written, []);
+    assert.deepEqual(JSON.parse(await page.run({ program: 'pageState', args: {} })).viewport, [800, 600]);
+    await page.close();
+  });
+
+  test('http://localhost through the proxy is a secure context, and no other loopback port is reached', async (t) => {
+    const reached: string[] = [];
+    const victim = createServer((req, res) => {
+      reached.push(String(req.url));
+      res.end('reached');
+    });
+    // Every address, IPv4 and IPv6: whatever loopback name a case picks would land here.
+    await new Promise<void>((resolve) => victim.listen(0, '::', resolve));
+    t.after(() => new Promise((resolve) => victim.close(resolve)));
+    const port = (victim.address() as { port: number }).port;
+    const trace = proxy.serve(`/trace/${++paths}`, '<!doctype html><p>trace</p>');
+    const page = await browser.newPage({ freshStorage: true });
+    await page.load(trace.url, LOAD_MS);
+    assert.equal(await page.callMain('() => isSecureContext', []), true);
+    assert.ok(proxy.seen.includes(`GET ${trace.url}`), 'the trace page came through the proxy');
+    const hosts = ['127.0.0.1', '127.0.0.2', 'localhost', 'foo.localhost', '2130706433', '[::1]', '[::ffff:127.0.0.1]'];
+    const results = await page.callMain(
+      `(hosts, port) => Promise.all(hosts.map((h) => fetch('http://' + h + ':' + port + '/x', { mode: 'no-cors' }).then((r) => r.type, (e) => e.name)))`,
+      [hosts, port],
+    );
+    assert.equal((results as string[]).length, hosts.length);
+    assert.deepEqual(reached, []);
+    await page.close();
+  });
+
+  test('close: the session ends, no Firefox process survives, the profile is removed', async () => {
+    const running = new Set(engineProcesses(descendantsOf(process.pid), 'firefox'));
+    const own = await launchFirefox({
+      profile: 'media',
+      display: undefined,
+      configDir: CONFIG_DIR,
+      proxyUrl: proxy.url,
+      browsers: 'system',
+    });
+    const ownPid = engineProcesses(descendantsOf(process.pid), 'firefox').find((pid) => !running.has(pid))!;
+    const profile = profileOf(ownPid);
+    assert.ok(readFileSync(join(profile, 'user.js'), 'utf8').includes('user_pref("media.navigator.streams.fake", true);'));
+    const page = await own.newPage({ freshStorage: true });
+    await page.load(proxy.serve(`/case/${++paths}`, '<!doctype html><p>x</p>').url, LOAD_MS);
+    let exited = false;
+    void own.exited.then(() => (exited = true));
+    await own.close();
+    assert.ok(exited, 'exited resolved');
+    assert.equal(existsSync(profile), false, 'the profile folder is gone');
+    assert.deepEqual(survivors(ownPid), [], 'no process of its group, nor its crash helper, is alive');
+  });
+
+  test('a Firefox that cannot start is a one-line error, and leaves no profile behind', async (t) => {
+    // A temporary folder of its own: other oracles on the machine make profiles too.
+    const tmp = mkdtempSync(join(tmpdir(), 'firefox-adapter-tmp-'));
+    t.after(() => rmSync(tmp, { recursive: true, force: true }));
+    const realTmp = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    const start = startFirefox(
+      { profile: 'default', display: undefined, configDir: CONFIG_DIR, proxyUrl: proxy.url, browsers: 'system' },
+      '/nonexistent/firefox',
+    );
+    // startFirefox names its profile before its first await.
+    if (realTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = realTmp;
+    await assert.rejects(start, /^Error: firefox-esr did not start: \/nonexistent\/firefox not found/);
+    assert.deepEqual(readdirSync(tmp), []);
+  });
+});
+
+/** The profile folder a Firefox was started with. */
+function profileOf(pid: number): string {
+  const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  return cmdline[cmdline.indexOf('--profile') + 1]!;
+}
+
+/** Live (not zombie) processes of `leader`'s process group, and its crash helper (which leaves the group). */
+function survivors(leader: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        if (fields[0] === 'Z') return false;
+        const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+        return Number(fields[2]) === leader || (argv[0]!.endsWith('/crashhelper') && argv[1] === String(leader));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
