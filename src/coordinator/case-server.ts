@@ -77,6 +77,8 @@ export class CaseServer {
     server.on('request', (req, res) => cases.answer(req, res));
     // HTTPS and WebSocket go through CONNECT: never to anywhere.
     server.on('connect', (req, socket) => {
+      // A browser that dies resets its tunnels: not an error of the oracle's.
+      socket.on('error', () => {});
       cases.refuse('CONNECT', req.url ?? '', req.headers.referer);
       socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n');
     });
