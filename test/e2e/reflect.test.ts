@@ -103,7 +103,15 @@ describe('canonical values', () => {
     );
     assert.deepEqual(
       observations.map((o) => o.idl_value),
-      [{ $undefined: true }, { $undefined: true }, { $undefined: true }, 'x y', false, { $object: 'DOMTokenList' }, { $object: 'Function' }],
+      [
+        { $undefined: true },
+        { $undefined: true },
+        { $undefined: true },
+        'x y',
+        false,
+        { $object: 'DOMTokenList' },
+        { $object: 'Function' },
+      ],
     );
   });
 });

@@ -69,8 +69,15 @@ describe('isolation', () => {
     }
     // The outside requests reached only the oracle's refusing proxy. (Whether a refusal names its
     // case depends on the engine's Referer: hostile-network.test.ts.)
-    const refused = (target: string) => new RegExp(`refused an? (engine's )?request( that names no page)?: ${target.replace(/\./g, '\\.')}`);
-    for (const target of ['GET http://192.0.2.1/s.css', 'GET http://192.0.2.1/a.png', 'CONNECT 192.0.2.2:443', 'GET http://192.0.2.3/', 'GET http://192.0.2.4/'])
+    const refused = (target: string) =>
+      new RegExp(`refused an? (engine's )?request( that names no page)?: ${target.replace(/\./g, '\\.')}`);
+    for (const target of [
+      'GET http://192.0.2.1/s.css',
+      'GET http://192.0.2.1/a.png',
+      'CONNECT 192.0.2.2:443',
+      'GET http://192.0.2.3/',
+      'GET http://192.0.2.4/',
+    ])
       assert.match(oracle.stderr, refused(target));
     await oracle.request({ id: 'isolation-nav', html: '<!doctype html><p>x</p>', script: "location.href = 'http://192.0.2.5/'" });
     assert.match(oracle.stderr, refused('GET http://192.0.2.5/'));

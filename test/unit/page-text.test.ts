@@ -20,14 +20,16 @@ test('quoteJson is JSON text for every string, lone surrogates escaped', () => {
     fc.property(fc.string({ unit: 'binary' }), (s) => {
       const text = quoteJson(b, s);
       assert.equal(JSON.parse(text), s);
-      assert.ok(!/[\u0000-\u001f]/.test(text), 'no raw control character');
+      assert.ok(![...text].some((c) => c < ' '), 'no raw control character');
       assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text), 'no raw lone surrogate');
     }),
   );
 });
 
 test('numberJson writes finite numbers as JSON and anything else as null', () => {
-  fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => assert.equal(JSON.parse(numberJson(b, n)), n === 0 ? 0 : n)));
+  fc.assert(
+    fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => assert.equal(JSON.parse(numberJson(b, n)), n === 0 ? 0 : n)),
+  );
   for (const n of [Number.NaN, Infinity, -Infinity]) assert.equal(numberJson(b, n), 'null');
 });
 
