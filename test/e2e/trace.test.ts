@@ -3,7 +3,6 @@
 // script, and the trace route of the case server.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import { TraceResponseSchema } from '../../src/protocol/trace-schema.js';
@@ -239,18 +238,6 @@ describe('completion', () => {
   });
 });
 
-/** The status of GET `path` on the oracle's server, named as in a trace origin (more in trace-server.test.ts). */
-function get(port: number, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host: `localhost:${port}` } }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 describe('origin', () => {
   let port: number;
   /** Each engine's own trace page, finished. */
@@ -278,24 +265,5 @@ describe('origin', () => {
   test('a later trace starts with empty storage', async () => {
     const traces = await trace("trace.value('storage', localStorage.length); trace.done();");
     assert.deepEqual(sameRecords(traces), [{ kind: 'value', label: 'storage', value: 0 }]);
-  });
-
-  test('the server serves no finished or unknown trace, and takes no path from the request', async () => {
-    for (const finishedPath of finishedPaths) {
-      const id = finishedPath.slice('/trace/'.length);
-      for (const path of [
-        finishedPath,
-        '/trace/',
-        '/trace/0123',
-        '/trace/../trace/' + id,
-        `/trace/${id}/`,
-        `/trace/${id}?x`,
-        `/trace%2F${id}`,
-        '/trace/..%2Fblank',
-        '/trace/%2e%2e/blank',
-      ]) {
-        assert.equal(await get(port, path), 404, path);
-      }
-    }
   });
 });
