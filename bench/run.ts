@@ -10,7 +10,6 @@ import { WALK_FIXED_ARGS, WALK_FUNCTION_SOURCE } from '../src/page/walk.js';
 import { writeThenCall } from '../src/workers/script-free.js';
 import type { EnginePage, EngineBrowser } from '../src/workers/engine.js';
 import { EgressGuard } from '../src/coordinator/egress-guard.js';
-import { CONFIG_DIR } from '../src/system/paths.js';
 import { OracleProcess, type Line } from '../test/support/oracle-process.js';
 import { layoutCorpus, type BenchCase } from '../test/support/layout-corpus.js';
 import { microBenchmarks } from './micro.js';
@@ -42,7 +41,7 @@ async function naive(cases: BenchCase[]): Promise<{ seconds: number; walks: Map<
       const browser = await LAUNCHERS[engine]({
         profile: 'default',
         display: undefined,
-        configDir: CONFIG_DIR,
+        fonts: 'liberation',
         proxyUrl: guard.proxyUrl,
         browsers: 'auto',
       });

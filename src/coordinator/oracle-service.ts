@@ -2,10 +2,11 @@
 // together and closed together, with one method that answers any case request. The stdio loop
 // (stdio.ts) and every command that runs cases in process sit on top of it.
 import type { EngineName, ProfileName, Request } from '../protocol/schema.js';
+import type { FontSetName } from '../protocol/font-sets.js';
 import type { WireValue } from '../protocol/wire.js';
 import type { LaunchOptions } from '../farm/launch.js';
 import { killDescendants, killStrays } from '../system/processes.js';
-import { CONFIG_DIR } from '../system/paths.js';
+import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
 import { log } from '../system/log.js';
 import { CaseServer } from './case-server.js';
 import { EgressGuard } from './egress-guard.js';
@@ -18,6 +19,8 @@ import { traceOp } from './trace-op.js';
 export interface OracleOptions {
   engines: EngineName[];
   profile: ProfileName;
+  /** The fonts every engine is given. */
+  fonts: FontSetName;
   workers: number;
   pages: number;
   timeoutMs: number;
@@ -47,8 +50,14 @@ export class OracleService {
     private readonly options: OracleOptions,
   ) {}
 
-  /** Starts every engine the options name; an engine that cannot start is left out, with its reason on stderr. */
+  /**
+   * Starts every engine the options name; an engine that cannot start is left out, with its
+   * reason on stderr. Throws a one-line error, before starting anything, when the font set's
+   * files are missing.
+   */
   static async start(options: OracleOptions): Promise<OracleService> {
+    const fontProblem = fontSetProblem(FONT_SETS[options.fonts]);
+    if (fontProblem) throw new Error(fontProblem);
     const strays = killStrays();
     if (strays) log.warn(`killed ${strays} process(es) left behind by an earlier oracle that was killed`);
     const cases = await CaseServer.start();
@@ -61,7 +70,7 @@ export class OracleService {
         launch: {
           profile: options.profile,
           display: options.display,
-          configDir: CONFIG_DIR,
+          fonts: options.fonts,
           proxyUrl: guard.proxyUrl,
           browsers: options.browsers,
         },
@@ -87,6 +96,10 @@ export class OracleService {
     return this.options.profile;
   }
 
+  get fonts(): FontSetName {
+    return this.options.fonts;
+  }
+
   /** Answers one case request (geometry, vote, reflect or trace); never rejects for the case's own failures. */
   run(op: CaseOp, request: Request): Promise<Answer> {
     const context: CaseContext = { farm: this.farm, cases: this.cases, timeoutMs: this.options.timeoutMs };
@@ -95,7 +108,7 @@ export class OracleService {
 
   /** The ping answer's fields beside the id. */
   ping(): Answer {
-    return { ok: true, engines: this.engines, versions: this.versions, profile: this.profile };
+    return { ok: true, engines: this.engines, versions: this.versions, profile: this.profile, fonts: this.fonts };
   }
 
   /** Closes every browser, driver and server, then kills whatever they left running. */

@@ -33,7 +33,7 @@ export async function serve(options: StdioOptions): Promise<number> {
   try {
     log.info(
       `ready: ${oracle.engines.map((e) => `${e} ${oracle.versions[e]}`).join(', ') || 'no engine'}; ` +
-        `${options.workers} worker(s) × ${options.pages} page(s) per engine; profile ${options.profile}`,
+        `${options.workers} worker(s) × ${options.pages} page(s) per engine; profile ${options.profile}; fonts ${options.fonts}`,
     );
     for (const e of options.engines)
       if (!oracle.engines.includes(e)) log.warn(`${e} did not launch; requests naming it get "engine_not_launched"`);

@@ -30,11 +30,12 @@ function nodesOf(response: Line, engine: string) {
 }
 
 describe('contract', () => {
-  test('ping names the three engines, their driver-reported versions and the profile', async () => {
+  test('ping names the three engines, their driver-reported versions, the profile and the fonts', async () => {
     const ping = await oracle.request({ id: 'p1', op: 'ping' });
-    assert.deepEqual(Object.keys(ping), ['id', 'ok', 'engines', 'versions', 'profile']);
+    assert.deepEqual(Object.keys(ping), ['id', 'ok', 'engines', 'versions', 'profile', 'fonts']);
     assert.deepEqual(ping.engines, [...ENGINE_NAMES]);
     assert.equal(ping.profile, 'default');
+    assert.equal(ping.fonts, 'liberation');
     assert.match(ping.versions.chromium, /^\d+\.\d+\.\d+\.\d+$/);
     assert.match(ping.versions.firefox, /^\d+\.\d+/);
     assert.match(ping.versions.webkit, /^2\.\d+\.\d+$/);
