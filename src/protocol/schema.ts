@@ -40,6 +40,7 @@ export const VoteRequestSchema = Type.Object(
     engines: Type.Optional(EngineList),
     script: GeometryRequestSchema.properties.script,
     dumps: Type.Optional(Type.Boolean({ description: 'Also answer with the dumps the vote was taken on.' })),
+    timing: GeometryRequestSchema.properties.timing,
   },
   { ...strict, title: 'Vote: run a geometry case and answer with the three-way vote' },
 );
@@ -136,6 +137,7 @@ export const VoteResponseSchema = Type.Object(
     vote: VoteResultSchema,
     dumps: Type.Optional(PerEngine(DumpSchema)),
     errors: Type.Optional(EngineErrors),
+    timing: GeometryResponseSchema.properties.timing,
   },
   { ...strict, title: 'Vote response' },
 );
