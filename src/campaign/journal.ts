@@ -150,9 +150,9 @@ export class Journal {
   }
 
   /**
-   * Opens the journal at `path`, creating it when the file does not exist (unless `mustExist`)
-   * and bringing an older schema up to date. Throws a CampaignError for a file that is not a
-   * journal, or one written by a newer browser-oracle.
+   * Opens the journal at `path`, creating it when the file does not exist or is empty (unless
+   * `mustExist`: then only a journal is opened) and bringing an older schema up to date. Throws
+   * a CampaignError for a file that is not a journal, or one written by a newer browser-oracle.
    */
   static open(path: string, { mustExist = false } = {}): Journal {
     if (mustExist && !existsSync(path)) throw new CampaignError(`--db ${path}: no such journal`);
@@ -163,7 +163,7 @@ export class Journal {
       throw new CampaignError(`--db ${path}: cannot open it (${(e as Error).message})`);
     }
     try {
-      prepare(db, path);
+      prepare(db, path, mustExist);
       return new Journal(db);
     } catch (e) {
       db.close();
@@ -247,8 +247,8 @@ export class Journal {
   }
 }
 
-/** Checks that `db` is a journal (or an empty file), sets the connection up, and migrates it. */
-function prepare(db: Database.Database, path: string): void {
+/** Checks that `db` is a journal (or, unless `mustExist`, an empty file), sets the connection up, and migrates it. */
+function prepare(db: Database.Database, path: string, mustExist: boolean): void {
   let applicationId: number;
   let tables: number;
   try {
@@ -259,6 +259,8 @@ function prepare(db: Database.Database, path: string): void {
     if (code === 'SQLITE_NOTADB') throw new CampaignError(`--db ${path}: not a browser-oracle journal (not an SQLite database)`);
     throw new CampaignError(`--db ${path}: cannot read it (${(e as Error).message})`);
   }
+  if (mustExist && applicationId === 0 && tables === 0)
+    throw new CampaignError(`--db ${path}: not a browser-oracle journal (an empty file)`);
   if (applicationId !== APPLICATION_ID && !(applicationId === 0 && tables === 0)) {
     throw new CampaignError(`--db ${path}: not a browser-oracle journal (an SQLite database of something else); name a new file`);
   }

@@ -11,9 +11,8 @@ export const wholeNumber =
   (name: string, min = 1) =>
   (value: string): number => {
     const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
-      throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}`);
-    }
+    if (!/^\d+$/.test(value.trim()) || n < min) throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}`);
+    if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be at most ${Number.MAX_SAFE_INTEGER}`);
     return n;
   };
 

@@ -4,6 +4,7 @@
 // anything at import.
 import { Command, Option } from 'commander';
 import { serve } from '../coordinator/stdio.js';
+import { registerCampaignCommands } from './campaign-commands.js';
 import { registerCompareCommands } from './compare-commands.js';
 import { addFarmOptions, farmOptions, wholeNumber, type FarmFlags } from './farm-options.js';
 import { registerProbeCommands } from './probe-commands.js';
@@ -32,6 +33,6 @@ export function buildProgram(): Command {
   registerCompareCommands(program);
   registerReflectCommands(program);
   registerProbeCommands(program);
-
+  registerCampaignCommands(program);
   return program;
 }

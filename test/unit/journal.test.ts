@@ -282,6 +282,11 @@ test('files that are not a journal are refused with one line', () => {
   assert.match(refused(join(dir, 'newer.sqlite')), /: written by a newer browser-oracle \(journal schema 99; this one knows up to 1\)$/);
 
   assert.equal(refused(join(dir, 'missing.sqlite'), { mustExist: true }), `--db ${join(dir, 'missing.sqlite')}: no such journal`);
+  writeFileSync(join(dir, 'empty.sqlite'), '');
+  assert.equal(
+    refused(join(dir, 'empty.sqlite'), { mustExist: true }),
+    `--db ${join(dir, 'empty.sqlite')}: not a browser-oracle journal (an empty file)`,
+  );
   assert.match(refused(join(dir, 'no', 'such', 'dir.sqlite')), /^--db .*dir\.sqlite: cannot open it \(.+\)$/);
 });
 
