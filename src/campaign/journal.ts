@@ -242,6 +242,14 @@ export class Journal {
     return seq === undefined ? undefined : this.statements.reduction.get(seq);
   }
 
+  /**
+   * Whether this connection checkpoints the WAL itself as it grows (SQLite's default: every
+   * 1000 pages). A campaign turns it off while a Checkpointer does it from another thread.
+   */
+  autoCheckpoint(on: boolean): void {
+    this.db.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
+  }
+
   close(): void {
     this.db.close();
   }

@@ -135,6 +135,7 @@ async function campaignCommand(flags: CampaignFlags): Promise<number> {
   const oracle = farmOptions(flags);
   return runCampaignSession({
     journal,
+    dbPath: flags.db,
     corpus,
     oracle,
     expectations,

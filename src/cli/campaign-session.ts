@@ -3,6 +3,7 @@
 // line on stderr. SIGINT and SIGTERM stop taking cases and let the ones in flight finish; a
 // second signal abandons them. Either way the journal and every browser are closed, and the run
 // can be resumed by running the same command again.
+import { Checkpointer } from '../campaign/checkpointer.js';
 import { CampaignRunError, runCampaign, type CampaignResult } from '../campaign/run-campaign.js';
 import type { Corpus } from '../campaign/corpus.js';
 import type { Expectations } from '../campaign/expectations.js';
@@ -15,6 +16,8 @@ import { log } from '../system/log.js';
 export interface SessionOptions {
   /** Open, and closed by the session. */
   journal: Journal;
+  /** Where the journal is, for the checkpoint thread's own connection. */
+  dbPath: string;
   corpus: Corpus;
   oracle: OracleOptions;
   expectations: Expectations | undefined;
@@ -47,6 +50,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let oracle: OracleService | undefined;
+  let checkpointer: Checkpointer | undefined;
   try {
     oracle = await OracleService.start(o.oracle);
     const missing = o.oracle.engines.filter((e) => !oracle!.engines.includes(e));
@@ -64,6 +68,8 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       versions: oracle.versions,
       fonts: o.oracle.fonts,
     });
+    o.journal.autoCheckpoint(false);
+    checkpointer = new Checkpointer(o.dbPath, () => o.journal.autoCheckpoint(true));
     const progress = o.quiet ? undefined : new Progress({ total: await o.corpus.count() });
     let result: CampaignResult;
     let failure: string | undefined;
@@ -97,6 +103,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await checkpointer?.stop();
     o.journal.close();
     await oracle?.close();
   }
