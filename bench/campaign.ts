@@ -18,6 +18,7 @@ import { requestLine } from '../src/campaign/emit.js';
 import { votedRecord, type CaseAnswer } from '../src/campaign/case-record.js';
 import { contentHash } from '../src/campaign/case-hash.js';
 import { Journal } from '../src/campaign/journal.js';
+import { Checkpointer } from '../src/campaign/checkpointer.js';
 import { encodeJson, type JsonText } from '../src/protocol/wire.js';
 import { OracleProcess } from '../test/support/oracle-process.js';
 import { runCli } from '../test/support/campaign-process.js';
@@ -63,7 +64,7 @@ async function campaign(round: number): Promise<number> {
 }
 
 /** Milliseconds per case to build the records of a recorded campaign's answers and write them to a fresh journal. */
-function replay(db: string): number {
+async function replay(db: string): Promise<number> {
   const read = new Database(db, { readonly: true });
   const rows = read
     .prepare<[], { seq: number; id: string; request: string; vote: string }>('SELECT seq, id, request, vote FROM cases')
@@ -78,11 +79,16 @@ function replay(db: string): number {
     return { item: { ok: true as const, id: row.id, hash: contentHash(request), given: row.request, request }, answer };
   });
   read.close();
-  const journal = Journal.open(join(dir, 'replay.sqlite'));
+  const path = join(dir, 'replay.sqlite');
+  const journal = Journal.open(path);
   journal.startRun({ command: ['bench'], engines: [], versions: {}, fonts: null });
+  // As a campaign writes: checkpoints from a thread of their own.
+  journal.autoCheckpoint(false);
+  const checkpointer = new Checkpointer(path, () => journal.autoCheckpoint(true));
   const start = performance.now();
   for (const { item, answer } of answers) journal.record(votedRecord(item, answer, { startedAt: Date.now(), elapsedMs: 1, attempts: 1 }));
   const ms = (performance.now() - start) / answers.length;
+  await checkpointer.stop();
   journal.close();
   return ms;
 }
@@ -96,7 +102,7 @@ try {
     rates.campaign.push(await campaign(round));
     process.stderr.write(`bench: round ${round + 1}: campaign ${rates.campaign.at(-1)!.toFixed(2)} cases/s\n`);
   }
-  journalMs = replay(join(dir, `round-${rounds - 1}.sqlite`));
+  journalMs = await replay(join(dir, `round-${rounds - 1}.sqlite`));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
