@@ -17,7 +17,6 @@ import type { WalkOptions } from '../src/page/walk.js';
 import { dumpJson } from '../src/protocol/dump.js';
 import type { RawWalk } from '../src/protocol/page-output.js';
 import { STYLE_PROPERTIES } from '../src/protocol/schema.js';
-import { CONFIG_DIR } from '../src/system/paths.js';
 import { descendantsOf } from '../src/system/processes.js';
 import { VIEWPORT } from '../src/workers/engine.js';
 import { browserEnv } from '../src/workers/engines/bundled.js';
@@ -193,7 +192,7 @@ const VARIANTS: { label: string; driver: Driver; perCall: number }[] = [
 ];
 
 const { server, proxyUrl, blankUrl } = await startBlankProxy();
-const options: LaunchOptions = { profile: 'default', display: undefined, configDir: CONFIG_DIR, proxyUrl, browsers: 'system' };
+const options: LaunchOptions = { profile: 'default', display: undefined, fonts: 'liberation', proxyUrl, browsers: 'system' };
 const results = new Map<string, Measured[]>(VARIANTS.map((v) => [v.label, []]));
 try {
   for (let round = 0; round < ROUNDS; round++) {

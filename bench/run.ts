@@ -16,7 +16,6 @@ import { EgressLog } from '../src/coordinator/egress-log.js';
 import { decodeBatchText, decodeWalk, decodeWalkText, type RawWalk } from '../src/protocol/page-output.js';
 import { dumpJson } from '../src/protocol/dump.js';
 import { ENGINE_NAMES, type EngineName } from '../src/protocol/schema.js';
-import { CONFIG_DIR } from '../src/system/paths.js';
 import { LAUNCHERS } from '../src/workers/engines/index.js';
 import type { EngineBrowser, EnginePage } from '../src/workers/engine.js';
 import { defaultOptions } from '../src/api/oracle.js';
@@ -70,7 +69,7 @@ async function naive(cases: BenchCase[], oneCall: boolean): Promise<Phase> {
       const browser = await LAUNCHERS[engine]({
         profile: 'default',
         display: undefined,
-        configDir: CONFIG_DIR,
+        fonts: 'liberation',
         proxyUrl: server.proxyUrl,
         browsers: 'auto',
       });

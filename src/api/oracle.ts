@@ -7,6 +7,7 @@ import { OracleError } from '../protocol/errors.js';
 import { checkRequest } from '../protocol/validate.js';
 import { answerLine } from '../protocol/wire.js';
 import { ENGINE_NAMES, type EngineName, type ProfileName } from '../protocol/common.js';
+import type { FontSetName } from '../protocol/font-sets.js';
 import type {
   GeometryRequest,
   GeometryResponseSchema,
@@ -37,6 +38,7 @@ export function defaultOptions(): OracleOptions {
   return {
     engines: [...ENGINE_NAMES],
     profile: 'default',
+    fonts: 'liberation',
     workers: Math.max(1, Math.floor(availableParallelism() / 2)),
     pages: 2,
     maxBatch: 32,
@@ -71,6 +73,11 @@ export class Oracle {
 
   get profile(): ProfileName {
     return this.service.profile;
+  }
+
+  /** The font set every engine was started with. */
+  get fonts(): FontSetName {
+    return this.service.fonts;
   }
 
   /** Every element's boxes, fragments and computed style, per engine. */

@@ -150,9 +150,9 @@ export class Journal {
   }
 
   /**
-   * Opens the journal at `path`, creating it when the file does not exist (unless `mustExist`)
-   * and bringing an older schema up to date. Throws a CampaignError for a file that is not a
-   * journal, or one written by a newer browser-oracle.
+   * Opens the journal at `path`, creating it when the file does not exist or is empty (unless
+   * `mustExist`: then only a journal is opened) and bringing an older schema up to date. Throws
+   * a CampaignError for a file that is not a journal, or one written by a newer browser-oracle.
    */
   static open(path: string, { mustExist = false } = {}): Journal {
     if (mustExist && !existsSync(path)) throw new CampaignError(`--db ${path}: no such journal`);
@@ -163,7 +163,7 @@ export class Journal {
       throw new CampaignError(`--db ${path}: cannot open it (${(e as Error).message})`);
     }
     try {
-      prepare(db, path);
+      prepare(db, path, mustExist);
       return new Journal(db);
     } catch (e) {
       db.close();
@@ -242,13 +242,21 @@ export class Journal {
     return seq === undefined ? undefined : this.statements.reduction.get(seq);
   }
 
+  /**
+   * Whether this connection checkpoints the WAL itself as it grows (SQLite's default: every
+   * 1000 pages). A campaign turns it off while a Checkpointer does it from another thread.
+   */
+  autoCheckpoint(on: boolean): void {
+    this.db.pragma(`wal_autocheckpoint = ${on ? 1000 : 0}`);
+  }
+
   close(): void {
     this.db.close();
   }
 }
 
-/** Checks that `db` is a journal (or an empty file), sets the connection up, and migrates it. */
-function prepare(db: Database.Database, path: string): void {
+/** Checks that `db` is a journal (or, unless `mustExist`, an empty file), sets the connection up, and migrates it. */
+function prepare(db: Database.Database, path: string, mustExist: boolean): void {
   let applicationId: number;
   let tables: number;
   try {
@@ -259,6 +267,8 @@ function prepare(db: Database.Database, path: string): void {
     if (code === 'SQLITE_NOTADB') throw new CampaignError(`--db ${path}: not a browser-oracle journal (not an SQLite database)`);
     throw new CampaignError(`--db ${path}: cannot read it (${(e as Error).message})`);
   }
+  if (mustExist && applicationId === 0 && tables === 0)
+    throw new CampaignError(`--db ${path}: not a browser-oracle journal (an empty file)`);
   if (applicationId !== APPLICATION_ID && !(applicationId === 0 && tables === 0)) {
     throw new CampaignError(`--db ${path}: not a browser-oracle journal (an SQLite database of something else); name a new file`);
   }

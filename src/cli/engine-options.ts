@@ -1,27 +1,11 @@
 // The options of every command that runs the engines (the stdio oracle, campaigns, reduction,
 // reports): one definition, with the library's defaults (src/api/oracle.ts defaultOptions).
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { defaultOptions } from '../api/oracle.js';
 import type { OracleOptions } from '../coordinator/oracle-service.js';
-import { ENGINE_NAMES, PROFILE_NAMES, type EngineName } from '../protocol/schema.js';
-
-export const positiveInt = (name: string) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1`);
-  return n;
-};
-
-const engineList = (value: string): EngineName[] => {
-  const names = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = names.filter((n) => !(ENGINE_NAMES as readonly string[]).includes(n));
-  if (unknown.length || !names.length) {
-    throw new InvalidArgumentError(`expected a comma-separated list of ${ENGINE_NAMES.join(', ')}; got "${value}"`);
-  }
-  return [...new Set(names)] as EngineName[];
-};
+import { FONT_SET_NAMES } from '../protocol/font-sets.js';
+import { PROFILE_NAMES } from '../protocol/schema.js';
+import { engineList, wholeNumber } from './arguments.js';
 
 const MIB = 1024 * 1024;
 
@@ -32,30 +16,35 @@ export function addEngineOptions(command: Command): Command {
     .addOption(new Option('--engines <list>', 'engines to launch').default(d.engines, d.engines.join(',')).argParser(engineList))
     .addOption(new Option('--profile <name>', 'launch profile for every engine').choices(PROFILE_NAMES).default(d.profile))
     .addOption(
+      new Option('--fonts <set>', 'fonts every engine sees: Liberation, or the generated one-em-square font (docs/campaign.md)')
+        .choices(FONT_SET_NAMES)
+        .default(d.fonts),
+    )
+    .addOption(
       // One worker per two cores: measured on 2 cores, one worker with two pages per engine beats
       // two workers: the browsers, not the worker threads, use the CPU.
       new Option('--workers <n>', 'worker threads, each with its own browser per engine')
         .default(d.workers)
-        .argParser(positiveInt('--workers')),
+        .argParser(wholeNumber('--workers')),
     )
-    .addOption(new Option('--pages <n>', 'pages per engine in each worker').default(d.pages).argParser(positiveInt('--pages')))
+    .addOption(new Option('--pages <n>', 'pages per engine in each worker').default(d.pages).argParser(wholeNumber('--pages')))
     .addOption(
       new Option('--max-batch <n>', 'most script-free cases written and walked in one driver call')
         .default(d.maxBatch)
-        .argParser(positiveInt('--max-batch')),
+        .argParser(wholeNumber('--max-batch')),
     )
     .addOption(
-      new Option('--timeout-ms <ms>', 'per-case, per-engine time limit').default(d.timeoutMs).argParser(positiveInt('--timeout-ms')),
+      new Option('--timeout-ms <ms>', 'per-case, per-engine time limit').default(d.timeoutMs).argParser(wholeNumber('--timeout-ms')),
     )
     .addOption(
       new Option('--max-nodes <n>', 'most elements in a dump; a larger document is answered dump_too_large')
         .default(d.maxNodes)
-        .argParser(positiveInt('--max-nodes')),
+        .argParser(wholeNumber('--max-nodes')),
     )
     .addOption(
       new Option('--max-answer-bytes <n>', "most bytes of one answer's dumps (shared by its engines)")
         .default(d.maxAnswerBytes, `${d.maxAnswerBytes / MIB} MiB`)
-        .argParser(positiveInt('--max-answer-bytes')),
+        .argParser(wholeNumber('--max-answer-bytes')),
     )
     .addOption(
       new Option('--browsers <which>', "system packages, Playwright's own builds, or auto (bundled when installed)")
@@ -68,5 +57,12 @@ export function addEngineOptions(command: Command): Command {
     );
 }
 
-/** The options commander parsed, as the oracle takes them. */
-export const oracleOptions = (opts: OracleOptions & { display?: string }): OracleOptions => ({ ...opts, display: opts.display });
+/** The engine options as commander hands them over (`display` absent when not given). */
+export type EngineFlags = Omit<OracleOptions, 'display'> & { display?: string };
+
+/** The oracle's options from the parsed flags, without the command's own. */
+export function oracleOptions(flags: EngineFlags): OracleOptions {
+  const { engines, profile, fonts, workers, pages, maxBatch, timeoutMs, maxNodes, maxAnswerBytes, browsers, display, allowMissingEngines } =
+    flags;
+  return { engines, profile, fonts, workers, pages, maxBatch, timeoutMs, maxNodes, maxAnswerBytes, browsers, display, allowMissingEngines };
+}

@@ -1,27 +1,32 @@
 // The `browser-oracle` command line: with no command, the stdio oracle; the commands judge its
-// answers (compare, vote) and run the built-in reflection corpus and probes. Built by a function,
-// so a test or an embedding program gets a fresh program without parsing anything at import.
+// answers (compare, vote), run the built-in reflection corpus and probes, and run campaigns.
+// Built by a function, so a test or an embedding program gets a fresh program without parsing
+// anything at import.
 import { Command, Option } from 'commander';
-import { serve, type StdioOptions } from '../coordinator/stdio.js';
+import { serve } from '../coordinator/stdio.js';
+import { wholeNumber } from './arguments.js';
+import { registerCampaignCommands } from './campaign-commands.js';
 import { registerCompareCommands } from './compare-commands.js';
-import { addEngineOptions, oracleOptions, positiveInt } from './engine-options.js';
+import { addEngineOptions, oracleOptions, type EngineFlags } from './engine-options.js';
 import { registerProbeCommands } from './probe-commands.js';
 import { registerReflectCommands } from './reflect-commands.js';
 
 export function buildProgram(): Command {
-  const program = addEngineOptions(new Command())
-    .name('browser-oracle')
-    .description(
-      'Ground-truth layout oracle. With no command: reads one JSON request per line on stdin and answers ' +
-        'one JSON line per request on stdout, in completion order, each with its id; diagnostics go to stderr. ' +
-        'Protocol: docs/protocol.md; JSON Schema: schema/protocol.schema.json.',
-    )
+  const program = addEngineOptions(
+    new Command()
+      .name('browser-oracle')
+      .description(
+        'Ground-truth layout oracle. With no command: reads one JSON request per line on stdin and answers ' +
+          'one JSON line per request on stdout, in completion order, each with its id; diagnostics go to stderr. ' +
+          'Protocol: docs/protocol.md; JSON Schema: schema/protocol.schema.json.',
+      ),
+  )
     .addOption(
       new Option('--max-line-bytes <n>', 'longest request line accepted')
         .default(64 * 1024 * 1024, '64 MiB')
-        .argParser(positiveInt('--max-line-bytes')),
+        .argParser(wholeNumber('--max-line-bytes')),
     )
-    .action(async (opts: StdioOptions) => {
+    .action(async (opts: EngineFlags & { maxLineBytes: number }) => {
       process.exitCode = await serve({ ...oracleOptions(opts), maxLineBytes: opts.maxLineBytes });
     });
   // The stdio oracle's options belong to it alone: `probe --profile=media` is the probe's.
@@ -29,5 +34,6 @@ export function buildProgram(): Command {
   registerCompareCommands(program);
   registerReflectCommands(program);
   registerProbeCommands(program);
+  registerCampaignCommands(program);
   return program;
 }

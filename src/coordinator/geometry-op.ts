@@ -29,5 +29,6 @@ export async function voteOp(request: VoteRequest, ctx: CaseContext): Promise<Re
     vote: result?.vote ?? encodeJson(voteColumnar({ dumps: {}, errors })),
     dumps: keepDumps ? inEngineOrder(result?.dumps ?? {}) : undefined,
     errors: errorsField(errors),
+    timing: request.timing ? inEngineOrder(result?.inPageMs ?? {}) : undefined,
   };
 }

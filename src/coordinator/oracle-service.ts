@@ -2,10 +2,11 @@
 // together and closed together, with one method that answers any case request. The stdio loop
 // (stdio.ts) and every command that runs cases in process sit on top of it.
 import type { EngineName, ProfileName, Request } from '../protocol/schema.js';
+import type { FontSetName } from '../protocol/font-sets.js';
 import type { WireValue } from '../protocol/wire.js';
 import type { LaunchOptions } from '../farm/launch.js';
 import { killDescendants, killStrays } from '../system/processes.js';
-import { CONFIG_DIR } from '../system/paths.js';
+import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
 import { log } from '../system/log.js';
 import { networkIsolation, type NetworkIsolation } from '../system/network.js';
 import { CaseServer } from './case-server.js';
@@ -19,6 +20,8 @@ import { traceOp } from './trace-op.js';
 export interface OracleOptions {
   engines: EngineName[];
   profile: ProfileName;
+  /** The fonts every engine is given. */
+  fonts: FontSetName;
   workers: number;
   pages: number;
   /** The most script-free cases one driver call writes and walks (docs/protocol.md, "How a case is loaded"). */
@@ -32,6 +35,9 @@ export interface OracleOptions {
   /** Serve with the engines that launched when some did not (otherwise starting fails). */
   allowMissingEngines: boolean;
 }
+
+/** Requests to keep in hand at once: enough that every page's next batch waits while one runs. */
+export const admission = (options: OracleOptions): number => 2 * options.workers * options.pages * options.maxBatch;
 
 /** The oracle cannot serve what it was asked to: one line that says why and what to do. */
 export class OracleStartError extends Error {
@@ -64,8 +70,14 @@ export class OracleService {
   /** How the engines are kept off the network. */
   readonly network: NetworkIsolation = networkIsolation();
 
-  /** Starts every engine the options name; an engine that cannot start is left out, with its reason on stderr. */
+  /**
+   * Starts every engine the options name; an engine that cannot start is left out, with its
+   * reason on stderr. Throws a one-line error, before starting anything, when the font set's
+   * files are missing.
+   */
   static async start(options: OracleOptions): Promise<OracleService> {
+    const fontProblem = fontSetProblem(FONT_SETS[options.fonts]);
+    if (fontProblem) throw new OracleStartError(fontProblem);
     if (networkIsolation() === 'proxy') {
       log.warn(
         'network: no namespace of its own (run through bin/browser-oracle, as root or with user namespaces): ' +
@@ -93,7 +105,7 @@ export class OracleService {
         launch: {
           profile: options.profile,
           display: options.display,
-          configDir: CONFIG_DIR,
+          fonts: options.fonts,
           proxyUrl: cases.proxyUrl,
           browsers: options.browsers,
         },
@@ -126,6 +138,10 @@ export class OracleService {
     return this.options.profile;
   }
 
+  get fonts(): FontSetName {
+    return this.options.fonts;
+  }
+
   /** Answers one case request (geometry, vote, reflect or trace); never rejects for the case's own failures. */
   run(op: CaseOp, request: Request): Promise<Answer> {
     const context: CaseContext = { farm: this.farm, cases: this.cases };
@@ -134,7 +150,7 @@ export class OracleService {
 
   /** The ping answer's fields beside the id. */
   ping(): Answer {
-    return { ok: true, engines: this.engines, versions: this.versions, profile: this.profile, network: this.network };
+    return { ok: true, engines: this.engines, versions: this.versions, profile: this.profile, fonts: this.fonts, network: this.network };
   }
 
   /** Closes every browser, driver and server, then kills whatever they left running. */

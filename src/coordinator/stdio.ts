@@ -9,7 +9,7 @@ import { answerLine } from '../protocol/wire.js';
 import { log } from '../system/log.js';
 import { readLines, type InputLine } from './line-reader.js';
 import { LineWriter } from './output.js';
-import { OracleService, isCaseOp, type Answer, type OracleOptions } from './oracle-service.js';
+import { OracleService, admission, isCaseOp, type Answer, type OracleOptions } from './oracle-service.js';
 
 export interface StdioOptions extends OracleOptions {
   maxLineBytes: number;
@@ -33,13 +33,13 @@ export async function serve(options: StdioOptions): Promise<number> {
   try {
     log.info(
       `ready: ${oracle.engines.map((e) => `${e} ${oracle.versions[e]}`).join(', ') || 'no engine'}; ` +
-        `${options.workers} worker(s) × ${options.pages} page(s) per engine; profile ${options.profile}`,
+        `${options.workers} worker(s) × ${options.pages} page(s) per engine; profile ${options.profile}; fonts ${options.fonts}`,
     );
 
     // Every request between being read and its answer being handed to stdout counts against
     // this bound. Twice what the workers take at once (every page's next batch), so the farm has
     // the next cases at hand while answers are being written.
-    const admitted = new PQueue({ concurrency: 2 * options.workers * options.pages * options.maxBatch });
+    const admitted = new PQueue({ concurrency: admission(options) });
     let shutdownId: string | undefined;
     try {
       for await (const input of readLines(stdin, options.maxLineBytes)) {

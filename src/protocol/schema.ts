@@ -1,10 +1,21 @@
 // The wire contract, once: TypeBox schemas give both the TypeScript types and the
 // runtime validators, and `npm run schema` publishes them as JSON Schema.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { EngineErrors, EngineList, EngineNameSchema, Id, PerEngine, ProfileNameSchema, STYLE_PROPERTIES, strict } from './common.js';
+import {
+  EngineErrors,
+  EngineList,
+  EngineNameSchema,
+  Id,
+  literalUnion,
+  PerEngine,
+  ProfileNameSchema,
+  STYLE_PROPERTIES,
+  strict,
+} from './common.js';
 import { ObservationSchema, ProbeSchema } from './reflect-schema.js';
 import { TraceRequestSchema, TraceResponseSchema, type TraceRequest } from './trace-schema.js';
 import { VoteResultSchema } from './vote-schema.js';
+import { FONT_SET_NAMES } from './font-sets.js';
 
 export { ENGINE_NAMES, PROFILE_NAMES, STYLE_PROPERTIES, type EngineName, type ProfileName } from './common.js';
 
@@ -29,6 +40,7 @@ export const VoteRequestSchema = Type.Object(
     engines: Type.Optional(EngineList),
     script: GeometryRequestSchema.properties.script,
     dumps: Type.Optional(Type.Boolean({ description: 'Also answer with the dumps the vote was taken on.' })),
+    timing: GeometryRequestSchema.properties.timing,
   },
   { ...strict, title: 'Vote: run a geometry case and answer with the three-way vote' },
 );
@@ -125,6 +137,7 @@ export const VoteResponseSchema = Type.Object(
     vote: VoteResultSchema,
     dumps: Type.Optional(PerEngine(DumpSchema)),
     errors: Type.Optional(EngineErrors),
+    timing: GeometryResponseSchema.properties.timing,
   },
   { ...strict, title: 'Vote response' },
 );
@@ -154,6 +167,7 @@ export const PingResponseSchema = Type.Object(
     engines: Type.Array(EngineNameSchema),
     versions: PerEngine(Type.String()),
     profile: ProfileNameSchema,
+    fonts: literalUnion(FONT_SET_NAMES, 'The font set every engine was started with (docs/protocol.md, "Fonts").'),
     network: Type.Optional(
       Type.Union([Type.Literal('namespace'), Type.Literal('proxy')], {
         description:

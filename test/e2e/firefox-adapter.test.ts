@@ -17,7 +17,6 @@ import { launchFirefox } from '../../src/workers/engines/firefox/index.js';
 import type { BidiConnection } from '../../src/workers/engines/firefox/connection.js';
 import type { FirefoxPage } from '../../src/workers/engines/firefox/page.js';
 import { startFirefox } from '../../src/workers/engines/firefox/process.js';
-import { CONFIG_DIR } from '../../src/system/paths.js';
 import { descendantsOf } from '../../src/system/processes.js';
 import { engineProcesses } from '../support/processes.js';
 
@@ -120,7 +119,7 @@ before(async () => {
     browser = await launchFirefox({
       profile: 'default',
       display: undefined,
-      configDir: CONFIG_DIR,
+      fonts: 'liberation',
       proxyUrl: proxy.url,
       browsers: 'system',
     });
@@ -352,7 +351,7 @@ describe('firefox adapter', () => {
     const own = await launchFirefox({
       profile: 'default',
       display: undefined,
-      configDir: CONFIG_DIR,
+      fonts: 'liberation',
       proxyUrl: proxy.url,
       browsers: 'system',
     });
@@ -454,7 +453,7 @@ describe('firefox adapter', () => {
     const own = await launchFirefox({
       profile: 'media',
       display: undefined,
-      configDir: CONFIG_DIR,
+      fonts: 'liberation',
       proxyUrl: proxy.url,
       browsers: 'system',
     });
@@ -478,7 +477,7 @@ describe('firefox adapter', () => {
     const realTmp = process.env.TMPDIR;
     process.env.TMPDIR = tmp;
     const start = startFirefox(
-      { profile: 'default', display: undefined, configDir: CONFIG_DIR, proxyUrl: proxy.url, browsers: 'system' },
+      { profile: 'default', display: undefined, fonts: 'liberation', proxyUrl: proxy.url, browsers: 'system' },
       '/nonexistent/firefox',
     );
     // startFirefox names its profile before its first await.

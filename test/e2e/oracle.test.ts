@@ -30,12 +30,13 @@ function nodesOf(response: Line, engine: string) {
 }
 
 describe('contract', () => {
-  test('ping names the three engines, their driver-reported versions, the profile, and (additively) the network isolation', async () => {
+  test('ping names the three engines, their driver-reported versions, the profile, and (additively) the fonts and the network isolation', async () => {
     const ping = await oracle.request({ id: 'p1', op: 'ping' });
-    assert.deepEqual(Object.keys(ping).slice(0, 5), ['id', 'ok', 'engines', 'versions', 'profile']);
+    assert.deepEqual(Object.keys(ping), ['id', 'ok', 'engines', 'versions', 'profile', 'fonts', 'network']);
     assert.equal(ping.network, 'namespace', 'run as users run it, the oracle has a network namespace of its own');
     assert.deepEqual(ping.engines, [...ENGINE_NAMES]);
     assert.equal(ping.profile, 'default');
+    assert.equal(ping.fonts, 'liberation');
     assert.match(ping.versions.chromium, /^\d+\.\d+\.\d+\.\d+$/);
     assert.match(ping.versions.firefox, /^\d+\.\d+/);
     assert.match(ping.versions.webkit, /^2\.\d+\.\d+$/);

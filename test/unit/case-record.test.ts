@@ -2,19 +2,23 @@
 // vote, a `vote` request's answer taken as is, outcomes with their in-page times.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { invalidRecord, outcomesOf, votedCase, votedRecord, type CaseResponse } from '../../src/campaign/case-record.js';
+import { invalidRecord, outcomesOf, votedCase, votedRecord, wireRequest, type CaseAnswer } from '../../src/campaign/case-record.js';
 import { contentHash } from '../../src/campaign/case-hash.js';
 import { Expectations } from '../../src/campaign/expectations.js';
 import { voteGeometry } from '../../src/comparator/vote.js';
+import { encodeJson } from '../../src/protocol/wire.js';
 import { response } from '../fixtures/dumps/load.js';
 import { reflectResponse } from '../fixtures/reflect/load.js';
 import { traceResponse } from '../fixtures/traces/load.js';
+
+/** A parsed response as an answer: plain JSON values are WireValues too. */
+const answerOf = (response: object) => response as CaseAnswer;
 
 const timing = { startedAt: 1000, elapsedMs: 250, attempts: 2 };
 
 test('a geometry case: vote, signature, expectation and outcomes with their times', () => {
   const request = { id: 'text-line', html: '<!doctype html><p>Hello world</p>' };
-  const answer = { ...response('text-line'), timing: { chromium: 3.5, firefox: 4, webkit: 5.25 } } as CaseResponse;
+  const answer = { ...response('text-line'), timing: { chromium: 3.5, firefox: 4, webkit: 5.25 } } as CaseAnswer;
   const expectations = Expectations.parse(JSON.stringify({ known: [{ id: 'ff-p', engine: 'firefox', tag: 'P' }] }), 'test');
   const record = votedRecord(
     { ok: true, id: request.id, hash: contentHash(request), given: JSON.stringify(request), request },
@@ -50,15 +54,15 @@ test('a geometry case: vote, signature, expectation and outcomes with their time
 });
 
 test('each op gets its own vote; a vote request answers with the vote already taken', () => {
-  assert.equal(votedCase({ id: 't', op: 'trace', script: '' }, traceResponse('outlier')).op, 'trace');
+  assert.equal(votedCase({ id: 't', op: 'trace', script: '' }, answerOf(traceResponse('outlier'))).op, 'trace');
   assert.equal(
-    votedCase({ id: 'r', op: 'reflect', probes: [{ selector: '#a', attr: 'preload' }] }, reflectResponse('outlier')).vote.outlier,
+    votedCase({ id: 'r', op: 'reflect', probes: [{ selector: '#a', attr: 'preload' }] }, answerOf(reflectResponse('outlier'))).vote.outlier,
     'chromium',
   );
   const vote = voteGeometry(response('split'));
-  const voted = votedCase({ id: 'v', op: 'vote', html: '' }, { id: 'v', vote } as CaseResponse);
+  const voted = votedCase({ id: 'v', op: 'vote', html: '' }, answerOf({ id: 'v', vote }));
   assert.deepEqual(voted, { op: 'geometry', vote });
-  assert.deepEqual(outcomesOf({ id: 'v', vote, errors: { webkit: 'case_timeout: no answer' } } as CaseResponse), [
+  assert.deepEqual(outcomesOf(answerOf({ id: 'v', vote, errors: { webkit: 'case_timeout: no answer' } })), [
     { engine: 'webkit', version: null, result: null, error: 'case_timeout: no answer', ms: null },
   ]);
 });
@@ -72,4 +76,37 @@ test('an invalid item is recorded with its error and the invalid signature, neve
     [record.op, record.verdict, record.signature, record.invalid, record.outcomes, record.attempts],
     [null, null, 'invalid | invalid_json', 'invalid_json: the line is not JSON (x)', [], 0],
   );
+});
+
+test('a geometry case is asked as a vote with its dumps and times; a vote request gets them too; reflect and trace go as they are', () => {
+  assert.deepEqual(wireRequest({ id: 'g', html: '<p>x</p>', script: 's()', engines: ['firefox'], timing: false }), {
+    op: 'vote',
+    request: { id: 'g', op: 'vote', html: '<p>x</p>', dumps: true, timing: true, script: 's()', engines: ['firefox'] },
+  });
+  assert.deepEqual(wireRequest({ id: 'v', op: 'vote', html: '', dumps: false }), {
+    op: 'vote',
+    request: { id: 'v', op: 'vote', html: '', dumps: true, timing: true },
+  });
+  const trace = { id: 't', op: 'trace' as const, script: 'trace.value("a", 1)' };
+  assert.deepEqual(wireRequest(trace), { op: 'trace', request: trace });
+  const reflect = { id: 'r', op: 'reflect' as const, probes: [{ selector: 'a', attr: 'href' }] };
+  assert.deepEqual(wireRequest(reflect), { op: 'reflect', request: reflect });
+});
+
+test("an answer's JSON text goes into the record as it came: the worker's vote and each dump, never re-encoded", () => {
+  const request = { id: 'text-line', html: '<!doctype html><p>Hello world</p>' };
+  const dumps = response('text-line').dumps;
+  const vote = encodeJson(voteGeometry(response('text-line')));
+  const texts = Object.fromEntries(Object.entries(dumps).map(([engine, dump]) => [engine, encodeJson(dump)]));
+  const record = votedRecord(
+    { ok: true, id: request.id, hash: contentHash(request), given: JSON.stringify(request), request },
+    { id: 'text-line', vote, dumps: texts, timing: { firefox: 2.5 } },
+    timing,
+  );
+  assert.equal(record.vote, vote.text);
+  assert.deepEqual(
+    record.outcomes.map((o) => [o.engine, o.version, o.result, o.ms]),
+    (['chromium', 'firefox', 'webkit'] as const).map((e) => [e, dumps[e]!.engine_version, texts[e]!.text, e === 'firefox' ? 2.5 : null]),
+  );
+  assert.equal(record.signature, 'outlier firefox | size | P | height');
 });

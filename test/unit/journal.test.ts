@@ -10,12 +10,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Journal, type CaseRecord, type RunInfo } from '../../src/campaign/journal.js';
 import { openCorpus, type CorpusItem } from '../../src/campaign/corpus.js';
-import { invalidRecord, votedRecord, type CaseResponse } from '../../src/campaign/case-record.js';
+import { invalidRecord, votedRecord, type CaseAnswer } from '../../src/campaign/case-record.js';
 import { Expectations } from '../../src/campaign/expectations.js';
 import { CampaignError } from '../../src/campaign/campaign-error.js';
 import { response } from '../fixtures/dumps/load.js';
 import { traceResponse } from '../fixtures/traces/load.js';
 import { reflectResponse } from '../fixtures/reflect/load.js';
+
+/** A parsed response as an answer: plain JSON values are WireValues too. */
+const answerOf = (response: object) => response as CaseAnswer;
 
 const root = mkdtempSync(join(tmpdir(), 'journal-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -40,15 +43,15 @@ const CORPUS = [
   '{"id":"rigid-base","html":"<div></div>"}',
 ];
 
-const RESPONSES: Record<string, () => CaseResponse> = {
-  'text-line': () => response('text-line') as CaseResponse,
-  agree: () => response('agree') as CaseResponse,
-  split: () => response('split') as CaseResponse,
-  'engine-error': () => response('engine-error') as CaseResponse,
-  'trace-outlier': () => traceResponse('outlier'),
-  'reflect-outlier': () => reflectResponse('outlier'),
-  overflow: () => response('overflow') as CaseResponse,
-  'rigid-base': () => response('rigid-base') as CaseResponse,
+const RESPONSES: Record<string, () => CaseAnswer> = {
+  'text-line': () => answerOf(response('text-line')),
+  agree: () => answerOf(response('agree')),
+  split: () => answerOf(response('split')),
+  'engine-error': () => answerOf(response('engine-error')),
+  'trace-outlier': () => answerOf(traceResponse('outlier')),
+  'reflect-outlier': () => answerOf(reflectResponse('outlier')),
+  overflow: () => answerOf(response('overflow')),
+  'rigid-base': () => answerOf(response('rigid-base')),
 };
 
 function recordOf(item: CorpusItem, expectations?: Expectations): CaseRecord {
@@ -217,7 +220,7 @@ test('buckets: count descending, then signature; the example is the first case r
   for (const item of await itemsOf(...lines)) {
     const answer = item.id === 'split' ? 'split' : 'text-line';
     journal.record(
-      votedRecord(item as Extract<CorpusItem, { ok: true }>, response(answer) as CaseResponse, { startedAt: 0, elapsedMs: 1, attempts: 1 }),
+      votedRecord(item as Extract<CorpusItem, { ok: true }>, answerOf(response(answer)), { startedAt: 0, elapsedMs: 1, attempts: 1 }),
     );
   }
   assert.deepEqual(journal.summary().buckets, [
@@ -279,6 +282,11 @@ test('files that are not a journal are refused with one line', () => {
   assert.match(refused(join(dir, 'newer.sqlite')), /: written by a newer browser-oracle \(journal schema 99; this one knows up to 1\)$/);
 
   assert.equal(refused(join(dir, 'missing.sqlite'), { mustExist: true }), `--db ${join(dir, 'missing.sqlite')}: no such journal`);
+  writeFileSync(join(dir, 'empty.sqlite'), '');
+  assert.equal(
+    refused(join(dir, 'empty.sqlite'), { mustExist: true }),
+    `--db ${join(dir, 'empty.sqlite')}: not a browser-oracle journal (an empty file)`,
+  );
   assert.match(refused(join(dir, 'no', 'such', 'dir.sqlite')), /^--db .*dir\.sqlite: cannot open it \(.+\)$/);
 });
 

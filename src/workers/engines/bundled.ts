@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import type { BrowserType } from 'playwright-core';
 import type { LaunchOptions } from '../../farm/launch.js';
+import { FONT_SETS } from '../../fonts/font-sets.js';
 import { ownedEnv } from '../../system/processes.js';
 
 export function bundledBuildPath(browserType: BrowserType): string | undefined {
@@ -28,7 +29,7 @@ export function useBundled(browserType: BrowserType, options: LaunchOptions): bo
 
 export function browserEnv(options: LaunchOptions): Record<string, string> {
   const env = ownedEnv();
-  env.FONTCONFIG_FILE = `${options.configDir}/fonts.conf`;
+  env.FONTCONFIG_FILE = FONT_SETS[options.fonts].fontconfigFile;
   if (options.display) env.DISPLAY = options.display;
   return env;
 }

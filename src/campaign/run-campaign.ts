@@ -1,0 +1,174 @@
+// A campaign's loop: corpus items are taken one at a time; an item the journal already holds is
+// skipped (resume); the others run on the oracle with at most `concurrency` in flight, and each
+// is recorded, whole, in one transaction once it is voted. Invalid items are recorded at once,
+// never run. Stopping (a signal, --stop-after, --stop-after-findings, an error) means taking no
+// new case; the cases in flight are finished and recorded, unless the run is abandoned, in which
+// case none of them is recorded (a later run does them).
+import { performance } from 'node:perf_hooks';
+import type { Request } from '../protocol/schema.js';
+import { invalidRecord, votedRecord, wireRequest, type CaseAnswer, type SentOp } from './case-record.js';
+import type { CorpusItem } from './corpus.js';
+import type { Expectations } from './expectations.js';
+import type { CaseRecord, Journal } from './journal.js';
+
+/** What runs a case: OracleService in process (never rejects for a case's own failures). */
+export interface CaseRunner {
+  run(op: SentOp, request: Request): Promise<CaseAnswer>;
+}
+
+export interface CampaignOptions {
+  oracle: CaseRunner;
+  journal: Pick<Journal, 'has' | 'record'>;
+  items: AsyncIterable<CorpusItem>;
+  /** The most cases in flight at once. */
+  concurrency: number;
+  expectations?: Expectations;
+  /** Take no new case once this many have been taken (recorded or in flight) by this run. */
+  stopAfter?: number;
+  /** Take no new case once this run has recorded this many findings (voted, not unanimous, not expected). */
+  stopAfterFindings?: number;
+  /** Aborted: take no new case; the cases in flight are finished and recorded. */
+  stop?: AbortSignal;
+  /** Aborted: stop waiting for the cases in flight; none of them is recorded. */
+  abandon?: AbortSignal;
+  /** An item found already recorded (or already in flight: a repeated line). */
+  onSkipped?: () => void;
+  onRecorded?: (record: CaseRecord) => void;
+}
+
+/** Why the loop ended: the corpus ran out, a limit was reached, it was stopped, or stopped and abandoned. */
+export type StopReason = 'done' | 'stop-after' | 'stop-after-findings' | 'stopped' | 'abandoned';
+
+export interface CampaignResult {
+  reason: StopReason;
+  /** Cases this run recorded, invalid items included. */
+  recorded: number;
+  /** Items skipped as already recorded. */
+  skipped: number;
+  /** Cases this run recorded that are findings. */
+  findings: number;
+  /** Cases the engines ran and this run recorded … */
+  ran: number;
+  /** … and the seconds from sending the first to recording the last. */
+  runSeconds: number;
+}
+
+/** Thrown when a case could not be run or recorded; the cases recorded before it stay recorded. */
+export class CampaignRunError extends Error {
+  override name = 'CampaignRunError';
+  constructor(
+    readonly cause: unknown,
+    readonly result: CampaignResult,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+const STOP: unique symbol = Symbol('stop');
+
+/** Runs the items; resolves when the loop ends, rejects with a CampaignRunError on a failure. */
+export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
+  const counts = { recorded: 0, skipped: 0, findings: 0, ran: 0 };
+  const inFlight = new Map<string, Promise<void>>();
+  let limit: 'stop-after' | 'stop-after-findings' | undefined;
+  let failure: { cause: unknown } | undefined;
+  let firstSent: number | undefined;
+  let lastRecorded: number | undefined;
+  let taken = 0;
+  const stopped = aborted(o.stop);
+  const abandoned = aborted(o.abandon);
+
+  const record = (r: CaseRecord) => {
+    if (!o.journal.record(r)) {
+      // Recorded meanwhile by someone else (another process on the same journal).
+      counts.skipped++;
+      o.onSkipped?.();
+      return;
+    }
+    counts.recorded++;
+    if (r.verdict !== null && r.verdict !== 'unanimous' && r.expected === null) counts.findings++;
+    o.onRecorded?.(r);
+    if (o.stopAfterFindings !== undefined && counts.findings >= o.stopAfterFindings) limit ??= 'stop-after-findings';
+  };
+
+  const send = (item: Extract<CorpusItem, { ok: true }>, key: string) => {
+    const { op, request } = wireRequest(item.request);
+    const startedAt = Date.now();
+    const sent = performance.now();
+    firstSent ??= sent;
+    const settled = o.oracle
+      .run(op, request)
+      .then((answer) => {
+        if (o.abandon?.aborted) return;
+        const now = performance.now();
+        record(votedRecord(item, answer, { startedAt, elapsedMs: now - sent, attempts: 1 }, o.expectations));
+        counts.ran++;
+        lastRecorded = now;
+      })
+      .catch((cause: unknown) => {
+        failure ??= { cause };
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, settled);
+  };
+
+  const taking = () => !o.stop?.aborted && !limit && !failure;
+  const items = o.items[Symbol.asyncIterator]();
+  let exhausted = false;
+  while (taking()) {
+    const reading = items.next();
+    let next: IteratorResult<CorpusItem> | typeof STOP;
+    try {
+      next = await Promise.race([reading, stopped.then((): typeof STOP => STOP)]);
+    } catch (cause) {
+      failure ??= { cause };
+      break;
+    }
+    if (next === STOP) {
+      // The read may never end (stdin): let it settle on its own.
+      reading.catch(() => {});
+      break;
+    }
+    if (next.done) {
+      exhausted = true;
+      break;
+    }
+    const item = next.value;
+    const key = `${item.id}\0${item.hash}`;
+    if (inFlight.has(key) || o.journal.has(item)) {
+      counts.skipped++;
+      o.onSkipped?.();
+      continue;
+    }
+    taken++;
+    if (item.ok) send(item, key);
+    else {
+      try {
+        record(invalidRecord(item, Date.now()));
+      } catch (cause) {
+        failure ??= { cause };
+      }
+    }
+    if (o.stopAfter !== undefined && taken >= o.stopAfter) limit ??= 'stop-after';
+    while (inFlight.size >= o.concurrency && !o.abandon?.aborted) await Promise.race([...inFlight.values(), abandoned]);
+  }
+  if (!exhausted) void items.return?.(undefined)?.catch(() => {});
+  await Promise.race([Promise.all(inFlight.values()), abandoned]);
+  const dropped = inFlight.size > 0;
+
+  const result: CampaignResult = {
+    reason: dropped ? 'abandoned' : exhausted ? 'done' : o.stop?.aborted ? 'stopped' : (limit ?? 'done'),
+    ...counts,
+    runSeconds: firstSent === undefined || lastRecorded === undefined ? 0 : (lastRecorded - firstSent) / 1000,
+  };
+  if (failure) throw new CampaignRunError(failure.cause, result);
+  return result;
+}
+
+/** Resolves when `signal` is aborted; never without one. */
+function aborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) resolve();
+    else signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+}

@@ -1,0 +1,27 @@
+// Parsers for option values: each returns the value or throws commander's InvalidArgumentError,
+// which commander reports as a usage error naming the option.
+import { InvalidArgumentError } from 'commander';
+import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
+
+/** A whole number ≥ `min`; `name` is the flag, for the message. */
+export const wholeNumber =
+  (name: string, min = 1) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || n < min) throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}`);
+    if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be at most ${Number.MAX_SAFE_INTEGER}`);
+    return n;
+  };
+
+/** A comma-separated list of engine names, without repeats. */
+export const engineList = (value: string): EngineName[] => {
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !(ENGINE_NAMES as readonly string[]).includes(n));
+  if (unknown.length || !names.length) {
+    throw new InvalidArgumentError(`expected a comma-separated list of ${ENGINE_NAMES.join(', ')}; got "${value}"`);
+  }
+  return [...new Set(names)] as EngineName[];
+};

@@ -1,0 +1,173 @@
+// `campaign` and `summary`: a corpus (or the generator) through the engine farm into a resumable
+// journal, and the journal's summary. Usage is checked here, before any engine starts; running
+// a campaign is campaign-session.ts. Exit status: 0 the run completed (findings are results, not
+// failures), 1 it stopped early (a signal, an error), 2 bad usage or input.
+import { type Command, Option } from 'commander';
+import { CampaignError } from '../campaign/campaign-error.js';
+import { openCorpus, type Corpus } from '../campaign/corpus.js';
+import { emitNdjson } from '../campaign/emit.js';
+import { Expectations } from '../campaign/expectations.js';
+import { generatedCorpus } from '../campaign/generated-corpus.js';
+import { generateCases, type GenerateOptions } from '../campaign/generator.js';
+import { Journal } from '../campaign/journal.js';
+import { renderSummary } from '../campaign/summary.js';
+import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
+import { admission } from '../coordinator/oracle-service.js';
+import { runCampaignSession } from './campaign-session.js';
+import { wholeNumber } from './arguments.js';
+import { addEngineOptions, oracleOptions, type EngineFlags } from './engine-options.js';
+
+const BAD_USAGE = 2;
+
+interface CampaignFlags extends EngineFlags {
+  db?: string;
+  corpus?: string;
+  generate?: number;
+  seed?: number;
+  text?: boolean;
+  script?: boolean;
+  emit?: boolean;
+  expect?: string;
+  stopAfter?: number;
+  stopAfterFindings?: number;
+  concurrency?: number;
+  quiet?: boolean;
+}
+
+/** A mistake in how the command was called: one line, exit status 2. */
+class UsageError extends Error {}
+
+export function registerCampaignCommands(program: Command): void {
+  const campaign = addEngineOptions(
+    program
+      .command('campaign')
+      .summary('run a corpus or generated cases through the engines into a resumable journal')
+      .description(
+        'Runs every case of a corpus (NDJSON requests as on stdio, a folder of .html files, or NDJSON on stdin) or of the ' +
+          'generator through one engine farm in this process, votes each, and records it in an SQLite journal once voted. ' +
+          'Cases the journal already holds are skipped, so running the same command again resumes. Progress goes to ' +
+          'stderr, the summary to stdout. Ctrl-C (or SIGTERM) stops taking cases and finishes the ones in flight; a ' +
+          'second Ctrl-C abandons them (they are not recorded). docs/campaign.md has the details.',
+      )
+      .usage(
+        '--db FILE (--corpus FILE|DIR|- | --generate N --seed S [--text] [--script]) [options]\n       --generate N --seed S [--text] [--script] --emit',
+      ),
+  )
+    .option('--db <file>', 'the journal (SQLite; created when missing)')
+    .option('--corpus <path>', 'an NDJSON file of requests, a folder of .html files, or - for NDJSON on stdin')
+    .addOption(new Option('--generate <n>', 'run n generated layout cases instead of a corpus').argParser(wholeNumber('--generate', 0)))
+    .addOption(new Option('--seed <s>', "the generator's seed (with --generate)").argParser(wholeNumber('--seed', 0)))
+    .option('--text', 'generated cases hold text and text properties')
+    .option('--script', 'generated cases have a script that changes the tree after a first layout')
+    .option('--emit', 'print the generated cases as NDJSON on stdout and run nothing')
+    .option('--expect <file>', 'known differences: matching cases are recorded as expected, apart from findings')
+    .addOption(new Option('--stop-after <n>', 'take no more than n new cases in this run').argParser(wholeNumber('--stop-after')))
+    .addOption(
+      new Option('--stop-after-findings <n>', 'stop taking cases once this run has recorded n findings').argParser(
+        wholeNumber('--stop-after-findings'),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--concurrency <n>',
+        'cases in flight at once (default: as many as the oracle on stdio keeps, 2 × workers × pages × max-batch)',
+      ).argParser(wholeNumber('--concurrency')),
+    )
+    .option('--quiet', 'no progress on stderr')
+    .addHelpText(
+      'after',
+      '\nExit status: 0 the run completed, or stopped at --stop-after(-findings); 1 stopped by a signal or an error ' +
+        '(run the same command again to resume); 2 bad usage or input.',
+    );
+  campaign.action(async (flags: CampaignFlags) => {
+    process.exitCode = await usage(campaign, () => campaignCommand(flags));
+  });
+
+  const summary = program
+    .command('summary')
+    .summary("print a campaign journal's summary")
+    .description(
+      'Counts every case in the journal by its vote, and lists the findings (cases neither unanimous nor expected) ' +
+        'grouped by bucket signature, with the first case of each. --json prints it as one JSON object.',
+    )
+    .requiredOption('--db <file>', 'the journal')
+    .option('--json', 'print JSON instead of a table')
+    .addHelpText('after', '\nExit status: 0, or 2 when the file is not a journal.');
+  summary.action(async (flags: { db: string; json?: boolean }) => {
+    process.exitCode = await usage(summary, async () => {
+      const journal = Journal.open(flags.db, { mustExist: true });
+      try {
+        const s = journal.summary();
+        process.stdout.write(flags.json ? `${JSON.stringify(s)}\n` : renderSummary(s));
+      } finally {
+        journal.close();
+      }
+      return 0;
+    });
+  });
+
+  for (const command of [campaign, summary]) {
+    // A usage error commander finds is bad usage too, in one line; help (exit code 0) stays 0.
+    command.showSuggestionAfterError(false).exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : BAD_USAGE));
+  }
+}
+
+/** Runs `work`; a mistake the user can fix is reported in one line with exit status 2. */
+async function usage(command: Command, work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof UsageError || error instanceof CampaignError || error instanceof RangeError)) throw error;
+    command.error(`${command.name()}: ${error.message}`, { exitCode: BAD_USAGE });
+  }
+}
+
+async function campaignCommand(flags: CampaignFlags): Promise<number> {
+  const generate = generatorOptions(flags);
+  if (flags.emit) {
+    if (!generate) throw new UsageError('--emit prints generated cases: give --generate N --seed S');
+    if (flags.corpus !== undefined || flags.db !== undefined) throw new UsageError('--emit runs nothing: leave out --corpus and --db');
+    await emit(generate);
+    return 0;
+  }
+  if (flags.db === undefined) throw new UsageError('give --db FILE, the journal');
+  if ((flags.corpus === undefined) === (generate === undefined)) throw new UsageError('give either --corpus PATH or --generate N --seed S');
+  const corpus: Corpus = generate ? generatedCorpus(generate) : await openCorpus(flags.corpus!);
+  const expectations = flags.expect === undefined ? undefined : Expectations.load(flags.expect);
+  const fontProblem = fontSetProblem(FONT_SETS[flags.fonts]);
+  if (fontProblem) throw new UsageError(fontProblem);
+  const journal = Journal.open(flags.db);
+  const oracle = oracleOptions(flags);
+  return runCampaignSession({
+    journal,
+    dbPath: flags.db,
+    corpus,
+    oracle,
+    expectations,
+    concurrency: flags.concurrency ?? admission(oracle),
+    stopAfter: flags.stopAfter,
+    stopAfterFindings: flags.stopAfterFindings,
+    quiet: flags.quiet === true,
+    stdinCorpus: flags.corpus === '-',
+  });
+}
+
+/** The generator's options, or undefined without --generate; generator flags without it are a mistake. */
+function generatorOptions(flags: CampaignFlags): GenerateOptions | undefined {
+  if (flags.generate === undefined) {
+    const stray = (['seed', 'text', 'script'] as const).find((f) => flags[f] !== undefined);
+    if (stray) throw new UsageError(`--${stray} goes with --generate`);
+    return undefined;
+  }
+  if (flags.seed === undefined) throw new UsageError('--generate needs --seed S (any whole number), so the cases can be made again');
+  return { count: flags.generate, seed: flags.seed, text: flags.text === true, script: flags.script === true };
+}
+
+/** Writes the generated cases to stdout; a reader that goes away (`| head`) ends it quietly. */
+async function emit(options: GenerateOptions): Promise<void> {
+  const cases = generateCases(options);
+  const gone = new Promise<void>((resolve, reject) =>
+    process.stdout.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? resolve() : reject(error))),
+  );
+  await Promise.race([emitNdjson(cases, process.stdout), gone]);
+}

@@ -1,0 +1,142 @@
+// One `campaign` run: start the engine farm in this process, record a run in the journal, drive
+// the campaign loop with progress on stderr, and end with the summary on stdout and one closing
+// line on stderr. SIGINT and SIGTERM stop taking cases and let the ones in flight finish; a
+// second signal abandons them. Either way the journal and every browser are closed, and the run
+// can be resumed by running the same command again.
+import { Checkpointer } from '../campaign/checkpointer.js';
+import { CampaignRunError, runCampaign, type CampaignResult } from '../campaign/run-campaign.js';
+import type { Corpus } from '../campaign/corpus.js';
+import type { Expectations } from '../campaign/expectations.js';
+import type { Journal } from '../campaign/journal.js';
+import { Progress } from '../campaign/progress.js';
+import { renderSummary } from '../campaign/summary.js';
+import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
+import { log } from '../system/log.js';
+
+export interface SessionOptions {
+  /** Open, and closed by the session. */
+  journal: Journal;
+  /** Where the journal is, for the checkpoint thread's own connection. */
+  dbPath: string;
+  corpus: Corpus;
+  oracle: OracleOptions;
+  expectations: Expectations | undefined;
+  concurrency: number;
+  stopAfter: number | undefined;
+  stopAfterFindings: number | undefined;
+  quiet: boolean;
+  /** The corpus is stdin: a stop closes it, so a read waiting on it ends. */
+  stdinCorpus: boolean;
+}
+
+const RESUME = 'run the same command again to resume';
+
+/** Runs the campaign; resolves with the exit status (0 completed, 1 stopped by a signal or an error). */
+export async function runCampaignSession(o: SessionOptions): Promise<number> {
+  const stop = new AbortController();
+  const abandon = new AbortController();
+  let signalName: string | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stop.signal.aborted) {
+      signalName = signal;
+      log.info(`${signal}: taking no new case, finishing the cases in flight (${signal} again abandons them)`);
+      stop.abort();
+      if (o.stdinCorpus) process.stdin.destroy();
+    } else if (!abandon.signal.aborted) {
+      log.info(`${signal}: abandoning the cases in flight (they are not recorded)`);
+      abandon.abort();
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let oracle: OracleService | undefined;
+  let checkpointer: Checkpointer | undefined;
+  try {
+    oracle = await OracleService.start(o.oracle);
+    const missing = o.oracle.engines.filter((e) => !oracle!.engines.includes(e));
+    if (missing.length) {
+      closing(`error: ${missing.join(', ')} did not launch (the reason is above); nothing was run`);
+      return 1;
+    }
+    if (stop.signal.aborted) {
+      closing(`stopped by ${signalName} before any case ran; ${RESUME}`);
+      return 1;
+    }
+    o.journal.startRun({
+      command: ['browser-oracle', ...process.argv.slice(2)],
+      engines: oracle.engines,
+      versions: oracle.versions,
+      fonts: o.oracle.fonts,
+    });
+    o.journal.autoCheckpoint(false);
+    checkpointer = new Checkpointer(o.dbPath, () => o.journal.autoCheckpoint(true));
+    const progress = o.quiet ? undefined : new Progress({ total: await o.corpus.count() });
+    let result: CampaignResult;
+    let failure: string | undefined;
+    try {
+      result = await runCampaign({
+        oracle,
+        journal: o.journal,
+        items: o.corpus.items(),
+        concurrency: o.concurrency,
+        expectations: o.expectations,
+        stopAfter: o.stopAfter,
+        stopAfterFindings: o.stopAfterFindings,
+        stop: stop.signal,
+        abandon: abandon.signal,
+        onSkipped: () => progress?.skipped(),
+        onRecorded: (record) => progress?.recorded(record),
+      });
+    } catch (error) {
+      if (!(error instanceof CampaignRunError)) throw error;
+      result = error.result;
+      failure = error.message;
+    } finally {
+      progress?.stop();
+    }
+    o.journal.endRun();
+    process.stdout.write(renderSummary(o.journal.summary()));
+    return closingLine(result, failure, signalName, o);
+  } catch (error) {
+    closing(`error: ${(error as Error).message}; ${RESUME}`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await checkpointer?.stop();
+    o.journal.close();
+    await oracle?.close();
+  }
+}
+
+/** Says how the run ended, in one line, and gives the exit status. */
+function closingLine(r: CampaignResult, failure: string | undefined, signal: string | undefined, o: SessionOptions): number {
+  const counts = `${r.recorded} case(s) recorded in this run, ${r.skipped} skipped as already recorded`;
+  if (failure !== undefined) {
+    closing(`error: ${failure}; ${counts}; ${RESUME}`);
+    return 1;
+  }
+  switch (r.reason) {
+    case 'done':
+      closing(
+        `done: ${counts}${r.ran ? `; ${r.ran} run in ${r.runSeconds.toFixed(1)} s (${(r.ran / r.runSeconds).toFixed(2)} cases/s)` : ''}`,
+      );
+      return 0;
+    case 'stop-after':
+      closing(`stopped after ${r.recorded} case(s) (--stop-after ${o.stopAfter}); run the same command again to go on`);
+      return 0;
+    case 'stop-after-findings':
+      closing(`stopped after ${r.findings} finding(s) (--stop-after-findings ${o.stopAfterFindings}); ${counts}`);
+      return 0;
+    case 'stopped':
+      closing(`stopped by ${signal}: ${counts}; ${RESUME}`);
+      return 1;
+    case 'abandoned':
+      closing(`stopped by ${signal}, the cases in flight abandoned: ${counts}; ${RESUME}`);
+      return 1;
+  }
+}
+
+function closing(line: string): void {
+  process.stderr.write(`campaign: ${line}\n`);
+}
