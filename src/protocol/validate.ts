@@ -17,6 +17,7 @@ const NAMED_OPS = Object.keys(REQUEST_SCHEMAS).filter((op) => op !== 'geometry')
 export type Parsed = { ok: true; op: Op; request: Request } | { ok: false; id: string | null; error: OracleError };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const lossyUtf8 = new TextDecoder('utf-8');
 
 /** Validate one line (without its newline), as raw bytes or already-decoded text. */
 export function parseRequestLine(line: Uint8Array | string): Parsed {
@@ -24,7 +25,7 @@ export function parseRequestLine(line: Uint8Array | string): Parsed {
   try {
     text = typeof line === 'string' ? line : utf8.decode(line);
   } catch {
-    return fail(null, 'invalid_json', 'the line is not valid UTF-8');
+    return fail(idOfUndecodable(line as Uint8Array), 'invalid_json', 'the line is not valid UTF-8');
   }
   let value: unknown;
   try {
@@ -33,6 +34,23 @@ export function parseRequestLine(line: Uint8Array | string): Parsed {
     return fail(null, 'invalid_json', `the line is not JSON (${(e as Error).message})`);
   }
   return checkRequest(value);
+}
+
+/**
+ * The id of a line that is not valid UTF-8, when the id itself was sent intact. The decoder puts
+ * U+FFFD in place of each bad sequence and never swallows an ASCII byte with it, so quotes and
+ * backslashes stay where they were and the line parses as its sender wrote it; an id holding
+ * U+FFFD may be one the decode damaged, so it is not trusted (null, as for no id at all).
+ */
+function idOfUndecodable(line: Uint8Array): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(lossyUtf8.decode(line));
+  } catch {
+    return null;
+  }
+  const id = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).id : undefined;
+  return typeof id === 'string' && !id.includes('\uFFFD') ? id : null;
 }
 
 /** Validate a request that is already a value (a library call, a corpus line). */
