@@ -45,6 +45,8 @@ async function naive(cases: BenchCase[]): Promise<{ seconds: number; walks: Map<
         configDir: CONFIG_DIR,
         proxyUrl: guard.proxyUrl,
         browsers: 'auto',
+        paths: {},
+        extra: {},
       });
       browsers.push(browser);
       pages.push([engine, await browser.newPage()]);

@@ -108,7 +108,7 @@ function run(command: Command, opts: { pretty?: boolean }, work: () => Outcome):
     outcome = work();
   } catch (error) {
     if (!(error instanceof BadInput)) throw error;
-    const name = [command.parent?.name(), command.name()].filter(Boolean).join(' ');
+    const name = command.name();
     command.error(`${name}: ${error.message}`, { exitCode: BAD_INPUT });
   }
   process.stdout.write(opts.pretty ? outcome.pretty().join('\n') + '\n' : JSON.stringify(outcome.json) + '\n');

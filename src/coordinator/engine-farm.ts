@@ -4,6 +4,7 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
+import type { Executables } from '../protocol/launch-options.js';
 import { unpackResult } from '../protocol/wire.js';
 import type { LaunchOptions } from '../farm/launch.js';
 import { CONTROL_CHANNEL, type ControlMessage, type WorkerConfig, type WorkerTask } from '../farm/tasks.js';
@@ -27,6 +28,8 @@ export class EngineFarm {
     private readonly workerCount: number,
     /** Engine → version, for every engine that launched. */
     readonly versions: Partial<Record<EngineName, string>>,
+    /** The executables the workers reported running (every worker runs the same ones). */
+    readonly executables: Executables,
   ) {}
 
   get engines(): EngineName[] {
@@ -76,7 +79,7 @@ export class EngineFarm {
       for (const [engine, reason] of Object.entries(status.failures))
         log.warn(`${engine} is not available in worker ${status.threadId}: ${reason}`);
     }
-    return new EngineFarm(pool, control, options.workers, versions);
+    return new EngineFarm(pool, control, options.workers, versions, statuses[0]?.executables ?? {});
   }
 
   /** Run a task on some worker; its result arrives as msgpack in a transferred buffer. */

@@ -1,11 +1,14 @@
 // The oracle in one object: the case server, the egress guard and the engine farm, started
 // together and closed together, with one method that answers any case request. The stdio loop
 // (stdio.ts) and every command that runs cases in process sit on top of it.
+import { dirname } from 'node:path';
 import type { EngineName, ProfileName, Request } from '../protocol/schema.js';
 import type { WireValue } from '../protocol/wire.js';
-import type { LaunchOptions } from '../farm/launch.js';
+import { EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
+import { ConfigError } from '../protocol/errors.js';
+import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
+import { checkExecutables } from '../system/executables.js';
 import { killDescendants, killStrays } from '../system/processes.js';
-import { CONFIG_DIR } from '../system/paths.js';
 import { log } from '../system/log.js';
 import { CaseServer } from './case-server.js';
 import { EgressGuard } from './egress-guard.js';
@@ -15,15 +18,8 @@ import { geometryOp, voteOp } from './geometry-op.js';
 import { reflectOp } from './reflect-op.js';
 import { traceOp } from './trace-op.js';
 
-export interface OracleOptions {
-  engines: EngineName[];
-  profile: ProfileName;
-  workers: number;
-  pages: number;
-  timeoutMs: number;
-  browsers: LaunchOptions['browsers'];
-  display: string | undefined;
-}
+/** Every launch option with its value (src/protocol/launch-options.ts); only `display` may be left out. */
+export type OracleOptions = Required<Omit<LaunchOptions, 'display'>> & Pick<LaunchOptions, 'display'>;
 
 /** An answer before it is a line: plain values and JsonText (src/protocol/wire.ts). */
 export type Answer = Record<string, WireValue | undefined>;
@@ -47,8 +43,15 @@ export class OracleService {
     private readonly options: OracleOptions,
   ) {}
 
-  /** Starts every engine the options name; an engine that cannot start is left out, with its reason on stderr. */
+  /**
+   * Starts every engine the options name; an engine that cannot start is left out, with its reason
+   * on stderr. A given executable or font set that cannot be used is a ConfigError, before anything starts.
+   */
   static async start(options: OracleOptions): Promise<OracleService> {
+    const paths = checkExecutables(options.paths, options.engines);
+    const fonts = FONT_SETS[options.fonts];
+    const fontProblem = fontSetProblem(fonts);
+    if (fontProblem) throw new ConfigError(fontProblem);
     const strays = killStrays();
     if (strays) log.warn(`killed ${strays} process(es) left behind by an earlier oracle that was killed`);
     const cases = await CaseServer.start();
@@ -61,12 +64,15 @@ export class OracleService {
         launch: {
           profile: options.profile,
           display: options.display,
-          configDir: CONFIG_DIR,
+          // Each font set's fontconfig file is named fonts.conf, the name the engines are given.
+          configDir: dirname(fonts.fontconfigFile),
           proxyUrl: guard.proxyUrl,
           browsers: options.browsers,
+          paths,
+          extra: options.extra,
         },
       });
-      return new OracleService(farm, cases, guard, options);
+      return new OracleService(farm, cases, guard, { ...options, paths });
     } catch (error) {
       await cases.close();
       await guard.close();
@@ -93,9 +99,20 @@ export class OracleService {
     return (CASE_OPS[op] as (request: Request, ctx: CaseContext) => Promise<Answer>)(request, context);
   }
 
+  /**
+   * The executables the launched engines run: those the adapters reported, else those given
+   * (a given one is what the adapter launches).
+   */
+  get paths(): Executables {
+    const launched = Object.entries({ ...this.options.paths, ...this.farm.executables }).filter(([key]) =>
+      this.engines.includes(EXECUTABLES[key as ExecutableKey].engine),
+    );
+    return Object.fromEntries(launched);
+  }
+
   /** The ping answer's fields beside the id. */
   ping(): Answer {
-    return { ok: true, engines: this.engines, versions: this.versions, profile: this.profile };
+    return { ok: true, engines: this.engines, versions: this.versions, profile: this.profile, paths: this.paths };
   }
 
   /** Closes every browser, driver and server, then kills whatever they left running. */

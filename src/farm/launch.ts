@@ -1,15 +1,25 @@
 // How every engine is launched: settings the coordinator chooses once and each worker applies
 // to the browsers it owns.
+import type { BrowserSource, Executables, LaunchExtras } from '../protocol/launch-options.js';
 import type { ProfileName } from '../protocol/schema.js';
 
 export interface LaunchOptions {
   profile: ProfileName;
   /** X display for engines that need one (WebKitGTK's MiniBrowser). */
   display: string | undefined;
-  /** Holds fonts.conf, which pins serif / sans-serif / monospace for every engine. */
+  /** Holds fonts.conf, which pins serif / sans-serif / monospace for every engine (the font set's). */
   configDir: string;
   /** The refusing proxy every non-loopback request is sent to (network isolation). */
   proxyUrl: string;
   /** `auto` prefers Playwright's own browser builds when they are installed. */
-  browsers: 'auto' | 'system' | 'bundled';
+  browsers: BrowserSource;
+  /**
+   * Executables given by flag or config file, checked to exist and be executable. A given one is
+   * launched instead of both Playwright's build and the system package (so the engine's
+   * system-package path is taken: CDP for chromium, BiDi for firefox, WebKitWebDriver + MiniBrowser
+   * for webkit), whatever `browsers` says.
+   */
+  paths: Executables;
+  /** Switches and prefs added after the oracle's own and the profile's (a pref given here wins). */
+  extra: LaunchExtras;
 }

@@ -3,6 +3,7 @@
 // transferred buffer (see case-worker.ts); control messages use a BroadcastChannel because
 // Piscina cannot address one particular worker.
 import type { EngineName } from '../protocol/schema.js';
+import type { Executables } from '../protocol/launch-options.js';
 import type { Probe } from '../protocol/reflect-schema.js';
 import type { JsonText } from '../protocol/wire.js';
 import type { LaunchOptions } from './launch.js';
@@ -75,6 +76,13 @@ export interface TraceResult {
 export const CONTROL_CHANNEL = 'browser-oracle/control';
 
 export type ControlMessage =
-  | { type: 'status'; threadId: number; versions: Partial<Record<EngineName, string>>; failures: Partial<Record<EngineName, string>> }
+  | {
+      type: 'status';
+      threadId: number;
+      versions: Partial<Record<EngineName, string>>;
+      failures: Partial<Record<EngineName, string>>;
+      /** The executables the launched engines run, as the adapters resolved them (what `ping` reports as `paths`). */
+      executables?: Executables;
+    }
   | { type: 'close' }
   | { type: 'closed'; threadId: number };

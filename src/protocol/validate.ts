@@ -3,7 +3,8 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { TSchema } from '@sinclair/typebox';
 import { REQUEST_SCHEMAS, type Request } from './schema.js';
-import { OracleError } from './errors.js';
+import { ConfigError, OracleError } from './errors.js';
+import { LaunchOptionsSchema, type LaunchOptions } from './launch-options.js';
 
 type Op = keyof typeof REQUEST_SCHEMAS;
 
@@ -78,6 +79,16 @@ export function checkRequest(value: unknown): Parsed {
   return { ok: true, op: op as Op, request: value as Request };
 }
 
+let launchOptionsCheck: TypeCheck<typeof LaunchOptionsSchema> | undefined;
+
+/** Checks launch options (a library call's, a config file's); a ConfigError names the first bad field, prefixed by `source`. */
+export function checkLaunchOptions(value: unknown, source: string): LaunchOptions {
+  launchOptionsCheck ??= TypeCompiler.Compile(LaunchOptionsSchema);
+  if (launchOptionsCheck.Check(value)) return value;
+  const first = launchOptionsCheck.Errors(value).First()!;
+  throw new ConfigError(`${source}: ${first.path ? describeValueError(first) : 'must be a JSON object'}`);
+}
+
 function fail(id: string | null, code: 'invalid_json' | 'invalid_request', message: string): Parsed {
   return { ok: false, id, error: new OracleError(code, message) };
 }
@@ -97,8 +108,13 @@ export function describeValueError(error: ValueError): string {
     case ValueErrorType.ObjectRequiredProperty:
       return `${name}: is required`;
     case ValueErrorType.Union: {
-      const options = (error.schema.anyOf as TSchema[] | undefined)?.map((s) => s.const).filter((c) => c !== undefined);
-      return options?.length ? `${name}: must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}` : `${name}: ${error.message}`;
+      const members = (error.schema.anyOf as TSchema[] | undefined) ?? [];
+      const options = members.map((s) => s.const).filter((c) => c !== undefined);
+      if (options.length) return `${name}: must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
+      const types = [...new Set(members.map((s) => s.type as unknown))];
+      return types.every((t) => typeof t === 'string')
+        ? `${name}: must be a ${types.join(' or a ')}`
+        : `${name}: ${error.message.toLowerCase()}`;
     }
     case ValueErrorType.Literal:
       return `${name}: must be ${JSON.stringify(error.schema.const)}`;

@@ -1,0 +1,93 @@
+// The options of every command that runs engines (the stdio oracle, probe, reflect-corpus): the
+// launch options, the config file they may come from, and how much goes to stderr. A setting
+// comes from the command's default, then the config file, then the command line: a flag given
+// always wins.
+import { resolve } from 'node:path';
+import { type Command, Option } from 'commander';
+import { PROFILE_NAMES } from '../protocol/common.js';
+import { BROWSER_SOURCES, EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
+import type { OracleOptions } from '../coordinator/oracle-service.js';
+import { LOG_LEVEL_ENV, LOG_LEVELS, setLogLevel, type LogLevel } from '../system/log.js';
+import { CONFIG_FILE, configFileFor, readConfigFile } from '../api/config-file.js';
+import { withDefaults } from '../api/oracle.js';
+import { engineList, positiveInt } from './arguments.js';
+
+/** The launch options a flag can set, by the key commander stores it under. */
+const FLAG_OPTIONS = ['engines', 'profile', 'workers', 'pages', 'timeoutMs', 'browsers', 'display'] as const;
+
+const EXECUTABLE_HELP: Record<ExecutableKey, string> = {
+  chromium: 'run this Chromium (or Chrome) executable',
+  firefox: 'run this Firefox executable',
+  webkitDriver: 'run this WebKitGTK WebDriver server (WebKitWebDriver)',
+  miniBrowser: 'have the WebDriver server start this MiniBrowser',
+};
+
+/** `--webkit-driver <path>` → the option, and the config key it sets. */
+const executableOptions = (Object.keys(EXECUTABLES) as ExecutableKey[]).map((key) => ({
+  key,
+  option: new Option(`${EXECUTABLES[key].flag} <path>`, EXECUTABLE_HELP[key]),
+}));
+
+/** Adds the engine options to `command`, showing `defaults` in --help, and sets the log level before its action runs. */
+export function addEngineOptions(command: Command, defaults: OracleOptions): Command {
+  command
+    .addOption(
+      new Option('--config <file>', `launch options from a JSON file, which flags override (default: ./${CONFIG_FILE} when present)`),
+    )
+    .addOption(
+      new Option('--engines <list>', 'engines to launch').default(defaults.engines, defaults.engines.join(',')).argParser(engineList),
+    )
+    .addOption(new Option('--profile <name>', 'launch profile for every engine').choices(PROFILE_NAMES).default(defaults.profile))
+    .addOption(
+      new Option('--workers <n>', 'worker threads, each with its own browser per engine')
+        .default(defaults.workers)
+        .argParser(positiveInt('--workers')),
+    )
+    .addOption(
+      new Option('--pages <n>', 'pages per engine in each worker (cases each worker runs at once)')
+        .default(defaults.pages)
+        .argParser(positiveInt('--pages')),
+    )
+    .addOption(
+      new Option('--timeout-ms <ms>', 'per-case, per-engine time limit').default(defaults.timeoutMs).argParser(positiveInt('--timeout-ms')),
+    )
+    .addOption(
+      new Option('--browsers <which>', "system packages, Playwright's own builds, or auto (bundled when installed)")
+        .choices(BROWSER_SOURCES)
+        .default(defaults.browsers),
+    )
+    .addOption(new Option('--display <name>', 'X display for WebKitGTK (default: start a private Xvfb)'));
+  for (const { option } of executableOptions) command.addOption(option);
+  command
+    .addOption(
+      new Option('--log-level <level>', 'the least severe diagnostics written to stderr')
+        .choices(LOG_LEVELS)
+        .default('info')
+        .env(LOG_LEVEL_ENV),
+    )
+    .addOption(new Option('--quiet', 'errors only on stderr (--log-level=error)').conflicts('logLevel'))
+    .hook('preAction', (self) => {
+      const { quiet, logLevel } = self.opts<{ quiet?: boolean; logLevel: LogLevel }>();
+      setLogLevel(quiet ? 'error' : logLevel);
+    });
+  return command;
+}
+
+/**
+ * The launch options `command` was given: its defaults, overridden by the config file (--config,
+ * or ./browser-oracle.config.json), overridden by the flags given. Throws a ConfigError for an
+ * unusable config file.
+ */
+export function launchOptionsOf(command: Command, defaults: OracleOptions): OracleOptions {
+  const opts = command.opts<Record<string, unknown>>();
+  const file = configFileFor(opts.config as string | undefined);
+  const fromFile: LaunchOptions = file ? readConfigFile(file) : {};
+  const given = (key: string) => command.getOptionValueSource(key) === 'cli';
+  const fromFlags = Object.fromEntries(FLAG_OPTIONS.filter(given).map((key) => [key, opts[key]])) as LaunchOptions;
+  const paths: Executables = { ...fromFile.paths };
+  for (const { key, option } of executableOptions) {
+    const path = opts[option.attributeName()];
+    if (typeof path === 'string') paths[key] = resolve(path);
+  }
+  return withDefaults({ ...defaults, ...fromFile, ...fromFlags, paths });
+}
