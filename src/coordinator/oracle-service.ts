@@ -7,6 +7,7 @@ import type { WireValue } from '../protocol/wire.js';
 import { EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
 import { ConfigError } from '../protocol/errors.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
+import { squareFontconfigDir } from '../fonts/build-square-fonts.js';
 import { checkExecutables } from '../system/executables.js';
 import { killDescendants, killStrays } from '../system/processes.js';
 import { log } from '../system/log.js';
@@ -65,7 +66,7 @@ export class OracleService {
           profile: options.profile,
           display: options.display,
           // Each font set's fontconfig file is named fonts.conf, the name the engines are given.
-          configDir: dirname(fonts.fontconfigFile),
+          configDir: fonts.name === 'square' ? squareFontconfigDir() : dirname(fonts.fontconfigFile),
           proxyUrl: guard.proxyUrl,
           browsers: options.browsers,
           paths,
