@@ -65,9 +65,11 @@ export function addEngineOptions(command: Command, defaults: OracleOptions): Com
         .default('info')
         .env(LOG_LEVEL_ENV),
     )
-    .addOption(new Option('--quiet', 'errors only on stderr (--log-level=error)').conflicts('logLevel'))
+    .addOption(new Option('--quiet', 'errors only on stderr (--log-level=error)'))
     .hook('preAction', (self) => {
       const { quiet, logLevel } = self.opts<{ quiet?: boolean; logLevel: LogLevel }>();
+      // --quiet wins over the environment's level, not over a --log-level given beside it.
+      if (quiet && self.getOptionValueSource('logLevel') === 'cli') self.error('--quiet and --log-level set the same thing: give one');
       setLogLevel(quiet ? 'error' : logLevel);
     });
   return command;
