@@ -22,11 +22,10 @@ const EXECUTABLE_HELP: Record<ExecutableKey, string> = {
   miniBrowser: 'have the WebDriver server start this MiniBrowser',
 };
 
-/** `--webkit-driver <path>` → the option, and the config key it sets. */
-const executableOptions = (Object.keys(EXECUTABLES) as ExecutableKey[]).map((key) => ({
-  key,
-  option: new Option(`${EXECUTABLES[key].flag} <path>`, EXECUTABLE_HELP[key]),
-}));
+const EXECUTABLE_KEYS = Object.keys(EXECUTABLES) as ExecutableKey[];
+
+/** The flag of the executable `key` (`webkitDriver` → `--webkit-driver <path>`); one per command. */
+const executableOption = (key: ExecutableKey) => new Option(`${EXECUTABLES[key].flag} <path>`, EXECUTABLE_HELP[key]);
 
 /** Adds the engine options to `command`, showing `defaults` in --help, and sets the log level before its action runs. */
 export function addEngineOptions(command: Command, defaults: OracleOptions): Command {
@@ -57,7 +56,7 @@ export function addEngineOptions(command: Command, defaults: OracleOptions): Com
         .default(defaults.browsers),
     )
     .addOption(new Option('--display <name>', 'X display for WebKitGTK (default: start a private Xvfb)'));
-  for (const { option } of executableOptions) command.addOption(option);
+  for (const key of EXECUTABLE_KEYS) command.addOption(executableOption(key));
   command
     .addOption(
       new Option('--log-level <level>', 'the least severe diagnostics written to stderr')
@@ -87,8 +86,8 @@ export function launchOptionsOf(command: Command, defaults: OracleOptions): Orac
   const given = (key: string) => command.getOptionValueSource(key) === 'cli';
   const fromFlags = Object.fromEntries(FLAG_OPTIONS.filter(given).map((key) => [key, opts[key]])) as LaunchOptions;
   const paths: Executables = { ...fromFile.paths };
-  for (const { key, option } of executableOptions) {
-    const path = opts[option.attributeName()];
+  for (const key of EXECUTABLE_KEYS) {
+    const path = opts[executableOption(key).attributeName()];
     if (typeof path === 'string') paths[key] = resolve(path);
   }
   return withDefaults({ ...defaults, ...fromFile, ...fromFlags, paths });
