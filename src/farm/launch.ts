@@ -20,6 +20,9 @@ export interface LaunchOptions {
    * for webkit), whatever `browsers` says.
    */
   paths: Executables;
-  /** Switches and prefs added after the oracle's own and the profile's (a pref given here wins). */
+  /**
+   * Switches and prefs added after the oracle's own and the profile's (a pref given here wins over
+   * theirs), but before network isolation's, which no setting may undo.
+   */
   extra: LaunchExtras;
 }
