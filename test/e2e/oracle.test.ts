@@ -30,9 +30,10 @@ function nodesOf(response: Line, engine: string) {
 }
 
 describe('contract', () => {
-  test('ping names the three engines, their driver-reported versions and the profile', async () => {
+  test('ping names the three engines, their driver-reported versions, the profile and the given executables', async () => {
     const ping = await oracle.request({ id: 'p1', op: 'ping' });
-    assert.deepEqual(Object.keys(ping), ['id', 'ok', 'engines', 'versions', 'profile']);
+    assert.deepEqual(Object.keys(ping), ['id', 'ok', 'engines', 'versions', 'profile', 'paths']);
+    assert.deepEqual(ping.paths, {}, 'no executable was given, and the adapters report none yet');
     assert.deepEqual(ping.engines, [...ENGINE_NAMES]);
     assert.equal(ping.profile, 'default');
     assert.match(ping.versions.chromium, /^\d+\.\d+\.\d+\.\d+$/);
