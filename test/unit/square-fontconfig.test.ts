@@ -98,6 +98,7 @@ test('a package installed away from where it was built gets a fontconfig file na
   // The shipped file still names the folder it was built in.
   copyFileSync(squareConf, `${installed}/fonts.conf`);
   const dir = squareFontconfigDir(installed, SQUARE_RULES_FILE);
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   assert.notEqual(dir, installed);
   assert.equal(readFileSync(`${dir}/fonts.conf`, 'utf8'), fontconfigFile(installed, SQUARE_RULES_FILE));
   assert.match(fcMatch(`${dir}/fonts.conf`, 'serif'), new RegExp(`^${SQUARE_FAMILY}\\|Regular\\|${installed}/`));
