@@ -7,6 +7,7 @@
 // adapter in its sandbox, Playwright through page.evaluate in the main world. Every dump must be
 // byte-identical to Playwright's one-per-call dump. CPU is read from /proc: the Firefox process
 // tree (its parent process apart), and this Node process.
+import { FONT_SETS } from '../src/fonts/font-sets.js';
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -192,7 +193,15 @@ const VARIANTS: { label: string; driver: Driver; perCall: number }[] = [
 ];
 
 const { server, proxyUrl, blankUrl } = await startBlankProxy();
-const options: LaunchOptions = { profile: 'default', display: undefined, fonts: 'liberation', proxyUrl, browsers: 'system' };
+const options: LaunchOptions = {
+  profile: 'default',
+  display: undefined,
+  fontconfigFile: FONT_SETS.liberation.fontconfigFile,
+  proxyUrl,
+  browsers: 'system',
+  paths: {},
+  extra: {},
+};
 const results = new Map<string, Measured[]>(VARIANTS.map((v) => [v.label, []]));
 try {
   for (let round = 0; round < ROUNDS; round++) {

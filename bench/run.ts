@@ -9,6 +9,7 @@
 //                        fast path's call without batching); each engine in turn
 //   farm, batch 1        the real oracle over stdio, every case pipelined, batches off
 //   farm                 the real oracle over stdio, every case pipelined, as it ships
+import { FONT_SETS } from '../src/fonts/font-sets.js';
 import { performance } from 'node:perf_hooks';
 import { Presets, SingleBar } from 'cli-progress';
 import { CaseServer } from '../src/coordinator/case-server.js';
@@ -69,9 +70,11 @@ async function naive(cases: BenchCase[], oneCall: boolean): Promise<Phase> {
       const browser = await LAUNCHERS[engine]({
         profile: 'default',
         display: undefined,
-        fonts: 'liberation',
+        fontconfigFile: FONT_SETS.liberation.fontconfigFile,
         proxyUrl: server.proxyUrl,
         browsers: 'auto',
+        paths: {},
+        extra: {},
       });
       browsers.push(browser);
       const page = await browser.newPage({ freshStorage: false });

@@ -2,33 +2,18 @@
 // Requests and answers are the stdio protocol's own (the TypeBox schemas in src/protocol), so a
 // program may switch between the library and the command line without translating anything.
 import { availableParallelism } from 'node:os';
-import type { Static } from '@sinclair/typebox';
 import { OracleError } from '../protocol/errors.js';
-import { checkRequest } from '../protocol/validate.js';
+import { checkLaunchOptions, checkRequest } from '../protocol/validate.js';
 import { answerLine } from '../protocol/wire.js';
 import { ENGINE_NAMES, type EngineName, type ProfileName } from '../protocol/common.js';
 import type { FontSetName } from '../protocol/font-sets.js';
-import type {
-  GeometryRequest,
-  GeometryResponseSchema,
-  ReflectRequest,
-  ReflectResponseSchema,
-  VoteRequest,
-  VoteResponseSchema,
-} from '../protocol/schema.js';
-import type { TraceRequest, TraceResponseSchema } from '../protocol/trace-schema.js';
+import type { Executables, LaunchOptions } from '../protocol/launch-options.js';
+import type { GeometryRequest, GeometryResponse, ReflectRequest, ReflectResponse, VoteRequest, VoteResponse } from '../protocol/schema.js';
+import type { TraceRequest, TraceResponse } from '../protocol/trace-schema.js';
 import { OracleService, isCaseOp, type Answer, type OracleOptions } from '../coordinator/oracle-service.js';
 
-export type GeometryResponse = Static<typeof GeometryResponseSchema>;
-export type VoteResponse = Static<typeof VoteResponseSchema>;
-export type ReflectResponse = Static<typeof ReflectResponseSchema>;
-export type TraceResponse = Static<typeof TraceResponseSchema>;
-
 /** A request as the library takes it: the protocol's, with the id optional (one is made up when left out). */
-type Ask<R extends { id: string }> = Omit<R, 'id' | 'op'> & { id?: string };
-
-/** The oracle's settings; every field has the command line's default. */
-export type LaunchOptions = Partial<OracleOptions>;
+export type Ask<R extends { id: string }> = Omit<R, 'id' | 'op'> & { id?: string };
 
 /**
  * The defaults the command line shows in --help. One worker per two cores: measured on 2 cores,
@@ -48,7 +33,15 @@ export function defaultOptions(): OracleOptions {
     browsers: 'auto',
     display: undefined,
     allowMissingEngines: false,
+    paths: {},
+    extra: {},
   };
+}
+
+/** `options` over the defaults; a field left out, or given as undefined, keeps its default. */
+export function withDefaults(options: LaunchOptions): OracleOptions {
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  return { ...defaultOptions(), ...given };
 }
 
 export class Oracle {
@@ -56,9 +49,12 @@ export class Oracle {
 
   private constructor(private readonly service: OracleService) {}
 
-  /** Launches the engines; one that cannot start is left out (see `engines`), with its reason on stderr. */
+  /**
+   * Launches the engines; one that cannot start is left out (see `engines`), with its reason on
+   * stderr. Options that cannot be used (a bad field, a missing executable) reject with a ConfigError.
+   */
   static async launch(options: LaunchOptions = {}): Promise<Oracle> {
-    return new Oracle(await OracleService.start({ ...defaultOptions(), ...options }));
+    return new Oracle(await OracleService.start(withDefaults(checkLaunchOptions(options, 'launch options'))));
   }
 
   /** The engines that launched. */
@@ -78,6 +74,11 @@ export class Oracle {
   /** The font set every engine was started with. */
   get fonts(): FontSetName {
     return this.service.fonts;
+  }
+
+  /** The executables the launched engines run, as `ping` reports them. */
+  get paths(): Executables {
+    return this.service.paths;
   }
 
   /** Every element's boxes, fragments and computed style, per engine. */

@@ -1,7 +1,7 @@
 // Parsers for option values: each returns the value or throws commander's InvalidArgumentError,
 // which commander reports as a usage error naming the option.
 import { InvalidArgumentError } from 'commander';
-import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
+import { ENGINE_NAMES, type EngineName } from '../protocol/common.js';
 
 /** A whole number ≥ `min`; `name` is the flag, for the message. */
 export const wholeNumber =

@@ -12,14 +12,16 @@ import { generateCases, type GenerateOptions } from '../campaign/generator.js';
 import { Journal } from '../campaign/journal.js';
 import { renderSummary } from '../campaign/summary.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
-import { admission } from '../coordinator/oracle-service.js';
+import { admission, type OracleOptions } from '../coordinator/oracle-service.js';
 import { runCampaignSession } from './campaign-session.js';
 import { wholeNumber } from './arguments.js';
-import { addEngineOptions, oracleOptions, type EngineFlags } from './engine-options.js';
+import { addEngineOptions, launchOptionsOf } from './engine-options.js';
+import { defaultOptions } from '../api/oracle.js';
+import { logs } from '../system/log.js';
 
 const BAD_USAGE = 2;
 
-interface CampaignFlags extends EngineFlags {
+interface CampaignFlags {
   db?: string;
   corpus?: string;
   generate?: number;
@@ -31,13 +33,13 @@ interface CampaignFlags extends EngineFlags {
   stopAfter?: number;
   stopAfterFindings?: number;
   concurrency?: number;
-  quiet?: boolean;
 }
 
 /** A mistake in how the command was called: one line, exit status 2. */
 class UsageError extends Error {}
 
 export function registerCampaignCommands(program: Command): void {
+  const defaults = defaultOptions();
   const campaign = addEngineOptions(
     program
       .command('campaign')
@@ -52,6 +54,7 @@ export function registerCampaignCommands(program: Command): void {
       .usage(
         '--db FILE (--corpus FILE|DIR|- | --generate N --seed S [--text] [--script]) [options]\n       --generate N --seed S [--text] [--script] --emit',
       ),
+    defaults,
   )
     .option('--db <file>', 'the journal (SQLite; created when missing)')
     .option('--corpus <path>', 'an NDJSON file of requests, a folder of .html files, or - for NDJSON on stdin')
@@ -73,14 +76,13 @@ export function registerCampaignCommands(program: Command): void {
         'cases in flight at once (default: as many as the oracle on stdio keeps, 2 × workers × pages × max-batch)',
       ).argParser(wholeNumber('--concurrency')),
     )
-    .option('--quiet', 'no progress on stderr')
     .addHelpText(
       'after',
       '\nExit status: 0 the run completed, or stopped at --stop-after(-findings); 1 stopped by a signal or an error ' +
         '(run the same command again to resume); 2 bad usage or input.',
     );
   campaign.action(async (flags: CampaignFlags) => {
-    process.exitCode = await usage(campaign, () => campaignCommand(flags));
+    process.exitCode = await usage(campaign, () => campaignCommand(flags, launchOptionsOf(campaign, defaults)));
   });
 
   const summary = program
@@ -122,7 +124,7 @@ async function usage(command: Command, work: () => Promise<number>): Promise<num
   }
 }
 
-async function campaignCommand(flags: CampaignFlags): Promise<number> {
+async function campaignCommand(flags: CampaignFlags, oracle: OracleOptions): Promise<number> {
   const generate = generatorOptions(flags);
   if (flags.emit) {
     if (!generate) throw new UsageError('--emit prints generated cases: give --generate N --seed S');
@@ -134,10 +136,9 @@ async function campaignCommand(flags: CampaignFlags): Promise<number> {
   if ((flags.corpus === undefined) === (generate === undefined)) throw new UsageError('give either --corpus PATH or --generate N --seed S');
   const corpus: Corpus = generate ? generatedCorpus(generate) : await openCorpus(flags.corpus!);
   const expectations = flags.expect === undefined ? undefined : Expectations.load(flags.expect);
-  const fontProblem = fontSetProblem(FONT_SETS[flags.fonts]);
+  const fontProblem = fontSetProblem(FONT_SETS[oracle.fonts]);
   if (fontProblem) throw new UsageError(fontProblem);
   const journal = Journal.open(flags.db);
-  const oracle = oracleOptions(flags);
   return runCampaignSession({
     journal,
     dbPath: flags.db,
@@ -147,7 +148,8 @@ async function campaignCommand(flags: CampaignFlags): Promise<number> {
     concurrency: flags.concurrency ?? admission(oracle),
     stopAfter: flags.stopAfter,
     stopAfterFindings: flags.stopAfterFindings,
-    quiet: flags.quiet === true,
+    // Progress is information: --quiet (or --log-level=warn and above) hides it.
+    quiet: !logs('info'),
     stdinCorpus: flags.corpus === '-',
   });
 }

@@ -1,68 +1,132 @@
-// The options of every command that runs the engines (the stdio oracle, campaigns, reduction,
-// reports): one definition, with the library's defaults (src/api/oracle.ts defaultOptions).
+// The options of every command that runs engines (the stdio oracle, campaign, probe,
+// reflect-corpus): the launch options, the config file they may come from, and how much goes to
+// stderr. A setting
+// comes from the command's default, then the config file, then the command line: a flag given
+// always wins.
+import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { defaultOptions } from '../api/oracle.js';
-import type { OracleOptions } from '../coordinator/oracle-service.js';
+import { PROFILE_NAMES } from '../protocol/common.js';
 import { FONT_SET_NAMES } from '../protocol/font-sets.js';
-import { PROFILE_NAMES } from '../protocol/schema.js';
+import { BROWSER_SOURCES, EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
+import type { OracleOptions } from '../coordinator/oracle-service.js';
+import { LOG_LEVEL_ENV, LOG_LEVELS, setLogLevel, type LogLevel } from '../system/log.js';
+import { CONFIG_FILE, configFileFor, readConfigFile } from '../api/config-file.js';
+import { withDefaults } from '../api/oracle.js';
 import { engineList, wholeNumber } from './arguments.js';
+
+/** The launch options a flag can set, by the key commander stores it under. */
+const FLAG_OPTIONS = [
+  'engines',
+  'profile',
+  'fonts',
+  'workers',
+  'pages',
+  'maxBatch',
+  'timeoutMs',
+  'maxNodes',
+  'maxAnswerBytes',
+  'browsers',
+  'display',
+  'allowMissingEngines',
+] as const;
 
 const MIB = 1024 * 1024;
 
-/** Adds the engine farm's options to `command`; its action then receives them as OracleOptions. */
-export function addEngineOptions(command: Command): Command {
-  const d = defaultOptions();
-  return command
-    .addOption(new Option('--engines <list>', 'engines to launch').default(d.engines, d.engines.join(',')).argParser(engineList))
-    .addOption(new Option('--profile <name>', 'launch profile for every engine').choices(PROFILE_NAMES).default(d.profile))
+const EXECUTABLE_HELP: Record<ExecutableKey, string> = {
+  chromium: 'run this Chromium (or Chrome) executable',
+  firefox: 'run this Firefox executable',
+  webkitDriver: 'run this WebKitGTK WebDriver server (WebKitWebDriver)',
+  miniBrowser: 'have the WebDriver server start this MiniBrowser',
+};
+
+const EXECUTABLE_KEYS = Object.keys(EXECUTABLES) as ExecutableKey[];
+
+/** The flag of the executable `key` (`webkitDriver` → `--webkit-driver <path>`); one per command. */
+const executableOption = (key: ExecutableKey) => new Option(`${EXECUTABLES[key].flag} <path>`, EXECUTABLE_HELP[key]);
+
+/** Adds the engine options to `command`, showing `defaults` in --help, and sets the log level before its action runs. */
+export function addEngineOptions(command: Command, defaults: OracleOptions): Command {
+  command
+    .addOption(
+      new Option('--config <file>', `launch options from a JSON file, which flags override (default: ./${CONFIG_FILE} when present)`),
+    )
+    .addOption(
+      new Option('--engines <list>', 'engines to launch').default(defaults.engines, defaults.engines.join(',')).argParser(engineList),
+    )
+    .addOption(new Option('--profile <name>', 'launch profile for every engine').choices(PROFILE_NAMES).default(defaults.profile))
     .addOption(
       new Option('--fonts <set>', 'fonts every engine sees: Liberation, or the generated one-em-square font (docs/campaign.md)')
         .choices(FONT_SET_NAMES)
-        .default(d.fonts),
+        .default(defaults.fonts),
     )
     .addOption(
-      // One worker per two cores: measured on 2 cores, one worker with two pages per engine beats
-      // two workers: the browsers, not the worker threads, use the CPU.
       new Option('--workers <n>', 'worker threads, each with its own browser per engine')
-        .default(d.workers)
+        .default(defaults.workers)
         .argParser(wholeNumber('--workers')),
     )
-    .addOption(new Option('--pages <n>', 'pages per engine in each worker').default(d.pages).argParser(wholeNumber('--pages')))
+    .addOption(
+      new Option('--pages <n>', 'pages per engine in each worker (cases each worker runs at once)')
+        .default(defaults.pages)
+        .argParser(wholeNumber('--pages')),
+    )
     .addOption(
       new Option('--max-batch <n>', 'most script-free cases written and walked in one driver call')
-        .default(d.maxBatch)
+        .default(defaults.maxBatch)
         .argParser(wholeNumber('--max-batch')),
     )
     .addOption(
-      new Option('--timeout-ms <ms>', 'per-case, per-engine time limit').default(d.timeoutMs).argParser(wholeNumber('--timeout-ms')),
+      new Option('--timeout-ms <ms>', 'per-case, per-engine time limit').default(defaults.timeoutMs).argParser(wholeNumber('--timeout-ms')),
     )
     .addOption(
       new Option('--max-nodes <n>', 'most elements in a dump; a larger document is answered dump_too_large')
-        .default(d.maxNodes)
+        .default(defaults.maxNodes)
         .argParser(wholeNumber('--max-nodes')),
     )
     .addOption(
       new Option('--max-answer-bytes <n>', "most bytes of one answer's dumps (shared by its engines)")
-        .default(d.maxAnswerBytes, `${d.maxAnswerBytes / MIB} MiB`)
+        .default(defaults.maxAnswerBytes, `${defaults.maxAnswerBytes / MIB} MiB`)
         .argParser(wholeNumber('--max-answer-bytes')),
     )
     .addOption(
       new Option('--browsers <which>', "system packages, Playwright's own builds, or auto (bundled when installed)")
-        .choices(['auto', 'system', 'bundled'])
-        .default(d.browsers),
+        .choices(BROWSER_SOURCES)
+        .default(defaults.browsers),
     )
-    .addOption(new Option('--display <name>', 'X display for WebKitGTK (default: a private Xvfb)'))
+    .addOption(new Option('--display <name>', 'X display for WebKitGTK (default: start a private Xvfb)'))
+    .addOption(new Option('--allow-missing-engines', 'serve with the engines that launched when some did not (default: exit 1)'));
+  for (const key of EXECUTABLE_KEYS) command.addOption(executableOption(key));
+  command
     .addOption(
-      new Option('--allow-missing-engines', 'serve with the engines that launched when some did not (default: exit 1)').default(false),
-    );
+      new Option('--log-level <level>', 'the least severe diagnostics written to stderr')
+        .choices(LOG_LEVELS)
+        .default('info')
+        .env(LOG_LEVEL_ENV),
+    )
+    .addOption(new Option('--quiet', 'errors only on stderr (--log-level=error)'))
+    .hook('preAction', (self) => {
+      const { quiet, logLevel } = self.opts<{ quiet?: boolean; logLevel: LogLevel }>();
+      // --quiet wins over the environment's level, not over a --log-level given beside it.
+      if (quiet && self.getOptionValueSource('logLevel') === 'cli') self.error('--quiet and --log-level set the same thing: give one');
+      setLogLevel(quiet ? 'error' : logLevel);
+    });
+  return command;
 }
 
-/** The engine options as commander hands them over (`display` absent when not given). */
-export type EngineFlags = Omit<OracleOptions, 'display'> & { display?: string };
-
-/** The oracle's options from the parsed flags, without the command's own. */
-export function oracleOptions(flags: EngineFlags): OracleOptions {
-  const { engines, profile, fonts, workers, pages, maxBatch, timeoutMs, maxNodes, maxAnswerBytes, browsers, display, allowMissingEngines } =
-    flags;
-  return { engines, profile, fonts, workers, pages, maxBatch, timeoutMs, maxNodes, maxAnswerBytes, browsers, display, allowMissingEngines };
+/**
+ * The launch options `command` was given: its defaults, overridden by the config file (--config,
+ * or ./browser-oracle.config.json), overridden by the flags given. Throws a ConfigError for an
+ * unusable config file.
+ */
+export function launchOptionsOf(command: Command, defaults: OracleOptions): OracleOptions {
+  const opts = command.opts<Record<string, unknown>>();
+  const file = configFileFor(opts.config as string | undefined);
+  const fromFile: LaunchOptions = file ? readConfigFile(file) : {};
+  const given = (key: string) => command.getOptionValueSource(key) === 'cli';
+  const fromFlags = Object.fromEntries(FLAG_OPTIONS.filter(given).map((key) => [key, opts[key]])) as LaunchOptions;
+  const paths: Executables = { ...fromFile.paths };
+  for (const key of EXECUTABLE_KEYS) {
+    const path = opts[executableOption(key).attributeName()];
+    if (typeof path === 'string') paths[key] = resolve(path);
+  }
+  return withDefaults({ ...defaults, ...fromFile, ...fromFlags, paths });
 }

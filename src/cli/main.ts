@@ -1,10 +1,28 @@
 #!/usr/bin/env node
 // The `browser-oracle` executable.
+import { ConfigError } from '../protocol/errors.js';
+import { log } from '../system/log.js';
 import { buildProgram } from './program.js';
+import { guardStderr } from './stderr-guard.js';
 
-buildProgram()
-  .parseAsync()
-  .catch((error: Error) => {
-    process.stderr.write(`browser-oracle: error: ${error.message}\n`);
-    process.exitCode = 1;
-  });
+guardStderr();
+
+/** One line for the user; the stack only at --log-level=debug, and never for a setting they gave. */
+function fail(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  log.error(message.split('\n')[0]!);
+  if (!(error instanceof ConfigError) && error instanceof Error && error.stack) log.debug(error.stack);
+  process.exitCode = 1;
+}
+
+// Node would print these itself, unprefixed; an uncaught error is still the end of the process.
+process.on('uncaughtException', (error) => {
+  fail(error);
+  process.exit(1);
+});
+process.on('unhandledRejection', (reason) => {
+  fail(reason);
+  process.exit(1);
+});
+
+buildProgram().parseAsync().catch(fail);

@@ -1,6 +1,5 @@
 // The human summaries behind every --pretty: comparisons, votes (geometry, reflection, trace)
 // and candidate judgements. JSON output carries everything; these keep the first lines of each list.
-import type { ColumnarDump } from '../comparator/columnar.js';
 import type { CompareResult, Failure } from '../comparator/compare.js';
 import type { CandidateResult } from '../comparator/candidate.js';
 import type { ObservationVote, ReflectVoteResult } from '../comparator/reflect-vote.js';
@@ -15,7 +14,10 @@ const PRETTY_LIMIT = 20;
 
 const num = (n: number) => String(Number(n.toFixed(4)));
 const delta = (n: number) => (n > 0 ? '+' : '') + num(n);
-const tagOf = (d: ColumnarDump, index: number) => d.tagTable.name(d.tags[index]!);
+/** What --pretty needs of a dump: its tags, in node order. */
+type Tagged = { nodes: readonly { tag: string }[] };
+
+const tagOf = (d: Tagged, index: number) => d.nodes[index]!.tag;
 
 function describeFailure(f: Failure): string {
   switch (f.kind) {
@@ -36,7 +38,7 @@ function capped(lines: string[]): string[] {
 }
 
 /** `a` names the tags: nodes are listed only when both dumps have the same shape. */
-export function prettyCompare(title: string, result: CompareResult, a: ColumnarDump): string[] {
+export function prettyCompare(title: string, result: CompareResult, a: Tagged): string[] {
   const { summary: s, divergence } = result;
   const lines = [`${title}: ${result.verdict}`];
   if (result.verdict === 'discarded') lines.push('  a document overflowed its viewport, so nothing was compared');
@@ -94,7 +96,7 @@ export function describeObservation({ index, selector, attr, idl, verdict, outli
   return `${probe}: ${verdict}${outlier ? ` (${outlier})` : ''}; ${seen.join(', ')}`;
 }
 
-export function prettyCandidate(name: string, result: CandidateResult, engines: EngineDumps<ColumnarDump>): string[] {
+export function prettyCandidate(name: string, result: CandidateResult, engines: EngineDumps<Tagged>): string[] {
   const against = result.majority.length ? `the majority (${result.majority.join(', ')})` : 'no majority';
   const lines = [
     `candidate ${name} against ${against}: ${result.verdict}`,

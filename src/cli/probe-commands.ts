@@ -2,12 +2,14 @@
 // oracle in this process and votes each trace three ways. One JSON line per probe, or a table
 // with --pretty. The verdicts are findings, not failures: the exit status is 0 whenever every
 // probe was answered.
-import { Option, type Command } from 'commander';
-import { ENGINE_NAMES, PROFILE_NAMES, type ProfileName } from '../protocol/schema.js';
+import type { Command } from 'commander';
+import { ENGINE_NAMES, type ProfileName } from '../protocol/schema.js';
+import type { OracleOptions } from '../coordinator/oracle-service.js';
 import type { TraceResponse } from '../protocol/trace-schema.js';
 import { voteTraces } from '../comparator/trace-vote.js';
 import { PROBES, type TraceProbe } from './probes.js';
-import { Oracle } from '../api/oracle.js';
+import { Oracle, defaultOptions } from '../api/oracle.js';
+import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 
 /** What one probe line reports. */
 interface ProbeLine {
@@ -34,16 +36,19 @@ export function registerProbeCommands(program: Command): void {
         'bubble order, promise/microtask settlement order, the URL.prototype shape, fake-camera track settings) through ' +
         'every engine, and votes each: unanimous, outlier, split or insufficient. The fake-camera probe needs --profile=media.',
     )
-    .option('--pretty', 'print a table instead of JSON lines')
-    .addOption(new Option('--profile <name>', 'launch profile for the oracle the probes run in').choices(PROFILE_NAMES).default('default'));
-  command.action(async (opts: { pretty?: boolean; profile: ProfileName }) => {
-    const lines = await runProbes(opts.profile);
+    .option('--pretty', 'print a table instead of JSON lines');
+  // One worker: six small cases.
+  const defaults = { ...defaultOptions(), workers: 1 };
+  addEngineOptions(command, defaults);
+  command.action(async (opts: { pretty?: boolean }) => {
+    const lines = await runProbes(launchOptionsOf(command, defaults));
     process.stdout.write(opts.pretty ? table(lines) : lines.map((l) => JSON.stringify(l) + '\n').join(''));
   });
 }
 
-async function runProbes(profile: ProfileName): Promise<ProbeLine[]> {
-  const oracle = await Oracle.launch({ workers: 1, profile });
+async function runProbes(options: OracleOptions): Promise<ProbeLine[]> {
+  const { profile } = options;
+  const oracle = await Oracle.launch(options);
   try {
     const responses = await Promise.all(
       PROBES.map((probe) => oracle.trace({ script: probe.script, ...(probe.html === undefined ? {} : { html: probe.html }) })),

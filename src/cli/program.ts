@@ -2,32 +2,42 @@
 // answers (compare, vote), run the built-in reflection corpus and probes, and run campaigns.
 // Built by a function, so a test or an embedding program gets a fresh program without parsing
 // anything at import.
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { serve } from '../coordinator/stdio.js';
+import { log } from '../system/log.js';
+import { PACKAGE_ROOT } from '../system/paths.js';
+import { defaultOptions } from '../api/oracle.js';
 import { wholeNumber } from './arguments.js';
 import { registerCampaignCommands } from './campaign-commands.js';
 import { registerCompareCommands } from './compare-commands.js';
-import { addEngineOptions, oracleOptions, type EngineFlags } from './engine-options.js';
+import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { registerProbeCommands } from './probe-commands.js';
 import { registerReflectCommands } from './reflect-commands.js';
 
+const { version } = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
+
 export function buildProgram(): Command {
-  const program = addEngineOptions(
-    new Command()
-      .name('browser-oracle')
-      .description(
-        'Ground-truth layout oracle. With no command: reads one JSON request per line on stdin and answers ' +
-          'one JSON line per request on stdout, in completion order, each with its id; diagnostics go to stderr. ' +
-          'Protocol: docs/protocol.md; JSON Schema: schema/protocol.schema.json.',
-      ),
-  )
+  const program = new Command()
+    .name('browser-oracle')
+    .description(
+      'Ground-truth layout oracle. With no command: reads one JSON request per line on stdin and answers ' +
+        'one JSON line per request on stdout, in completion order, each with its id; diagnostics go to stderr. ' +
+        'Protocol: docs/protocol.md; JSON Schema: schema/protocol.schema.json.',
+    )
+    .version(version, '-V, --version', 'print the version')
+    // Commander's own messages (an unknown option, a bad value) take the oracle's stderr form too;
+    // set first, so every command added below inherits it.
+    .configureOutput({ outputError: (message) => log.error(message.replace(/^error: /, '')) });
+  const defaults = defaultOptions();
+  addEngineOptions(program, defaults)
     .addOption(
       new Option('--max-line-bytes <n>', 'longest request line accepted')
         .default(64 * 1024 * 1024, '64 MiB')
         .argParser(wholeNumber('--max-line-bytes')),
     )
-    .action(async (opts: EngineFlags & { maxLineBytes: number }) => {
-      process.exitCode = await serve({ ...oracleOptions(opts), maxLineBytes: opts.maxLineBytes });
+    .action(async (opts: { maxLineBytes: number }) => {
+      process.exitCode = await serve({ ...launchOptionsOf(program, defaults), maxLineBytes: opts.maxLineBytes });
     });
   // The stdio oracle's options belong to it alone: `probe --profile=media` is the probe's.
   program.enablePositionalOptions();

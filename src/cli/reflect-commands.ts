@@ -9,7 +9,9 @@ import type { ReflectRequest, ReflectResponse } from '../protocol/schema.js';
 import { voteReflect, type ReflectVoteResult } from '../comparator/reflect-vote.js';
 import type { ClusterVerdict } from '../protocol/vote-schema.js';
 import { describeObservation } from './pretty.js';
-import { Oracle } from '../api/oracle.js';
+import type { LaunchOptions } from '../protocol/launch-options.js';
+import { Oracle, defaultOptions } from '../api/oracle.js';
+import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 
 /** The corpus shipped with the repository (this module runs as dist/src/cli/reflect-commands.js). */
 export const DEFAULT_CORPUS = fileURLToPath(new URL('../../../corpus/reflect.jsonl', import.meta.url));
@@ -32,6 +34,9 @@ export function registerReflectCommands(program: Command): void {
     )
     .argument('[file]', 'the corpus', DEFAULT_CORPUS)
     .addHelpText('after', '\nExit status: 0 every engine answered every case, 1 some engine errored, 2 unusable corpus.');
+  // One worker: the cases are small.
+  const defaults = { ...defaultOptions(), workers: 1 };
+  addEngineOptions(command, defaults);
   command.action(async (file: string) => {
     let requests: ReflectRequest[];
     try {
@@ -39,7 +44,7 @@ export function registerReflectCommands(program: Command): void {
     } catch (error) {
       return command.error(`reflect-corpus: ${(error as Error).message}`, { exitCode: BAD_INPUT });
     }
-    const results = await runCorpus(requests);
+    const results = await runCorpus(requests, launchOptionsOf(command, defaults));
     process.stdout.write(formatTable(results).join('\n') + '\n');
     process.exitCode = results.some((r) => r.response.errors) ? 1 : 0;
   });
@@ -65,9 +70,9 @@ export function readCorpus(file: string): ReflectRequest[] {
   return requests;
 }
 
-/** Runs `requests` on a fresh oracle (one worker: the cases are small) and votes each answer, in corpus order. */
-export async function runCorpus(requests: readonly ReflectRequest[]): Promise<CorpusResult[]> {
-  const oracle = await Oracle.launch({ workers: 1 });
+/** Runs `requests` on a fresh oracle launched with `options` and votes each answer, in corpus order. */
+export async function runCorpus(requests: readonly ReflectRequest[], options: LaunchOptions = { workers: 1 }): Promise<CorpusResult[]> {
+  const oracle = await Oracle.launch(options);
   try {
     const responses = await Promise.all(requests.map((request) => oracle.reflect(request)));
     return requests.map((request, i) => ({ request, response: responses[i]!, vote: voteReflect(responses[i]!) }));

@@ -4,6 +4,7 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
+import type { Executables } from '../protocol/launch-options.js';
 import { unpackResult } from '../protocol/wire.js';
 import type { LaunchOptions } from '../farm/launch.js';
 import { CONTROL_CHANNEL, type ControlMessage, type DumpLimits, type WorkerConfig, type WorkerTask } from '../farm/tasks.js';
@@ -34,6 +35,8 @@ export class EngineFarm {
     readonly guarded: ReadonlySet<EngineName>,
     /** Why each engine that did not launch did not (a worker's first reason). */
     readonly failures: Partial<Record<EngineName, string>>,
+    /** The executables the workers reported running (every worker runs the same ones). */
+    readonly executables: Executables,
   ) {}
 
   get engines(): EngineName[] {
@@ -92,7 +95,7 @@ export class EngineFarm {
       for (const [engine, reason] of Object.entries(status.failures) as [EngineName, string][]) failures[engine] ??= reason;
     }
     const guarded = new Set(options.engines.filter((e) => versions[e] !== undefined && statuses.every((s) => s.guarded.includes(e))));
-    return new EngineFarm(pool, control, options.workers, versions, guarded, failures);
+    return new EngineFarm(pool, control, options.workers, versions, guarded, failures, statuses[0]?.executables ?? {});
   }
 
   /** Run a task on some worker; its result arrives as msgpack in a transferred buffer. */

@@ -4,9 +4,12 @@
 import type { EngineName, ProfileName, Request } from '../protocol/schema.js';
 import type { FontSetName } from '../protocol/font-sets.js';
 import type { WireValue } from '../protocol/wire.js';
-import type { LaunchOptions } from '../farm/launch.js';
-import { killDescendants, killStrays } from '../system/processes.js';
+import { EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
+import { ConfigError } from '../protocol/errors.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
+import { fontconfigFileOf } from '../fonts/fontconfig-file.js';
+import { checkExecutables } from '../system/executables.js';
+import { killDescendants, killStrays } from '../system/processes.js';
 import { log } from '../system/log.js';
 import { networkIsolation, type NetworkIsolation } from '../system/network.js';
 import { CaseServer } from './case-server.js';
@@ -17,32 +20,11 @@ import { geometryOp, voteOp } from './geometry-op.js';
 import { reflectOp } from './reflect-op.js';
 import { traceOp } from './trace-op.js';
 
-export interface OracleOptions {
-  engines: EngineName[];
-  profile: ProfileName;
-  /** The fonts every engine is given. */
-  fonts: FontSetName;
-  workers: number;
-  pages: number;
-  /** The most script-free cases one driver call writes and walks (docs/protocol.md, "How a case is loaded"). */
-  maxBatch: number;
-  timeoutMs: number;
-  /** Past these a dump is not built: the case is answered dump_too_large. */
-  maxNodes: number;
-  maxAnswerBytes: number;
-  browsers: LaunchOptions['browsers'];
-  display: string | undefined;
-  /** Serve with the engines that launched when some did not (otherwise starting fails). */
-  allowMissingEngines: boolean;
-}
+/** Every launch option with its value (src/protocol/launch-options.ts); only `display` may be left out. */
+export type OracleOptions = Required<Omit<LaunchOptions, 'display'>> & Pick<LaunchOptions, 'display'>;
 
 /** Requests to keep in hand at once: enough that every page's next batch waits while one runs. */
 export const admission = (options: OracleOptions): number => 2 * options.workers * options.pages * options.maxBatch;
-
-/** The oracle cannot serve what it was asked to: one line that says why and what to do. */
-export class OracleStartError extends Error {
-  override name = 'OracleStartError';
-}
 
 /** An answer before it is a line: plain values and JsonText (src/protocol/wire.ts). */
 export type Answer = Record<string, WireValue | undefined>;
@@ -71,13 +53,14 @@ export class OracleService {
   readonly network: NetworkIsolation = networkIsolation();
 
   /**
-   * Starts every engine the options name; an engine that cannot start is left out, with its
-   * reason on stderr. Throws a one-line error, before starting anything, when the font set's
-   * files are missing.
+   * Starts every engine the options name. A given executable or font set that cannot be used is a
+   * ConfigError, before anything starts; so is an engine that cannot start, unless
+   * `allowMissingEngines` (then it is left out, with its reason on stderr).
    */
   static async start(options: OracleOptions): Promise<OracleService> {
+    const paths = checkExecutables(options.paths, options.engines);
     const fontProblem = fontSetProblem(FONT_SETS[options.fonts]);
-    if (fontProblem) throw new OracleStartError(fontProblem);
+    if (fontProblem) throw new ConfigError(fontProblem);
     if (networkIsolation() === 'proxy') {
       log.warn(
         'network: no namespace of its own (run through bin/browser-oracle, as root or with user namespaces): ' +
@@ -105,20 +88,22 @@ export class OracleService {
         launch: {
           profile: options.profile,
           display: options.display,
-          fonts: options.fonts,
+          fontconfigFile: fontconfigFileOf(options.fonts),
           proxyUrl: cases.proxyUrl,
           browsers: options.browsers,
+          paths,
+          extra: options.extra,
         },
       });
       const missing = options.engines.filter((e) => !farm.engines.includes(e));
       if (missing.length && !options.allowMissingEngines) {
         await farm.close();
         const reasons = missing.map((e) => `${e}: ${farm.failures[e] ?? 'did not launch'}`).join('; ');
-        throw new OracleStartError(`could not start ${reasons} (--allow-missing-engines serves the others)`);
+        throw new ConfigError(`could not start ${reasons} (--allow-missing-engines serves the others)`);
       }
       for (const e of missing)
         log.warn(`${e} did not launch (${farm.failures[e] ?? 'see above'}); requests naming it get "engine_not_launched"`);
-      return new OracleService(farm, cases, egress, options);
+      return new OracleService(farm, cases, egress, { ...options, paths });
     } catch (error) {
       await cases.close();
       throw error;
@@ -148,9 +133,28 @@ export class OracleService {
     return (CASE_OPS[op] as (request: Request, ctx: CaseContext) => Promise<Answer>)(request, context);
   }
 
+  /**
+   * The executables the launched engines run: those the adapters reported, else those given
+   * (a given one is what the adapter launches).
+   */
+  get paths(): Executables {
+    const launched = Object.entries({ ...this.options.paths, ...this.farm.executables }).filter(([key]) =>
+      this.engines.includes(EXECUTABLES[key as ExecutableKey].engine),
+    );
+    return Object.fromEntries(launched);
+  }
+
   /** The ping answer's fields beside the id. */
   ping(): Answer {
-    return { ok: true, engines: this.engines, versions: this.versions, profile: this.profile, fonts: this.fonts, network: this.network };
+    return {
+      ok: true,
+      engines: this.engines,
+      versions: this.versions,
+      profile: this.profile,
+      fonts: this.fonts,
+      network: this.network,
+      paths: this.paths,
+    };
   }
 
   /** Closes every browser, driver and server, then kills whatever they left running. */

@@ -1,16 +1,28 @@
 // How every engine is launched: settings the coordinator chooses once and each worker applies
 // to the browsers it owns.
-import type { FontSetName } from '../protocol/font-sets.js';
+import type { BrowserSource, Executables, LaunchExtras } from '../protocol/launch-options.js';
 import type { ProfileName } from '../protocol/schema.js';
 
 export interface LaunchOptions {
   profile: ProfileName;
   /** X display for engines that need one (WebKitGTK's MiniBrowser). */
   display: string | undefined;
-  /** The fonts every engine sees (src/fonts/font-sets.ts): its FONTCONFIG_FILE. */
-  fonts: FontSetName;
-  /** The refusing proxy every non-loopback request is sent to (network isolation). */
+  /** Every engine's FONTCONFIG_FILE, which pins the fonts it sees (src/fonts/fontconfig-file.ts). */
+  fontconfigFile: string;
+  /** The oracle's own server, which every request of every engine is sent to (network isolation). */
   proxyUrl: string;
   /** `auto` prefers Playwright's own browser builds when they are installed. */
-  browsers: 'auto' | 'system' | 'bundled';
+  browsers: BrowserSource;
+  /**
+   * Executables given by flag or config file, checked to exist and be executable. A given one is
+   * launched instead of both Playwright's build and the system package (so the engine's
+   * system-package path is taken: CDP for chromium, BiDi for firefox, WebKitWebDriver + MiniBrowser
+   * for webkit), whatever `browsers` says.
+   */
+  paths: Executables;
+  /**
+   * Switches and prefs added after the oracle's own and the profile's (a pref given here wins over
+   * theirs), but before network isolation's, which no setting may undo.
+   */
+  extra: LaunchExtras;
 }

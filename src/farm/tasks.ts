@@ -2,6 +2,7 @@
 // comes back. Results travel as msgpack in a transferred buffer (see case-worker.ts); control
 // messages use a BroadcastChannel because Piscina cannot address one particular worker.
 import type { EngineName } from '../protocol/schema.js';
+import type { Executables } from '../protocol/launch-options.js';
 import type { Probe } from '../protocol/reflect-schema.js';
 import type { JsonText } from '../protocol/wire.js';
 import type { LaunchOptions } from './launch.js';
@@ -104,6 +105,8 @@ export type ControlMessage =
       /** The engines whose documents must carry the guard (src/page/guard.ts). */
       guarded: EngineName[];
       failures: Partial<Record<EngineName, string>>;
+      /** The executables the launched engines run, as the adapters resolved them (what `ping` reports as `paths`). */
+      executables: Executables;
     }
   | { type: 'close' }
   | { type: 'closed'; threadId: number };

@@ -6,7 +6,10 @@
 // engine, and prefix="relative" (relative to the file) needs fontconfig ≥ 2.13.91, newer than
 // some distributions an engine build may bring its own fontconfig from. It is rewritten when
 // the checkout moves. The rules themselves stay in config/fonts-square.conf, which it includes.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQUARE_FONT_DIR, SQUARE_RULES_FILE } from './font-sets.js';
 import { SQUARE_FACES, squareFaceFile } from './square-faces.js';
@@ -45,6 +48,21 @@ export function fontconfigFile(fontDir: string, rulesFile: string): string {
   <include>${xml(rulesFile)}</include>
 </fontconfig>
 `;
+}
+
+/**
+ * A folder whose fonts.conf is the square set's for the fonts in `fontDir`: `fontDir` itself when
+ * its file names it, else a folder under the system's temp folder holding a file that does. A
+ * package built in one place and installed in another (npm pack, npm install) ships a file naming
+ * the place it was built; this is how it still serves.
+ */
+export function squareFontconfigDir(fontDir = SQUARE_FONT_DIR, rulesFile = SQUARE_RULES_FILE): string {
+  const text = fontconfigFile(fontDir, rulesFile);
+  if (readOrEmpty(`${fontDir}/fonts.conf`) === text) return fontDir;
+  const dir = join(tmpdir(), `browser-oracle-fontconfig-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`);
+  mkdirSync(dir, { recursive: true });
+  if (readOrEmpty(`${dir}/fonts.conf`) !== text) replaceFile(`${dir}/fonts.conf`, text);
+  return dir;
 }
 
 function modifiedAt(file: string): number {

@@ -52,3 +52,8 @@ export const ENGINE_NOT_LAUNCHED = new OracleError('engine_not_launched', 'engin
 export function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 }
+
+/** A setting the oracle cannot start with (a launch option, a config file field, an executable); the message names it. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}

@@ -16,6 +16,7 @@ import { ObservationSchema, ProbeSchema } from './reflect-schema.js';
 import { TraceRequestSchema, TraceResponseSchema, type TraceRequest } from './trace-schema.js';
 import { VoteResultSchema } from './vote-schema.js';
 import { FONT_SET_NAMES } from './font-sets.js';
+import { ExecutablesSchema } from './launch-options.js';
 
 export { ENGINE_NAMES, PROFILE_NAMES, STYLE_PROPERTIES, type EngineName, type ProfileName } from './common.js';
 
@@ -174,6 +175,13 @@ export const PingResponseSchema = Type.Object(
           "How the engines are kept off the network: 'namespace', a network namespace with loopback alone; 'proxy', the oracle's refusing proxy alone.",
       }),
     ),
+    paths: Type.Optional(
+      Type.Object(ExecutablesSchema.properties, {
+        ...strict,
+        description:
+          'The executables the launched engines run: each one given by flag or config file, and each one the engine reported launching.',
+      }),
+    ),
   },
   { ...strict, title: 'Ping response' },
 );
@@ -201,5 +209,10 @@ export const RESPONSE_SCHEMAS = {
   error: ErrorResponseSchema,
 } as const satisfies Record<string, TSchema>;
 
+export type GeometryResponse = Static<typeof GeometryResponseSchema>;
+export type VoteResponse = Static<typeof VoteResponseSchema>;
 export type ReflectState = Static<typeof ReflectStateSchema>;
 export type ReflectResponse = Static<typeof ReflectResponseSchema>;
+export type PingResponse = Static<typeof PingResponseSchema>;
+export type ShutdownResponse = Static<typeof ShutdownResponseSchema>;
+export type ErrorResponse = Static<typeof ErrorResponseSchema>;

@@ -3,7 +3,8 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { TSchema } from '@sinclair/typebox';
 import { REQUEST_SCHEMAS, type Request } from './schema.js';
-import { OracleError } from './errors.js';
+import { ConfigError, OracleError } from './errors.js';
+import { LaunchOptionsSchema, type LaunchOptions } from './launch-options.js';
 
 type Op = keyof typeof REQUEST_SCHEMAS;
 
@@ -17,6 +18,7 @@ const NAMED_OPS = Object.keys(REQUEST_SCHEMAS).filter((op) => op !== 'geometry')
 export type Parsed = { ok: true; op: Op; request: Request } | { ok: false; id: string | null; error: OracleError };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const lossyUtf8 = new TextDecoder('utf-8');
 
 /** Validate one line (without its newline), as raw bytes or already-decoded text. */
 export function parseRequestLine(line: Uint8Array | string): Parsed {
@@ -24,7 +26,7 @@ export function parseRequestLine(line: Uint8Array | string): Parsed {
   try {
     text = typeof line === 'string' ? line : utf8.decode(line);
   } catch {
-    return fail(null, 'invalid_json', 'the line is not valid UTF-8');
+    return fail(idOfUndecodable(line as Uint8Array), 'invalid_json', 'the line is not valid UTF-8');
   }
   let value: unknown;
   try {
@@ -33,6 +35,23 @@ export function parseRequestLine(line: Uint8Array | string): Parsed {
     return fail(null, 'invalid_json', `the line is not JSON (${(e as Error).message})`);
   }
   return checkRequest(value);
+}
+
+/**
+ * The id of a line that is not valid UTF-8, when the id itself was sent intact. The decoder puts
+ * U+FFFD in place of each bad sequence and never swallows an ASCII byte with it, so quotes and
+ * backslashes stay where they were and the line parses as its sender wrote it; an id holding
+ * U+FFFD may be one the decode damaged, so it is not trusted (null, as for no id at all).
+ */
+function idOfUndecodable(line: Uint8Array): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(lossyUtf8.decode(line));
+  } catch {
+    return null;
+  }
+  const id = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).id : undefined;
+  return typeof id === 'string' && !id.includes('\uFFFD') ? id : null;
 }
 
 /** Validate a request that is already a value (a library call, a corpus line). */
@@ -60,6 +79,16 @@ export function checkRequest(value: unknown): Parsed {
   return { ok: true, op: op as Op, request: value as Request };
 }
 
+let launchOptionsCheck: TypeCheck<typeof LaunchOptionsSchema> | undefined;
+
+/** Checks launch options (a library call's, a config file's); a ConfigError names the first bad field, prefixed by `source`. */
+export function checkLaunchOptions(value: unknown, source: string): LaunchOptions {
+  launchOptionsCheck ??= TypeCompiler.Compile(LaunchOptionsSchema);
+  if (launchOptionsCheck.Check(value)) return value;
+  const first = launchOptionsCheck.Errors(value).First()!;
+  throw new ConfigError(`${source}: ${first.path ? describeValueError(first) : 'must be a JSON object'}`);
+}
+
 function fail(id: string | null, code: 'invalid_json' | 'invalid_request', message: string): Parsed {
   return { ok: false, id, error: new OracleError(code, message) };
 }
@@ -79,8 +108,13 @@ export function describeValueError(error: ValueError): string {
     case ValueErrorType.ObjectRequiredProperty:
       return `${name}: is required`;
     case ValueErrorType.Union: {
-      const options = (error.schema.anyOf as TSchema[] | undefined)?.map((s) => s.const).filter((c) => c !== undefined);
-      return options?.length ? `${name}: must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}` : `${name}: ${error.message}`;
+      const members = (error.schema.anyOf as TSchema[] | undefined) ?? [];
+      const options = members.map((s) => s.const).filter((c) => c !== undefined);
+      if (options.length) return `${name}: must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
+      const types = [...new Set(members.map((s) => s.type as unknown))];
+      return types.every((t) => typeof t === 'string')
+        ? `${name}: must be a ${types.join(' or a ')}`
+        : `${name}: ${error.message.toLowerCase()}`;
     }
     case ValueErrorType.Literal:
       return `${name}: must be ${JSON.stringify(error.schema.const)}`;

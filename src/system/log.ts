@@ -20,8 +20,16 @@ export function setLogLevel(level: LogLevel): void {
 
 const where = isMainThread ? '' : `worker ${threadId}: `;
 
+/** Every line of a diagnostic starts with this (a message of several lines gets it on each). */
+export const LOG_PREFIX = 'browser-oracle: ';
+
+/** Whether lines of `level` reach stderr at this thread's level. */
+export const logs = (level: LogLevel): boolean => LOG_LEVELS.indexOf(level) <= threshold;
+
 function write(level: LogLevel, message: string): void {
-  if (LOG_LEVELS.indexOf(level) <= threshold) process.stderr.write(`browser-oracle: ${level}: ${where}${message}\n`);
+  if (!logs(level)) return;
+  const head = `${LOG_PREFIX}${level}: ${where}`;
+  process.stderr.write(head + message.trimEnd().split('\n').join(`\n${head}`) + '\n');
 }
 
 export const log = {

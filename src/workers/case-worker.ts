@@ -63,6 +63,7 @@ post({
   versions: Object.fromEntries([...hosts].map(([engine, host]) => [engine, host.version])),
   guarded: [...hosts].filter(([, host]) => host.guarded).map(([engine]) => engine),
   failures,
+  executables: Object.assign({}, ...[...hosts.values()].map((host) => host.executables)),
 });
 
 export default async function runTask(task: WorkerTask) {

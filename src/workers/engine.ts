@@ -2,6 +2,7 @@
 // these types; each engine has one adapter folder that implements them (Playwright's
 // PageDelegate, for three engines driven three ways).
 import type { EngineName } from '../protocol/schema.js';
+import type { Executables } from '../protocol/launch-options.js';
 import type { LaunchOptions } from '../farm/launch.js';
 import type { ProgramName } from '../page/sources.js';
 
@@ -42,6 +43,8 @@ export interface EngineBrowser {
   readonly engine: EngineName;
   /** The exact build, from the driver (never the user agent). */
   readonly version: string;
+  /** The executables it runs, absolute (what `ping` reports as `paths`). */
+  readonly executables: Executables;
   /**
    * True when the adapter runs programs through the guard (src/page/guard.ts) instead of an
    * isolated world: the case server must then make the guard the first script of every case

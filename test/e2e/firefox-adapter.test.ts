@@ -1,6 +1,7 @@
 // The Firefox adapter against a real firefox-esr, directly (no engine host, no coordinator): pages,
 // the trusted programs in the sandbox against hostile cases, error classes, crashes, hangs,
 // popups, downloads, the network, and what is left once the browser closes.
+import { FONT_SETS } from '../../src/fonts/font-sets.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -119,9 +120,11 @@ before(async () => {
     browser = await launchFirefox({
       profile: 'default',
       display: undefined,
-      fonts: 'liberation',
+      fontconfigFile: FONT_SETS.liberation.fontconfigFile,
       proxyUrl: proxy.url,
       browsers: 'system',
+      paths: {},
+      extra: {},
     });
   } finally {
     process.env.HOME = realHome;
@@ -351,9 +354,11 @@ describe('firefox adapter', () => {
     const own = await launchFirefox({
       profile: 'default',
       display: undefined,
-      fonts: 'liberation',
+      fontconfigFile: FONT_SETS.liberation.fontconfigFile,
       proxyUrl: proxy.url,
       browsers: 'system',
+      paths: {},
+      extra: {},
     });
     const ownPid = engineProcesses(descendantsOf(process.pid), 'firefox').find((pid) => !running.has(pid))!;
     const profile = profileOf(ownPid);
@@ -453,9 +458,11 @@ describe('firefox adapter', () => {
     const own = await launchFirefox({
       profile: 'media',
       display: undefined,
-      fonts: 'liberation',
+      fontconfigFile: FONT_SETS.liberation.fontconfigFile,
       proxyUrl: proxy.url,
       browsers: 'system',
+      paths: {},
+      extra: {},
     });
     const ownPid = engineProcesses(descendantsOf(process.pid), 'firefox').find((pid) => !running.has(pid))!;
     const profile = profileOf(ownPid);
@@ -477,7 +484,15 @@ describe('firefox adapter', () => {
     const realTmp = process.env.TMPDIR;
     process.env.TMPDIR = tmp;
     const start = startFirefox(
-      { profile: 'default', display: undefined, fonts: 'liberation', proxyUrl: proxy.url, browsers: 'system' },
+      {
+        profile: 'default',
+        display: undefined,
+        fontconfigFile: FONT_SETS.liberation.fontconfigFile,
+        proxyUrl: proxy.url,
+        browsers: 'system',
+        paths: {},
+        extra: {},
+      },
       '/nonexistent/firefox',
     );
     // startFirefox names its profile before its first await.

@@ -2,6 +2,8 @@
 // subsets, bad input, hangs, isolation between cases and determinism.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { DumpSchema, ENGINE_NAMES, GeometryResponseSchema, STYLE_PROPERTIES } from '../../src/protocol/schema.js';
 import { OracleProcess, isAlive, type Line } from '../support/oracle-process.js';
@@ -30,10 +32,12 @@ function nodesOf(response: Line, engine: string) {
 }
 
 describe('contract', () => {
-  test('ping names the three engines, their driver-reported versions, the profile, and (additively) the fonts and the network isolation', async () => {
+  test('ping names the three engines, their driver-reported versions, the profile, and (additively) the fonts, the network isolation and the executables', async () => {
     const ping = await oracle.request({ id: 'p1', op: 'ping' });
-    assert.deepEqual(Object.keys(ping), ['id', 'ok', 'engines', 'versions', 'profile', 'fonts', 'network']);
+    assert.deepEqual(Object.keys(ping), ['id', 'ok', 'engines', 'versions', 'profile', 'fonts', 'network', 'paths']);
     assert.equal(ping.network, 'namespace', 'run as users run it, the oracle has a network namespace of its own');
+    assert.deepEqual(Object.keys(ping.paths).sort(), ['chromium', 'firefox', 'miniBrowser', 'webkitDriver']);
+    for (const path of Object.values(ping.paths) as string[]) assert.ok(isAbsolute(path) && existsSync(path), path);
     assert.deepEqual(ping.engines, [...ENGINE_NAMES]);
     assert.equal(ping.profile, 'default');
     assert.equal(ping.fonts, 'liberation');

@@ -125,7 +125,7 @@ test('--help documents usage and exit status; the root keeps its own options bes
   const help = cli('compare', '--help');
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--candidate CANDIDATE\.json RESPONSE\.json/);
-  assert.match(help.stdout, /Exit status: 0 pass, 1 any other verdict, 2 unusable input/);
+  assert.match(help.stdout, /Exit status: 0 pass \(for a batch: every line\), 1 any other verdict, 2 unusable input/);
   assert.match(cli('vote', '--help').stdout, /Exit status: 0 unanimous/);
   const root = buildProgram();
   assert.match(root.helpInformation(), /--workers <n>/);

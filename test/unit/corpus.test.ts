@@ -90,7 +90,7 @@ test('a line that is not UTF-8 is invalid, as on stdio; stdin has no count', asy
   assert.equal(await corpus.count(), null);
   const items = await all(corpus.items());
   assert.deepEqual(summary(items), [
-    ['line:1', 'invalid_json: the line is not valid UTF-8'],
+    ['u', 'invalid_json: the line is not valid UTF-8'],
     ['ok', 'ok'],
   ]);
   assert.deepEqual(items[1]!.ok && items[1].request, { id: 'ok', html: 'é' });

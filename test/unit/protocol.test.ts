@@ -44,6 +44,32 @@ test('rejects bytes that are not UTF-8, naming the problem', () => {
   assert.match(!parsed.ok ? parsed.error.wireText : '', /^invalid_json: the line is not valid UTF-8/);
 });
 
+/** A line made of text pieces and raw byte runs. */
+const bytes = (...pieces: (string | number[])[]) =>
+  Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+
+test('a line that is not UTF-8 keeps its id when the id itself arrived intact', () => {
+  const cases: [string, Buffer, string | null][] = [
+    ['bad bytes in another string', bytes('{"id":"é-1","html":"', [0xff, 0xfe], '"}'), 'é-1'],
+    ['bad bytes before the id', bytes('{"html":"', [0xc3], '","id":"u"}'), 'u'],
+    // A cut multi-byte sequence right before a quote: the quote is not swallowed.
+    ['a sequence cut short by the closing quote', bytes('{"id":"u","html":"', [0xe2, 0x82], '"}'), 'u'],
+    ['bad bytes inside the id', bytes('{"id":"a', [0xff], 'b","html":""}'), null],
+    // U+FFFD sent as valid UTF-8 cannot be told from a replacement, so it is not trusted either.
+    ['a real U+FFFD in the id', bytes('{"id":"\uFFFD","html":"', [0xff], '"}'), null],
+    ['bad bytes outside any string', bytes('{"id":"u",', [0xff], '}'), null],
+    ['an id that is not a string', bytes('{"id":5,"html":"', [0xff], '"}'), null],
+    ['an array', bytes('["', [0xff], '"]'), null],
+  ];
+  for (const [what, line, id] of cases) {
+    const parsed = parseRequestLine(line);
+    assert.equal(parsed.ok, false, what);
+    if (parsed.ok) continue;
+    assert.equal(parsed.id, id, what);
+    assert.equal(parsed.error.wireText, 'invalid_json: the line is not valid UTF-8', what);
+  }
+});
+
 test('accepts every request kind', () => {
   assert.deepEqual(parseRequestLine('{"id":"a","html":"<p>","engines":["webkit"],"script":"1"}'), {
     ok: true,

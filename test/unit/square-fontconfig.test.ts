@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { writeSquareFonts } from '../../src/fonts/build-square-fonts.js';
-import { FONT_SETS } from '../../src/fonts/font-sets.js';
+import { fontconfigFile, squareFontconfigDir, writeSquareFonts } from '../../src/fonts/build-square-fonts.js';
+import { FONT_SETS, SQUARE_RULES_FILE } from '../../src/fonts/font-sets.js';
 import { SQUARE_FACES, SQUARE_FAMILY, squareFaceFile } from '../../src/fonts/square-faces.js';
 
 const scratch = mkdtempSync(`${tmpdir()}/square-fontconfig-`);
@@ -89,4 +89,19 @@ test('a second build writes nothing; a fontconfig file from another checkout is 
   writeFileSync(squareConf, readFileSync(squareConf, 'utf8').replaceAll(fontDir, '/elsewhere/fonts'));
   assert.deepEqual(await writeSquareFonts(fontDir), [squareConf]);
   assert.equal(fcMatch(squareConf, 'serif', '%{file}'), faceFile('Regular'));
+});
+
+test('a package installed away from where it was built gets a fontconfig file naming where it is', () => {
+  const installed = `${scratch}/installed`;
+  mkdirSync(installed);
+  for (const face of SQUARE_FACES) copyFileSync(`${fontDir}/${squareFaceFile(face)}`, `${installed}/${squareFaceFile(face)}`);
+  // The shipped file still names the folder it was built in.
+  copyFileSync(squareConf, `${installed}/fonts.conf`);
+  const dir = squareFontconfigDir(installed, SQUARE_RULES_FILE);
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  assert.notEqual(dir, installed);
+  assert.equal(readFileSync(`${dir}/fonts.conf`, 'utf8'), fontconfigFile(installed, SQUARE_RULES_FILE));
+  assert.match(fcMatch(`${dir}/fonts.conf`, 'serif'), new RegExp(`^${SQUARE_FAMILY}\\|Regular\\|${installed}/`));
+  assert.equal(squareFontconfigDir(installed, SQUARE_RULES_FILE), dir, 'the same installation gets the same folder');
+  assert.equal(squareFontconfigDir(fontDir, SQUARE_RULES_FILE), fontDir, 'a folder whose file names it is used as it is');
 });

@@ -3,7 +3,6 @@
 import { existsSync } from 'node:fs';
 import type { BrowserType } from 'playwright-core';
 import type { LaunchOptions } from '../../farm/launch.js';
-import { FONT_SETS } from '../../fonts/font-sets.js';
 import { ownedEnv } from '../../system/processes.js';
 
 export function bundledBuildPath(browserType: BrowserType): string | undefined {
@@ -29,7 +28,7 @@ export function useBundled(browserType: BrowserType, options: LaunchOptions): bo
 
 export function browserEnv(options: LaunchOptions): Record<string, string> {
   const env = ownedEnv();
-  env.FONTCONFIG_FILE = FONT_SETS[options.fonts].fontconfigFile;
+  env.FONTCONFIG_FILE = options.fontconfigFile;
   if (options.display) env.DISPLAY = options.display;
   return env;
 }

@@ -2,6 +2,7 @@
 // backoff whenever its process goes away, and counted in generations so a failed call can tell
 // whether the browser died under it.
 import type { LaunchOptions } from '../../farm/launch.js';
+import type { Executables } from '../../protocol/launch-options.js';
 import type { EngineName } from '../../protocol/schema.js';
 import { log } from '../../system/log.js';
 import type { EngineBrowser, EnginePage, LaunchEngine } from '../engine.js';
@@ -19,6 +20,8 @@ export class BrowserSupervisor {
   version = '';
   /** Whether the adapter needs the guard in its documents (src/workers/engine.ts). */
   guarded = false;
+  /** The executables it runs, from the first launch on. */
+  executables: Executables = {};
 
   constructor(
     readonly engine: EngineName,
@@ -63,6 +66,7 @@ export class BrowserSupervisor {
       this.browser = browser;
       this.version = browser.version;
       this.guarded = browser.guarded;
+      this.executables = browser.executables;
       void browser.exited.then(() => this.lose(browser, 'its process exited'));
       return browser;
     } catch (error) {

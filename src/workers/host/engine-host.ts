@@ -3,6 +3,7 @@
 // next batch from the queue as soon as it is free, so engines run independently of each other and
 // a lone case waits for nothing but a page.
 import type { LaunchOptions } from '../../farm/launch.js';
+import type { Executables } from '../../protocol/launch-options.js';
 import { OracleError } from '../../protocol/errors.js';
 import type { EngineName } from '../../protocol/schema.js';
 import type { LaunchEngine } from '../engine.js';
@@ -50,6 +51,11 @@ export class EngineHost {
   /** Whether this engine's case documents must carry the guard (src/page/guard.ts). */
   get guarded(): boolean {
     return this.supervisor.guarded;
+  }
+
+  /** The executables this host's browser runs. */
+  get executables(): Executables {
+    return this.supervisor.executables;
   }
 
   /** Launches the browser and opens every page; throws, with the reason, when the engine cannot serve. */

@@ -4,6 +4,7 @@
 // renderer process with another, and closing it ends everything its case started.
 import { chromium, type Browser } from 'playwright-core';
 import type { LaunchOptions } from '../../../farm/launch.js';
+import type { Executables } from '../../../protocol/launch-options.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine } from '../../engine.js';
 import { browserEnv, useBundled } from '../bundled.js';
 import { ChromiumPage } from './page.js';
@@ -12,14 +13,16 @@ import { PLAYWRIGHT_DISABLED_FEATURES, PROFILE_PERMISSIONS, chromiumArgs } from 
 export const SYSTEM_CHROMIUM = '/usr/lib/chromium/chromium';
 
 export const launchChromium: LaunchEngine = async (options) => {
+  // A given executable is launched whatever --browsers says; else Playwright's build, else Debian's.
+  const executable = options.paths.chromium ?? (useBundled(chromium, options) ? chromium.executablePath() : SYSTEM_CHROMIUM);
   const browser = await chromium.launch({
     headless: true,
-    executablePath: useBundled(chromium, options) ? undefined : SYSTEM_CHROMIUM,
-    args: chromiumArgs(options.proxyUrl, options.profile),
+    executablePath: executable,
+    args: chromiumArgs(options.proxyUrl, options.profile, options.extra.chromiumArgs),
     ignoreDefaultArgs: [`--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}`],
     env: browserEnv(options),
   });
-  return new ChromiumBrowser(browser, options);
+  return new ChromiumBrowser(browser, options, { chromium: executable });
 };
 
 class ChromiumBrowser implements EngineBrowser {
@@ -31,6 +34,7 @@ class ChromiumBrowser implements EngineBrowser {
   constructor(
     private readonly browser: Browser,
     private readonly options: LaunchOptions,
+    readonly executables: Executables,
   ) {
     this.version = browser.version();
     this.exited = new Promise((resolve) => browser.once('disconnected', () => resolve()));

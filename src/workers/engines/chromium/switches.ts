@@ -73,6 +73,7 @@ const PROFILE_ARGS: Record<ProfileName, string[]> = {
 /** Granted on every context; the fake-UI flag answers the prompt, but getUserMedia still rejects without them. */
 export const PROFILE_PERMISSIONS: Record<ProfileName, string[]> = { default: [], media: ['camera', 'microphone'] };
 
-export function chromiumArgs(proxyUrl: string, profile: ProfileName): string[] {
-  return [...BASE, ...isolation(proxyUrl), ...PROFILE_ARGS[profile]];
+/** The oracle's switches, the profile's, the user's (`extra`), then network isolation's, which none may undo (Chromium takes a switch's last value). */
+export function chromiumArgs(proxyUrl: string, profile: ProfileName, extra: readonly string[] = []): string[] {
+  return [...BASE, ...PROFILE_ARGS[profile], ...extra, ...isolation(proxyUrl)];
 }

@@ -1,6 +1,7 @@
 // The browser: one BiDi session on one firefox-esr process. It opens pages (each a window in a
 // user context of its own, sized like Playwright's) and routes Firefox's events to them.
 import { log } from '../../../system/log.js';
+import type { Executables } from '../../../protocol/launch-options.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage } from '../../engine.js';
 import type { BidiConnection } from './connection.js';
 import { withGrace } from './time-limits.js';
@@ -44,6 +45,7 @@ export class FirefoxBrowser implements EngineBrowser {
     private readonly connection: BidiConnection,
     /** The same field Playwright's browser.version() reports, so engine_version is unchanged. */
     readonly version: string,
+    readonly executables: Executables,
   ) {
     this.exited = process.exited;
     connection.onEvent((method, params) => this.route(method, params));
@@ -53,11 +55,11 @@ export class FirefoxBrowser implements EngineBrowser {
   }
 
   /** Starts the session on a connected Firefox: the version, prompts, events. */
-  static async start(process: FirefoxProcess, connection: BidiConnection): Promise<FirefoxBrowser> {
+  static async start(process: FirefoxProcess, connection: BidiConnection, executables: Executables): Promise<FirefoxBrowser> {
     const session = await connection.send<{ capabilities: { browserVersion?: string } }>('session.new', { capabilities: CAPABILITIES });
     const version = session.capabilities.browserVersion;
     if (!version) throw new Error('firefox-esr reported no browserVersion');
-    const browser = new FirefoxBrowser(process, connection, version);
+    const browser = new FirefoxBrowser(process, connection, version, executables);
     await connection.send('session.subscribe', { events: EVENTS });
     return browser;
   }

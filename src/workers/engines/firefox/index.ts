@@ -4,17 +4,20 @@
 import type { LaunchEngine } from '../../engine.js';
 import { FirefoxBrowser } from './browser.js';
 import { BidiConnection } from './connection.js';
-import { startFirefox } from './process.js';
+import { SYSTEM_FIREFOX, startFirefox } from './process.js';
 import { withDeadline } from './time-limits.js';
 
 /** From the BiDi address to a session: seconds at most, unless Firefox is stuck. */
 const SESSION_TIMEOUT_MS = 30_000;
 
 export const launchFirefox: LaunchEngine = async (options) => {
-  const firefox = await startFirefox(options);
+  const executable = options.paths.firefox ?? SYSTEM_FIREFOX;
+  const firefox = await startFirefox(options, executable);
   try {
     return await withDeadline(
-      BidiConnection.open(`${firefox.wsUrl}/session`).then((connection) => FirefoxBrowser.start(firefox, connection)),
+      BidiConnection.open(`${firefox.wsUrl}/session`).then((connection) =>
+        FirefoxBrowser.start(firefox, connection, { firefox: executable }),
+      ),
       SESSION_TIMEOUT_MS,
       () => new Error(`firefox-esr did not start a WebDriver BiDi session within ${SESSION_TIMEOUT_MS} ms`),
     );

@@ -20,9 +20,15 @@ const ORACLE_PREFS: Prefs = {
   'remote.retry-on-abort': false,
 };
 
-/** Playwright's defaults, then the oracle's, the network isolation and the launch profile's: later ones win. */
+/** Playwright's defaults, then the oracle's, the launch profile's, the user's (`extra`) and network isolation's, which none may undo: later ones win. */
 export function firefoxPrefs(options: LaunchOptions): Prefs {
-  return { ...PLAYWRIGHT_PREFS, ...ORACLE_PREFS, ...networkPrefs(options.proxyUrl), ...PROFILE_PREFS[options.profile] };
+  return {
+    ...PLAYWRIGHT_PREFS,
+    ...ORACLE_PREFS,
+    ...PROFILE_PREFS[options.profile],
+    ...options.extra.firefoxPrefs,
+    ...networkPrefs(options.proxyUrl),
+  };
 }
 
 /** user.js: one user_pref line per pref, as Playwright writes it. */

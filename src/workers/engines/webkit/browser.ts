@@ -6,6 +6,8 @@
 // must have fresh storage gets a new session instead: WebKit's website data (IndexedDB, the Cache
 // API, service workers) is shared by the windows of a session.
 import { existsSync } from 'node:fs';
+import type { Executables } from '../../../protocol/launch-options.js';
+import { webkitExecutables } from './minibrowser.js';
 import pTimeout from 'p-timeout';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { startXvfb, type Display } from '../../../system/xvfb.js';
@@ -31,6 +33,7 @@ class WebKitBrowser implements EngineBrowser {
   readonly engine = 'webkit' as const;
   readonly guarded = true;
   readonly version: string;
+  readonly executables: Executables;
   // There is no single browser process: each session is its own, and a lost one is replaced by the host.
   readonly exited = new Promise<void>(() => {});
   /** Sessions whose page is done, each with a fresh window, ready for the next page. */
@@ -44,6 +47,7 @@ class WebKitBrowser implements EngineBrowser {
     private readonly display: Display | undefined,
   ) {
     this.version = first.version;
+    this.executables = webkitExecutables(options.paths);
     this.adopt(first);
     this.spare.push(first);
   }

@@ -1,6 +1,7 @@
 // WebKitGTK's MiniBrowser and its WebDriver server: where they are, and how MiniBrowser is told
 // what the oracle needs (each WebKitSettings property is a switch of its own).
 import { existsSync } from 'node:fs';
+import type { Executables } from '../../../protocol/launch-options.js';
 import type { ProfileName } from '../../../protocol/schema.js';
 
 export const WEBKIT_DRIVER = '/usr/bin/WebKitWebDriver';
@@ -21,6 +22,12 @@ const PROFILE_ARGS: Record<ProfileName, string[]> = {
   media: ['--enable-media-stream=true', '--enable-mock-capture-devices=true'],
 };
 
-export function miniBrowserArgs(proxyUrl: string, profile: ProfileName): string[] {
-  return [...BASE, ...isolation(proxyUrl), ...PROFILE_ARGS[profile]];
+/** The oracle's switches, the profile's, the user's (`extra`), then network isolation's, which none may undo. */
+export function miniBrowserArgs(proxyUrl: string, profile: ProfileName, extra: readonly string[] = []): string[] {
+  return [...BASE, ...PROFILE_ARGS[profile], ...extra, ...isolation(proxyUrl)];
+}
+
+/** The WebDriver server and the MiniBrowser it starts: the given ones, else Debian's. */
+export function webkitExecutables(paths: Executables): Required<Pick<Executables, 'webkitDriver' | 'miniBrowser'>> {
+  return { webkitDriver: paths.webkitDriver ?? WEBKIT_DRIVER, miniBrowser: paths.miniBrowser ?? MINIBROWSER };
 }

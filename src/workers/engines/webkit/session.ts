@@ -12,7 +12,7 @@ import WebDriver from 'webdriver';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { VIEWPORT } from '../../engine.js';
 import { browserEnv } from '../bundled.js';
-import { MINIBROWSER, WEBKIT_DRIVER, miniBrowserArgs } from './minibrowser.js';
+import { miniBrowserArgs, webkitExecutables } from './minibrowser.js';
 
 // @wdio's logger prints to stdout, which is the protocol channel.
 logger.setLogLevelsConfig({}, 'silent');
@@ -47,13 +47,17 @@ export class WebKitSession {
       // GStreamer scans its plugins in-process instead of forking a scanner that can outlive the session.
       GST_REGISTRY_FORK: 'no',
     };
-    const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`, '--host=127.0.0.1'], { detached: true, env, stdio: 'ignore' });
+    const { webkitDriver, miniBrowser } = webkitExecutables(options.paths);
+    const driver = spawn(webkitDriver, [`--port=${port}`, '--host=127.0.0.1'], { detached: true, env, stdio: 'ignore' });
     try {
       // A MiniBrowser that cannot start (no display yet, say) leaves the session request hanging.
-      const client = await pTimeout(newSession(port, miniBrowserArgs(options.proxyUrl, options.profile)), {
-        milliseconds: SESSION_START_TIMEOUT_MS,
-        message: `WebKitWebDriver did not start a MiniBrowser session within ${SESSION_START_TIMEOUT_MS} ms`,
-      });
+      const client = await pTimeout(
+        newSession(port, miniBrowser, miniBrowserArgs(options.proxyUrl, options.profile, options.extra.miniBrowserArgs)),
+        {
+          milliseconds: SESSION_START_TIMEOUT_MS,
+          message: `WebKitWebDriver did not start a MiniBrowser session within ${SESSION_START_TIMEOUT_MS} ms`,
+        },
+      );
       const version = client.capabilities.browserVersion;
       // Ground truth without the exact build is what engine_version exists to rule out.
       if (!version) throw new Error('WebKitWebDriver reported no browserVersion for MiniBrowser');
@@ -96,7 +100,7 @@ export class WebKitSession {
   }
 }
 
-async function newSession(port: number, args: string[]): Promise<Client> {
+async function newSession(port: number, binary: string, args: string[]): Promise<Client> {
   const deadline = Date.now() + DRIVER_START_TIMEOUT_MS;
   for (;;) {
     try {
@@ -108,7 +112,7 @@ async function newSession(port: number, args: string[]): Promise<Client> {
         connectionRetryCount: 0,
         connectionRetryTimeout: 10 * 60_000,
         capabilities: {
-          'webkitgtk:browserOptions': { binary: MINIBROWSER, args },
+          'webkitgtk:browserOptions': { binary, args },
           pageLoadStrategy: 'normal',
           // alert(), confirm() and prompt() are dismissed, and the case goes on.
           unhandledPromptBehavior: 'dismiss',

@@ -1,0 +1,81 @@
+// The settings an oracle is launched with, in one schema: the options of the library's
+// `Oracle.launch`, the fields of a config file (browser-oracle.config.json) and, for the
+// executables, what `ping` reports. Every field is optional; what is left out takes its default.
+import { Type, type Static } from '@sinclair/typebox';
+import { EngineNameSchema, literalUnion, ProfileNameSchema, strict, type EngineName } from './common.js';
+import { FONT_SET_NAMES } from './font-sets.js';
+
+export const BROWSER_SOURCES = ['auto', 'system', 'bundled'] as const;
+export type BrowserSource = (typeof BROWSER_SOURCES)[number];
+
+const Path = (description: string) => Type.String({ minLength: 1, description });
+
+/** The executables an oracle may be given instead of the engines' own builds: the engine each belongs to, and its flag. */
+export const EXECUTABLES = {
+  chromium: { engine: 'chromium', flag: '--chromium' },
+  firefox: { engine: 'firefox', flag: '--firefox' },
+  webkitDriver: { engine: 'webkit', flag: '--webkit-driver' },
+  miniBrowser: { engine: 'webkit', flag: '--minibrowser' },
+} as const satisfies Record<string, { engine: EngineName; flag: string }>;
+export type ExecutableKey = keyof typeof EXECUTABLES;
+
+export const ExecutablesSchema = Type.Object(
+  {
+    chromium: Type.Optional(Path('A Chromium (or Chrome) executable, driven over CDP.')),
+    firefox: Type.Optional(Path('A Firefox executable, driven over WebDriver BiDi.')),
+    webkitDriver: Type.Optional(Path("WebKitGTK's WebDriver server (WebKitWebDriver).")),
+    miniBrowser: Type.Optional(Path("WebKitGTK's MiniBrowser, which the WebDriver server starts.")),
+  },
+  { ...strict, description: 'Executables used instead of the bundled or system builds.' },
+);
+export type Executables = Static<typeof ExecutablesSchema>;
+
+export const LaunchExtrasSchema = Type.Object(
+  {
+    chromiumArgs: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), { description: "Command-line switches added after the oracle's own." }),
+    ),
+    firefoxPrefs: Type.Optional(
+      Type.Record(Type.String({ minLength: 1 }), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+        description: "about:config preferences, set over the oracle's own.",
+      }),
+    ),
+    miniBrowserArgs: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), { description: "MiniBrowser switches (WebKitSettings) added after the oracle's own." }),
+    ),
+  },
+  { ...strict, description: 'Launch arguments and preferences per engine, added to what the oracle and its profile set.' },
+);
+export type LaunchExtras = Static<typeof LaunchExtrasSchema>;
+
+export const LaunchOptionsSchema = Type.Object(
+  {
+    engines: Type.Optional(Type.Array(EngineNameSchema, { minItems: 1, uniqueItems: true, description: 'The engines to launch.' })),
+    profile: Type.Optional(ProfileNameSchema),
+    workers: Type.Optional(Type.Integer({ minimum: 1, description: 'Worker threads, each with its own browser per engine.' })),
+    pages: Type.Optional(Type.Integer({ minimum: 1, description: 'Pages per engine in each worker (cases each worker runs at once).' })),
+    maxBatch: Type.Optional(Type.Integer({ minimum: 1, description: 'The most script-free cases written and walked in one driver call.' })),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 1, description: 'Per-case, per-engine time limit.' })),
+    maxNodes: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'The most elements in a dump; a larger document is answered dump_too_large.' }),
+    ),
+    maxAnswerBytes: Type.Optional(
+      Type.Integer({ minimum: 1, description: "The most bytes of one answer's dumps (shared by its engines); past it, dump_too_large." }),
+    ),
+    allowMissingEngines: Type.Optional(
+      Type.Boolean({ description: 'Serve with the engines that launched when some did not (by default, starting fails).' }),
+    ),
+    browsers: Type.Optional(
+      literalUnion(BROWSER_SOURCES, "The system packages, Playwright's own builds, or auto (Playwright's where installed)."),
+    ),
+    display: Type.Optional(
+      Type.String({ minLength: 1, description: 'An X display for WebKitGTK; by default the oracle starts a private Xvfb.' }),
+    ),
+    fonts: Type.Optional(literalUnion(FONT_SET_NAMES, 'The font set every engine sees.')),
+    paths: Type.Optional(ExecutablesSchema),
+    extra: Type.Optional(LaunchExtrasSchema),
+  },
+  { ...strict, title: 'Launch options' },
+);
+/** How an oracle is launched: `Oracle.launch`'s options, and the fields of browser-oracle.config.json. */
+export type LaunchOptions = Static<typeof LaunchOptionsSchema>;
