@@ -18,14 +18,15 @@ function voteLine(vote: VoteResult): Html {
   return html`<p>Vote: <strong>${vote.verdict}${vote.outlier ? ` ${vote.outlier}` : ''}</strong>${majority}</p>`;
 }
 
-function exampleBlock(c: ReportCase, n: number): Html {
+function exampleBlock(c: ReportCase, n: number, signature: string): Html {
   const dumps: Partial<Record<EngineName, Dump>> = {};
   for (const e of ENGINE_NAMES) if (c.engines[e]?.dump) dumps[e] = c.engines[e].dump;
   const node = c.vote ? failingNode(c.vote, dumps) : null;
-  const reducedNote =
-    c.reduced && c.reduced.signature !== null
-      ? html`<p class="muted">reduced case's signature: <code>${c.reduced.signature}</code></p>`
-      : null;
+  const reducedNote = !c.reduced
+    ? null
+    : c.reduced.signature === signature
+      ? html`<p class="muted">Shown reduced; the reduced case keeps this signature.</p>`
+      : html`<p class="muted">Shown reduced; the reduced case's signature is <code>${c.reduced.signature ?? 'none (unanimous)'}</code>.</p>`;
   return html`${reducedNote}
 ${c.invalid ? html`<p class="error">${c.invalid}</p>` : null}
 ${c.vote ? voteLine(c.vote) : null}
@@ -40,6 +41,6 @@ export function bucketSection(bucket: SummaryBucket, n: number, example: ReportC
   return html`<section class="bucket" id="${anchor}">
 <h2><a href="#${anchor}">#${n}</a> <code>${bucket.signature}</code></h2>
 <p>${bucket.count} ${bucket.count === 1 ? 'case' : 'cases'} · example <code>${bucket.example}</code>${example?.op ? ` · ${example.op}` : ''} · <a href="#buckets">back to the table</a></p>
-${example ? exampleBlock(example, n) : html`<p class="muted">No example case was given for this bucket.</p>`}
+${example ? exampleBlock(example, n, bucket.signature) : html`<p class="muted">No example case was given for this bucket.</p>`}
 </section>`;
 }
