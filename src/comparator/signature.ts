@@ -102,6 +102,8 @@ function unusableEngines(engines: Record<EngineName, EngineStatus>): Bucket['unu
 }
 
 /**
+ * Where a geometry vote's engines first part ways, and the largest failing delta (exported for the
+ * report, which highlights this node; an insufficient vote's usable pair is read the same way).
  * A pair whose documents diverged is the first failure (kind shape, at the lowest divergence
  * index): the DOMs differ, so that pair's geometry was never compared. Otherwise the first node
  * in document order that fails without any failing child: a size difference travels up through
@@ -109,7 +111,7 @@ function unusableEngines(engines: Record<EngineName, EngineStatus>): Bucket['unu
  * failing node is where it starts. Its kind is the most structural it shows: fragment_count,
  * then size (a fragment's size counts as size), then offset.
  */
-function geometryFirst(vote: VoteResult): Pick<Bucket, 'first' | 'maxDelta'> {
+export function geometryFirst(vote: VoteResult): Pick<Bucket, 'first' | 'maxDelta'> {
   const pairs = Object.values(vote.pairs);
   const diverged = pairs.flatMap((p) => p.divergence ?? []).sort((x, y) => x.index - y.index)[0];
   if (diverged) {

@@ -25,7 +25,7 @@ test('--generate N --seed S --emit prints the same bytes every time: N request l
   }
 });
 
-test('bad usage and bad input: one line on stderr in the oracle\'s form, exit status 2, nothing started', async () => {
+test("bad usage and bad input: one line on stderr in the oracle's form, exit status 2, nothing started", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'campaign-cli-test-'));
   try {
     writeFileSync(join(dir, 'text.sqlite'), 'not a database, just text long enough to be read as a header\n'.repeat(10));
@@ -39,19 +39,31 @@ test('bad usage and bad input: one line on stderr in the oracle\'s form, exit st
       ],
       [['campaign', '--corpus', '-'], /^browser-oracle: error: campaign: give --db FILE, the journal$/],
       [['campaign', '--generate', '3', '--emit'], /^browser-oracle: error: campaign: --generate needs --seed S/],
-      [['campaign', '--emit', '--corpus', '-'], /^browser-oracle: error: campaign: --emit prints generated cases: give --generate N --seed S$/],
+      [
+        ['campaign', '--emit', '--corpus', '-'],
+        /^browser-oracle: error: campaign: --emit prints generated cases: give --generate N --seed S$/,
+      ],
       [['campaign', '--db', db, '--corpus', '-', '--text'], /^browser-oracle: error: campaign: --text goes with --generate$/],
-      [['campaign', '--db', db, '--corpus', join(dir, 'missing.ndjson')], /^browser-oracle: error: campaign: --corpus .*missing\.ndjson: no such file or folder$/],
+      [
+        ['campaign', '--db', db, '--corpus', join(dir, 'missing.ndjson')],
+        /^browser-oracle: error: campaign: --corpus .*missing\.ndjson: no such file or folder$/,
+      ],
       [
         ['campaign', '--db', db, '--corpus', '-', '--expect', join(dir, 'bad-expect.json')],
         /^browser-oracle: error: campaign: --expect .*: field "known\[0\]\.engine"/,
       ],
-      [['campaign', '--db', join(dir, 'text.sqlite'), '--corpus', '-'], /^browser-oracle: error: campaign: --db .*text\.sqlite: not a browser-oracle journal/],
+      [
+        ['campaign', '--db', join(dir, 'text.sqlite'), '--corpus', '-'],
+        /^browser-oracle: error: campaign: --db .*text\.sqlite: not a browser-oracle journal/,
+      ],
       [
         ['campaign', '--db', db, '--corpus', '-', '--workers', '0'],
         /^browser-oracle: error: option '--workers <n>' argument '0' is invalid\. --workers must be a whole number ≥ 1$/,
       ],
-      [['campaign', '--db', db, '--corpus', '-', '--fonts', 'comic'], /^browser-oracle: error: option '--fonts <set>' argument 'comic' is invalid\./],
+      [
+        ['campaign', '--db', db, '--corpus', '-', '--fonts', 'comic'],
+        /^browser-oracle: error: option '--fonts <set>' argument 'comic' is invalid\./,
+      ],
       [['campaign', '--db', db, '--corpus', '-', '--bogus'], /^browser-oracle: error: unknown option '--bogus'$/],
       [
         ['summary', '--db', join(dir, 'text.sqlite')],

@@ -14,19 +14,16 @@ import { voteGeometry, type EngineDumps } from '../../src/comparator/vote.js';
 import { voteTraces } from '../../src/comparator/trace-vote.js';
 import type { Dump } from '../../src/protocol/schema.js';
 import { response } from '../fixtures/dumps/load.js';
+import { DUMP_REQUESTS, page } from '../fixtures/dumps/requests.js';
 import { traceResponse } from '../fixtures/traces/load.js';
 
 const STARTER = fileURLToPath(new URL('../../../config/known-differences.json', import.meta.url));
 const starter = Expectations.load(STARTER);
 
-/** The recorded cases' documents (scripts/record-dumps.mjs). */
-const page = (body: string) => `<!doctype html><html><head><style>body{margin:8px}</style></head><body>${body}</body></html>`;
 const HTML = {
-  agree: page(
-    `<div style="width:200px;height:100px;padding:10px;border:2px solid;box-sizing:border-box"><div style="width:50%;height:30px;margin:5px"></div><div style="height:20px"></div></div>`,
-  ),
-  textLine: page(`<p>Hello world</p>`),
-  split: page(`<div style="display:inline-block;font:17.3px sans-serif">Wavy AVA fi ffl text</div>`),
+  agree: DUMP_REQUESTS.agree.html,
+  textLine: DUMP_REQUESTS['text-line'].html,
+  split: DUMP_REQUESTS.split.html,
 };
 
 const geometry = (r: EngineDumps<Dump>, request: CaseRequest, expectations = starter) =>

@@ -1,0 +1,54 @@
+// What a report is drawn from: the campaign's summary, its runs, and for each bucket its example
+// case as the engines saw it. `browser-oracle report` fills this from the journal and the
+// screenshot op; the renderer reads nothing else.
+import type { CaseRecord, Reduction, RunInfo } from '../campaign/journal.js';
+import type { Summary } from '../campaign/summary.js';
+import type { Dump, EngineName } from '../protocol/schema.js';
+import type { VoteResult } from '../protocol/vote-schema.js';
+
+/** One run of the journal (its `runs` row): what it ran with, and when. */
+export interface ReportRun extends RunInfo {
+  /** ISO 8601, UTC. */
+  startedAt: string;
+  /** Null while running, or when the run was killed. */
+  endedAt: string | null;
+}
+
+/** One engine's part in the shown request (the reduced one when there is one). */
+export interface ReportEngine {
+  /** Its dump (geometry and vote cases), absent when it failed or was not asked. */
+  dump?: Dump;
+  /** The oracle's error for it (code first), when it failed. */
+  error?: string;
+  /** Its PNG of the 800×600 viewport from the screenshot op, null when there is none. */
+  screenshot: Uint8Array | null;
+  /** The screenshot op's error for it, when it gave no image. */
+  screenshotError?: string;
+}
+
+/** A bucket's example case. */
+export interface ReportCase {
+  /** Its key in the corpus. */
+  id: string;
+  op: CaseRecord['op'];
+  /** The request as the corpus gave it (the journal's text; an invalid item's may not be JSON). */
+  request: string;
+  /** The reduced request and its signature, when the case was reduced; it is then the one shown. */
+  reduced: Reduction | null;
+  /** An invalid item's error (code: message). */
+  invalid: string | null;
+  /** The geometry vote on the shown request; null for trace, reflect and invalid items. */
+  vote: VoteResult | null;
+  /** Per engine that was asked: its results for the shown request. */
+  engines: Partial<Record<EngineName, ReportEngine>>;
+}
+
+/** Everything a report shows. */
+export interface ReportInput {
+  summary: Summary;
+  runs: ReportRun[];
+  /** Each bucket's example, by the bucket's signature; a bucket without one gets its section with a note. */
+  examples: ReadonlyMap<string, ReportCase>;
+  /** When the report was made (ISO 8601), shown in its header; given, so rendering stays a pure function. */
+  generatedAt: string;
+}
