@@ -4,6 +4,7 @@
 import type { EngineName, ProfileName, Request } from '../protocol/schema.js';
 import type { FontSetName } from '../protocol/font-sets.js';
 import type { WireValue } from '../protocol/wire.js';
+import type { DumpLimits } from '../farm/tasks.js';
 import { EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
 import { ConfigError } from '../protocol/errors.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
@@ -22,6 +23,16 @@ import { traceOp } from './trace-op.js';
 
 /** Every launch option with its value (src/protocol/launch-options.ts); only `display` may be left out. */
 export type OracleOptions = Required<Omit<LaunchOptions, 'display'>> & Pick<LaunchOptions, 'display'>;
+
+/** How big each engine's dump may grow: the answer's byte budget is shared by its engines. */
+export function dumpLimits(options: Pick<OracleOptions, 'maxNodes' | 'maxAnswerBytes' | 'engines'>): DumpLimits {
+  // A fragment per node on average is already a lot of text; four is a generous ceiling.
+  return {
+    maxNodes: options.maxNodes,
+    maxFragments: 4 * options.maxNodes,
+    maxBytes: Math.floor(options.maxAnswerBytes / Math.max(1, options.engines.length)),
+  };
+}
 
 /** Requests to keep in hand at once: enough that every page's next batch waits while one runs. */
 export const admission = (options: OracleOptions): number => 2 * options.workers * options.pages * options.maxBatch;
@@ -79,12 +90,7 @@ export class OracleService {
         pages: options.pages,
         maxBatch: options.maxBatch,
         timeoutMs: options.timeoutMs,
-        // A fragment per node on average is already a lot of text; four is a generous ceiling.
-        limits: {
-          maxNodes: options.maxNodes,
-          maxFragments: 4 * options.maxNodes,
-          maxBytes: Math.floor(options.maxAnswerBytes / Math.max(1, options.engines.length)),
-        },
+        limits: dumpLimits(options),
         launch: {
           profile: options.profile,
           display: options.display,
