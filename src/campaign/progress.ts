@@ -8,6 +8,7 @@
 // rate and the verdict counts are of the cases this run recorded. With no total (stdin) there is
 // no bar and no ETA.
 import cliProgress, { type Options } from 'cli-progress';
+import { logLines } from '../system/log.js';
 import type { CaseRecord } from './journal.js';
 
 // cli-progress is CommonJS, and Node's static analysis of it does not find `Format` as a named export.
@@ -85,7 +86,8 @@ export class Progress {
     if (this.total !== null) parts.push(`ETA ${rate > 0 ? duration((this.total - this.done) / rate) : '?'}`);
     parts.push(COUNTED.map((k) => `${k} ${this.counts[k]}`).join(' · '));
     const text = parts.join(' | ');
-    if (!barOptions) return `campaign: ${text}`;
+    // Without a TTY each status is a line of the log, at info.
+    if (!barOptions) return logLines('info', `campaign: ${text}`).trimEnd();
     return this.total === null ? text : `${Format.BarFormat(this.total ? this.done / this.total : 0, barOptions)} ${text}`;
   }
 }

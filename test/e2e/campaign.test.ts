@@ -14,7 +14,8 @@ import { CliProcess, processesOwnedBy, readJournal, recordedAtLeast, runCli } fr
 const root = mkdtempSync(join(tmpdir(), 'campaign-e2e-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const KNOWN = fileURLToPath(new URL('../../../config/known-differences.json', import.meta.url));
-const FARM = ['--workers=1', '--pages=2', '--timeout-ms=15000'];
+// A few cases in flight at a time, so that a signal finds most of the corpus still to run.
+const FARM = ['--workers=1', '--pages=2', '--timeout-ms=15000', '--concurrency=4'];
 
 /**
  * n small geometry cases, each a box of its own size. Each has a script (an empty one), so it is
@@ -92,7 +93,7 @@ test('SIGINT: no new case, the cases in flight recorded whole, browsers closed, 
   assert.equal(await run.exited, 1);
   assert.match(
     run.lastLine,
-    /^campaign: stopped by SIGINT: \d+ case\(s\) recorded in this run, 0 skipped as already recorded; run the same command again to resume$/,
+    /^browser-oracle: info: campaign: stopped by SIGINT: \d+ case\(s\) recorded in this run, 0 skipped as already recorded; run the same command again to resume$/,
   );
   assert.deepEqual(children.filter(isAlive), [], 'every browser closed');
   assert.deepEqual(consistent(db), CONSISTENT);
