@@ -19,6 +19,7 @@ import {
   type WalkAnswer,
 } from '../../protocol/page-output.js';
 import type { EngineName } from '../../protocol/schema.js';
+import { discardingCompletion } from '../../page/sources.js';
 import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE, TRACE_COMPLETION_MS, type TraceOutcome } from '../../page/trace-recorder.js';
 import { EngineGoneError, VIEWPORT, type EnginePage } from '../engine.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
@@ -128,7 +129,7 @@ export class CaseRunner {
     await page.load(url, limit + DRIVER_SLACK_MS);
     switch (job.kind) {
       case 'walk': {
-        const answer = decodeWalkText(await page.run({ program: 'walk', args: { check, walk: job.walk }, script: job.script }));
+        const answer = decodeWalkText(await page.run({ program: 'walk', args: { check, walk: job.walk }, script: caseScript(job.script) }));
         if ('tooLarge' in answer) throw tooLarge(answer.tooLarge);
         const walk = this.walkOf(answer);
         if (!atViewport(walk)) throw new PageFault(viewportText(this.engine, walk));
@@ -136,7 +137,7 @@ export class CaseRunner {
       }
       case 'reflect': {
         const answer = decodeReflectionText(
-          await page.run({ program: 'reflect', args: { check, probes: job.probes }, script: job.script }),
+          await page.run({ program: 'reflect', args: { check, probes: job.probes }, script: caseScript(job.script) }),
           job.probes.length,
         );
         if ('elsewhere' in answer) throw leftDocument(answer.elsewhere);
@@ -202,6 +203,8 @@ export class CaseRunner {
     }
   }
 }
+
+const caseScript = (script: string | null | undefined) => (typeof script === 'string' ? discardingCompletion(script) : script);
 
 const atViewport = (walk: RawWalk) => walk.viewport[0] === VIEWPORT.width && walk.viewport[1] === VIEWPORT.height && walk.ratio === 1;
 
