@@ -82,7 +82,7 @@ export class OracleService {
     if (strays.length)
       log.warn(`killed ${strays.length} process(es) left behind by an earlier oracle that was killed (${[...new Set(strays)].join(', ')})`);
     const egress = new EgressLog();
-    const cases = await CaseServer.start(egress);
+    const cases = await CaseServer.start(egress, dumpLimits(options).maxBytes);
     try {
       const farm = await EngineFarm.start({
         engines: options.engines,

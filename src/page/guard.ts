@@ -24,6 +24,8 @@ export interface GuardCall {
   script: string | null;
   walk?: WalkOptions;
   probes?: readonly ReflectProbe[];
+  /** The reflect program's byte budget. */
+  maxBytes?: number;
 }
 
 export function installGuard(hookName: string, nonce: string, snapshotPrototypes: boolean): void {
@@ -71,7 +73,7 @@ export function installGuard(hookName: string, nonce: string, snapshotPrototypes
         return answer(`{"failed":${quoteJson(b, `the page replaced ${replaced[0]}, which WebKitGTK's WebDriver runs on`)}}`);
       const program = () => {
         if (call.program === 'walk') afterFonts(b, () => answer(walkDocument(b, call.walk!)));
-        else answer(readProbes(b, call.probes!));
+        else answer(readProbes(b, call.probes!, call.maxBytes!));
       };
       const script = () => {
         try {

@@ -60,10 +60,10 @@ export function walkProgram(args: { check: CaseCheck; walk: WalkOptions }, done:
 }
 
 /** The reflect probes on the case's document. */
-export function reflectProgram(args: { check: CaseCheck; probes: readonly ReflectProbe[] }, done: Done): void {
+export function reflectProgram(args: { check: CaseCheck; probes: readonly ReflectProbe[]; maxBytes: number }, done: Done): void {
   const b = captureBuiltins();
   const away = elsewhere(b, args.check, servedNonce(b));
-  done(away ?? readProbes(b, args.probes));
+  done(away ?? readProbes(b, args.probes, args.maxBytes));
 }
 
 /**

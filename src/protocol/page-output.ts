@@ -55,6 +55,7 @@ const checkReflection = TypeCompiler.Compile(
   Type.Union([
     Type.Object({ values: Type.Array(Type.Tuple([Type.Union([Type.String(), Type.Null()]), IdlValueSchema])) }, strict),
     Type.Object({ unresolved: Type.String(), invalid: Type.Boolean() }, strict),
+    TooLarge,
     Elsewhere,
     Failed,
     ScriptError,
@@ -67,7 +68,11 @@ const checkPageState = TypeCompiler.Compile(PageStateSchema);
 export type Detour = { elsewhere: string } | { scriptError: string };
 
 export type WalkAnswer = { walk: RawWalk } | { tooLarge: Static<typeof TooLarge>['tooLarge'] } | Detour;
-export type ReflectAnswer = { values: [string | null, IdlValue][] } | { unresolved: string; invalid: boolean } | Detour;
+export type ReflectAnswer =
+  | { values: [string | null, IdlValue][] }
+  | { unresolved: string; invalid: boolean }
+  | { tooLarge: Static<typeof TooLarge>['tooLarge'] }
+  | Detour;
 
 const tampered = (what: string) => new OracleError('page_tampered', `the page's ${what}; its page was replaced`);
 
@@ -131,13 +136,16 @@ export function decodePageStateText(text: unknown): Static<typeof PageStateSchem
 
 // A trace's records come back as JSON text the recorder made: parsed and checked against the
 // record schema, then encoded again by the caller, so nothing of the page's text reaches an answer.
-const checkOutcome = TypeCompiler.Compile(Type.Tuple([Type.String(), Type.Boolean(), Type.Boolean(), Type.String()]));
+const checkOutcome = TypeCompiler.Compile(
+  Type.Tuple([Type.String(), Type.Boolean(), Type.Boolean(), Type.Union([Type.String(), Type.Null()])]),
+);
 const checkRecords = TypeCompiler.Compile(Type.Array(TraceSchema.properties.records.items));
 
-/** The recorder's answer: where and how the trace ran, and its records. */
-export function decodeTraceOutcome(value: unknown): { origin: string; secure: boolean; timedOut: boolean; records: TraceRecord[] } {
+/** The recorder's answer: where and how the trace ran, and its records (null: over the byte budget). */
+export function decodeTraceOutcome(value: unknown): { origin: string; secure: boolean; timedOut: boolean; records: TraceRecord[] | null } {
   if (!checkOutcome.Check(value)) throw tampered('trace does not have the trace’s shape');
   const [origin, secure, timedOut, text] = value;
+  if (text === null) return { origin, secure, timedOut, records: null };
   const records = parse(text, 'trace records');
   if (!checkRecords.Check(records)) throw tampered('trace records do not have the records’ shape');
   return { origin, secure, timedOut, records };

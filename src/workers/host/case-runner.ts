@@ -137,11 +137,16 @@ export class CaseRunner {
       }
       case 'reflect': {
         const answer = decodeReflectionText(
-          await page.run({ program: 'reflect', args: { check, probes: job.probes }, script: caseScript(job.script) }),
+          await page.run({
+            program: 'reflect',
+            args: { check, probes: job.probes, maxBytes: job.maxBytes },
+            script: caseScript(job.script),
+          }),
           job.probes.length,
         );
         if ('elsewhere' in answer) throw leftDocument(answer.elsewhere);
         if ('scriptError' in answer) throw new OracleError('script_error', answer.scriptError);
+        if ('tooLarge' in answer) throw tooLarge(answer.tooLarge);
         if ('unresolved' in answer) {
           const selector = JSON.stringify(answer.unresolved);
           throw new OracleError(
@@ -218,7 +223,7 @@ function tooLarge(size: { nodes: number; fragments?: number; bytes?: number }): 
     size.fragments !== undefined
       ? `${size.fragments} fragments`
       : size.bytes !== undefined
-        ? `about ${size.bytes} bytes of dump`
+        ? `about ${size.bytes} bytes to answer`
         : `${size.nodes} elements`;
   return new OracleError('dump_too_large', `the document has ${what}, over the limit (--max-nodes, --max-answer-bytes)`);
 }

@@ -34,6 +34,8 @@ export interface ReflectJob {
   document: CaseDocument;
   probes: readonly ReflectProbe[];
   script: string | null;
+  /** Past this many bytes of values the case is dump_too_large. */
+  maxBytes: number;
 }
 
 /** A trace: the document's recorder runs `script` and answers when the trace ends. */
