@@ -14,6 +14,7 @@ import { registerCompareCommands } from './compare-commands.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { registerProbeCommands } from './probe-commands.js';
 import { registerReflectCommands } from './reflect-commands.js';
+import { registerReduceCommand } from './reduce-command.js';
 
 const { version } = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
 
@@ -45,5 +46,6 @@ export function buildProgram(): Command {
   registerReflectCommands(program);
   registerProbeCommands(program);
   registerCampaignCommands(program);
+  registerReduceCommand(program);
   return program;
 }
