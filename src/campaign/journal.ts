@@ -312,9 +312,10 @@ export class Journal {
     this.statements.addReport.run(path, iso(now), buckets);
   }
 
-  /** Where the last report of this journal was written, if one was. */
+  /** Where the last report of this journal was written, while that file exists. */
   lastReport(): string | undefined {
-    return this.statements.lastReport.get();
+    const path = this.statements.lastReport.get();
+    return path !== undefined && existsSync(path) ? path : undefined;
   }
 
   /**

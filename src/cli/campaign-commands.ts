@@ -95,7 +95,7 @@ export function registerCampaignCommands(program: Command): void {
       const journal = Journal.open(flags.db, { mustExist: true });
       try {
         const s = journal.summary();
-        process.stdout.write(flags.json ? `${JSON.stringify(s)}\n` : renderSummary(s));
+        process.stdout.write(flags.json ? `${JSON.stringify(s)}\n` : renderSummary(s, journal.lastReport()));
       } finally {
         journal.close();
       }

@@ -15,6 +15,7 @@ import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { registerProbeCommands } from './probe-commands.js';
 import { registerReflectCommands } from './reflect-commands.js';
 import { registerReduceCommand } from './reduce-command.js';
+import { registerReportCommand } from './report-command.js';
 
 const { version } = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
 
@@ -47,5 +48,6 @@ export function buildProgram(): Command {
   registerProbeCommands(program);
   registerCampaignCommands(program);
   registerReduceCommand(program);
+  registerReportCommand(program);
   return program;
 }

@@ -293,9 +293,14 @@ test('a recorded case reads back as it was recorded; a bucket gives its first ca
   assert.deepEqual(journal.runOf(example), run);
   assert.match(run!.startedAt, /^\d{4}-\d\d-\d\dT/);
   assert.equal(journal.lastReport(), undefined);
-  journal.addReport('/tmp/a.html', 3);
-  journal.addReport('/tmp/b.html', 3);
-  assert.equal(journal.lastReport(), '/tmp/b.html');
+  const [a, b] = [join(temp(), 'a.html'), join(temp(), 'b.html')];
+  writeFileSync(a, '<p>');
+  writeFileSync(b, '<p>');
+  journal.addReport(a, 3);
+  journal.addReport(b, 3);
+  assert.equal(journal.lastReport(), b);
+  rmSync(b);
+  assert.equal(journal.lastReport(), undefined, 'a report that is gone is not where to look');
   journal.close();
 });
 
