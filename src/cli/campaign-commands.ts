@@ -43,7 +43,7 @@ export function registerCampaignCommands(program: Command): void {
         'Runs every case of a corpus (NDJSON requests as on stdio, a folder of .html files, or NDJSON on stdin) or of the ' +
           'generator through one engine farm in this process, votes each, and records it in an SQLite journal once voted. ' +
           'Cases the journal already holds are skipped, so running the same command again resumes. Progress goes to ' +
-          'stderr, the summary to stdout. Ctrl-C (or SIGTERM) stops taking cases and finishes the ones in flight; a ' +
+          'stderr, the summary to stdout (ending with where the last report is, when one exists). Ctrl-C (or SIGTERM) stops taking cases and finishes the ones in flight; a ' +
           'second Ctrl-C abandons them (they are not recorded). docs/campaign.md has the details.',
       )
       .usage(

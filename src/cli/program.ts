@@ -23,7 +23,8 @@ export function buildProgram(): Command {
   const program = new Command()
     .name('browser-oracle')
     .description(
-      'Ground-truth layout oracle. With no command: reads one JSON request per line on stdin and answers ' +
+      'Ground-truth layout oracle. With no command: reads one JSON request per line on stdin (geometry, vote, reflect, ' +
+        'trace, screenshot, ping, shutdown) and answers ' +
         'one JSON line per request on stdout, in completion order, each with its id; diagnostics go to stderr. ' +
         'Protocol: docs/protocol.md; JSON Schema: schema/protocol.schema.json.',
     )
