@@ -6,6 +6,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { STYLE_PROPERTIES, strict } from './common.js';
 import { OracleError } from './errors.js';
+import { pngSize } from './png.js';
 import { IdlValueSchema, type IdlValue } from './reflect-schema.js';
 import { TraceSchema, type TraceRecord } from './trace-schema.js';
 
@@ -60,6 +61,9 @@ const checkReflection = TypeCompiler.Compile(
     Failed,
     ScriptError,
   ]),
+);
+const checkSettled = TypeCompiler.Compile(
+  Type.Union([Type.Object({ settled: Type.Literal(true) }, strict), Elsewhere, Failed, ScriptError]),
 );
 const PageStateSchema = Type.Object({ href: Type.String(), viewport: Type.Tuple([Finite, Finite]), ratio: Finite }, strict);
 const checkPageState = TypeCompiler.Compile(PageStateSchema);
@@ -125,6 +129,21 @@ export function decodeReflectionText(text: unknown, probeCount: number): Reflect
   if ('failed' in value) throw tampered(`reflection failed (${value.failed})`);
   if ('values' in value && value.values.length !== probeCount) throw tampered('reflection answers another number of probes');
   return value;
+}
+
+/** The settle program's answer (fonts settled, after the case's script when it has one): null when settled. */
+export function decodeSettledText(text: unknown): Detour | null {
+  const value = parse(text, 'settle answer');
+  if (!checkSettled.Check(value)) throw tampered('settle answer does not have its shape');
+  if ('failed' in value) throw tampered(`settle program failed (${value.failed})`);
+  return 'settled' in value ? null : value;
+}
+
+/** A screenshot's bytes and the size its PNG header claims; anything that does not start as a PNG is page_tampered. */
+export function decodeScreenshot(bytes: unknown): { png: Uint8Array; width: number; height: number } {
+  const size = bytes instanceof Uint8Array ? pngSize(bytes) : null;
+  if (!size) throw tampered('screenshot is not a PNG');
+  return { png: bytes as Uint8Array, ...size };
 }
 
 /** Where a page is, and its viewport. */
