@@ -1,8 +1,10 @@
 // The one in-page walk every engine runs: every element in document order, its boxes, fragments
 // and computed style subset. It calls only captured built-ins (builtins.ts) and writes its own
 // JSON text (json-text.ts), so a case that replaced built-ins or clobbered DOM properties gets
-// the same dump as without the replacement. It returns flat arrays rather than objects: smaller
-// on every driver protocol, and the Node side rebuilds objects in the contract's key order.
+// the same dump as without the replacement. It returns flat arrays rather than objects, and each
+// tag and style value once, in a table the arrays index (a document repeats a few dozen of them
+// across thousands of slots): less to escape here, to carry over every driver protocol and to
+// parse in Node, which rebuilds objects in the contract's key order.
 // Bounded: a document with more nodes, fragments or text than the limits is reported as too
 // large, and nothing more is built.
 //
@@ -49,6 +51,19 @@ export function walkDocument(b: Builtins, options: WalkOptions): string {
   if (count > options.maxNodes) return `{"tooLarge":{"nodes":${count}}}`;
   const styleCount = options.styleProperties.length;
   const indexOf = b.newMap();
+  // Each distinct tag or style value, once, as JSON text; the lists below hold indexes into it.
+  const stringIndex = b.newMap();
+  let strings = '';
+  let stringCount = 0;
+  const intern = (s: string): number => {
+    let at = b.mapGet(stringIndex, s) as number | undefined;
+    if (at === undefined) {
+      at = stringCount++;
+      b.mapSet(stringIndex, s, at);
+      strings += (at ? ',' : '') + quoteJson(b, s);
+    }
+    return at;
+  };
   let tags = '';
   let parents = '';
   let bounding = '';
@@ -70,8 +85,8 @@ export function walkDocument(b: Builtins, options: WalkOptions): string {
       }
     }
     b.mapSet(indexOf, el, i);
-    const tag = quoteJson(b, b.tagName(el));
-    tags += sep + tag;
+    const tag = b.tagName(el);
+    tags += sep + intern(tag);
     const parent = b.parentElement(el);
     const parentIndex = parent === null ? -1 : b.mapGet(indexOf, parent);
     parents += sep + (parentIndex === undefined ? -1 : parentIndex);
@@ -91,11 +106,12 @@ export function walkDocument(b: Builtins, options: WalkOptions): string {
     }
     const computed = b.getComputedStyle(el);
     for (let s = 0; s < styleCount; s++) {
-      const value = quoteJson(b, b.getPropertyValue(computed, options.styleProperties[s]!));
-      styles += (i || s ? ',' : '') + value;
-      bytes += value.length + 24;
+      const value = b.getPropertyValue(computed, options.styleProperties[s]!);
+      styles += (i || s ? ',' : '') + intern(value);
+      // The budget counts what the answer will hold: every value in full, quoted, with its key.
+      bytes += value.length + 26;
     }
-    bytes += tag.length + 64 + listLength * 48;
+    bytes += tag.length + 66 + listLength * 48;
     if (bytes > options.maxBytes) return `{"tooLarge":{"nodes":${count},"bytes":${bytes}}}`;
   }
   const root = b.documentElement(doc);
@@ -111,7 +127,7 @@ export function walkDocument(b: Builtins, options: WalkOptions): string {
   }
   return (
     `{"viewport":[${numberJson(b, b.innerWidth())},${numberJson(b, b.innerHeight())}],"ratio":${numberJson(b, b.devicePixelRatio())},` +
-    `"overflowed":${overflowed},"tags":[${tags}],"parents":[${parents}],"bounding":[${bounding}],"rectCounts":[${rectCounts}],` +
+    `"overflowed":${overflowed},"strings":[${strings}],"tags":[${tags}],"parents":[${parents}],"bounding":[${bounding}],"rectCounts":[${rectCounts}],` +
     `"rects":[${rects}],"styles":[${styles}],"scriptCapable":${scriptCapable},` +
     `"loadMs":${numberJson(b, loadMs)},"walkMs":${numberJson(b, b.now() - start)}}`
   );

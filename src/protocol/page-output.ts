@@ -13,22 +13,24 @@ import { TraceSchema, type TraceRecord } from './trace-schema.js';
 const Finite = Type.Number();
 const Count = Type.Integer({ minimum: 0 });
 
-/** The walk of one document, as src/page/walk.ts writes it. */
-export const RawWalkSchema = Type.Object(
+/** The walk of one document, as src/page/walk.ts writes it: tags and style values are indexes into `strings`. */
+const PageWalkSchema = Type.Object(
   {
     viewport: Type.Tuple([Finite, Finite]),
     ratio: Finite,
     overflowed: Type.Boolean(),
+    /** Each distinct tag and style value once. */
+    strings: Type.Array(Type.String()),
     /** Per node, document order. */
-    tags: Type.Array(Type.String({ minLength: 1 })),
+    tags: Type.Array(Count),
     parents: Type.Array(Type.Integer({ minimum: -1 })),
     /** 4 numbers per node: x, y, width, height (zeroed when the node has no fragments). */
     bounding: Type.Array(Finite),
     rectCounts: Type.Array(Count),
     /** 4 numbers per fragment, nodes in order. */
     rects: Type.Array(Finite),
-    /** STYLE_PROPERTIES.length strings per node. */
-    styles: Type.Array(Type.String()),
+    /** STYLE_PROPERTIES.length per node. */
+    styles: Type.Array(Count),
     /** The parsed document holds something that could run script (decides the fast path; see src/workers/script-free.ts). */
     scriptCapable: Type.Boolean(),
     /** Milliseconds loading the document, measured in the page. */
@@ -38,7 +40,9 @@ export const RawWalkSchema = Type.Object(
   },
   strict,
 );
-export type RawWalk = Static<typeof RawWalkSchema>;
+
+/** A checked walk, its tags and style values looked up. */
+export type RawWalk = Omit<Static<typeof PageWalkSchema>, 'strings' | 'tags' | 'styles'> & { tags: string[]; styles: string[] };
 
 const Elsewhere = Type.Object({ elsewhere: Type.String() }, strict);
 const TooLarge = Type.Object(
@@ -48,7 +52,7 @@ const TooLarge = Type.Object(
 const Failed = Type.Object({ failed: Type.String() }, strict);
 const ScriptError = Type.Object({ scriptError: Type.String() }, strict);
 
-const checkWalkAnswer = TypeCompiler.Compile(Type.Union([RawWalkSchema, Elsewhere, TooLarge, Failed, ScriptError]));
+const checkWalkAnswer = TypeCompiler.Compile(Type.Union([PageWalkSchema, Elsewhere, TooLarge, Failed, ScriptError]));
 const checkBatch = TypeCompiler.Compile(
   Type.Union([Type.Object({ walks: Type.Array(Type.Unknown()), failed: Type.Optional(Type.String()) }, strict), Elsewhere]),
 );
@@ -94,11 +98,17 @@ export function decodeWalk(value: unknown): WalkAnswer {
   if (!checkWalkAnswer.Check(value)) throw tampered('walk does not have the walk’s shape');
   if ('failed' in value) throw tampered(`walk failed (${value.failed})`);
   if (!('tags' in value)) return value;
+  const { strings, parents, bounding, rectCounts, rects, ...rest } = value;
   const n = value.tags.length;
-  const { parents, bounding, rectCounts, rects, styles } = value;
-  if (parents.length !== n || bounding.length !== 4 * n || rectCounts.length !== n || styles.length !== STYLE_PROPERTIES.length * n) {
+  if (parents.length !== n || bounding.length !== 4 * n || rectCounts.length !== n || value.styles.length !== STYLE_PROPERTIES.length * n) {
     throw tampered('walk has lists whose lengths disagree');
   }
+  const lookUp = (at: number) => {
+    if (at >= strings.length) throw tampered(`walk refers to string ${at} of ${strings.length}`);
+    return strings[at]!;
+  };
+  const tags = value.tags.map(lookUp);
+  if (tags.includes('')) throw tampered('walk has an element without a tag name');
   let fragments = 0;
   for (let i = 0; i < n; i++) {
     // Document order: a parent precedes its children, and only the root has none.
@@ -109,7 +119,7 @@ export function decodeWalk(value: unknown): WalkAnswer {
   for (const list of [bounding, rects, value.viewport, [value.ratio, value.loadMs, value.walkMs]]) {
     for (const x of list) if (!Number.isFinite(x)) throw tampered('walk holds a number that is not finite');
   }
-  return { walk: value };
+  return { walk: { ...rest, tags, parents, bounding, rectCounts, rects, styles: value.styles.map(lookUp) } };
 }
 
 /** The answer of the walk program (or the guard's walk). */
