@@ -1,0 +1,58 @@
+// The queue's pure parts: --queue URLs (checked, and shown without their password) and the
+// shapes of what travels through Redis, checked on arrival.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError } from '../../src/protocol/errors.js';
+import { queueUrl, resultsQueue, shown } from '../../src/queue/connection.js';
+import { checkCaseJob, checkCaseResult } from '../../src/queue/jobs.js';
+
+test('queueUrl takes redis:// and rediss:// with a host and an optional database number', () => {
+  assert.equal(queueUrl('redis://127.0.0.1:6379/0').host, '127.0.0.1:6379');
+  assert.equal(queueUrl('rediss://:secret@redis.example:6380/2').protocol, 'rediss:');
+  assert.equal(queueUrl('redis://localhost').pathname, '');
+});
+
+test('queueUrl refuses what is not a Redis URL, naming it without its password', () => {
+  assert.throws(() => queueUrl('localhost:6379'), ConfigError);
+  assert.throws(
+    () => queueUrl('http://:pw@host/0'),
+    (e: Error) => e instanceof ConfigError && e.message.includes('***') && !e.message.includes('pw@'),
+  );
+  assert.throws(() => queueUrl('redis://host/queue'), /the path must be a database number/);
+});
+
+test('shown hides the password and nothing else', () => {
+  assert.equal(shown(new URL('redis://:secret@host:6379/0')), 'redis://:***@host:6379/0');
+  assert.equal(shown(new URL('redis://host:6379/0')), 'redis://host:6379/0');
+});
+
+test('results queue names hold no colon (BullMQ refuses one)', () => {
+  assert.doesNotMatch(resultsQueue('0123456789ab'), /:/);
+});
+
+test('a case job: an op, a request object and a reply queue; anything else is named', () => {
+  const job = { op: 'vote', request: { id: 'a', op: 'vote', html: '<p>' }, reply: 'browser-oracle-results-x' };
+  assert.deepEqual(checkCaseJob(job), job);
+  assert.match(String(checkCaseJob({ ...job, op: 'shutdown' })), /^not a case job: \/op/);
+  assert.match(String(checkCaseJob({ ...job, reply: '' })), /^not a case job: \/reply/);
+  assert.match(String(checkCaseJob({ ...job, extra: 1 })), /^not a case job/);
+  assert.match(String(checkCaseJob('text')), /^not a case job/);
+});
+
+test('a case result carries the worker (host, pid, engines, versions, profile, fonts) and the answer line', () => {
+  const worker = {
+    host: 'm1',
+    pid: 7,
+    engines: ['chromium'],
+    versions: { chromium: '1.2' },
+    profile: 'default',
+    fonts: 'liberation',
+    network: 'namespace',
+  };
+  const result = { worker, answer: '{"id":"q1","dumps":{}}' };
+  assert.deepEqual(checkCaseResult(result), result);
+  assert.match(String(checkCaseResult({ ...result, worker: { ...worker, host: undefined } })), /^not a case result: \/worker/);
+  assert.match(String(checkCaseResult({ ...result, worker: { ...worker, engines: ['lynx'] } })), /^not a case result: \/worker\/engines/);
+  assert.match(String(checkCaseResult({ worker })), /^not a case result: \/answer/);
+  assert.match(String(checkCaseResult({ ...result, worker: { ...worker, extra: true } })), /^not a case result/);
+});
