@@ -16,6 +16,7 @@ import { log } from '../system/log.js';
 import { Collector } from './collector.js';
 import { CASES_QUEUE, connect, reachable, resultsQueue, shown } from './connection.js';
 import type { CaseJob, CaseResult, WorkerInfo } from './jobs.js';
+import { disagreement } from './setups.js';
 
 export interface QueueOracleOptions {
   /** The most jobs in Redis at once. */
@@ -118,22 +119,13 @@ export class QueueOracle {
     return { ...(answer as Answer), id: request.id };
   }
 
-  /** Warns once when workers run different engine versions, fonts or profiles: each case records what it ran with. */
+  /** Warns once when workers run different engine builds, fonts or profiles: each case records the versions it ran with. */
   private note(worker: WorkerInfo): void {
-    if (!this.first) {
-      this.first = worker;
-      return;
-    }
-    if (this.disagreed) return;
-    const a = this.first;
-    const differs = [...new Set([...Object.keys(a.versions), ...Object.keys(worker.versions)])].filter(
-      (e) => a.versions[e as keyof typeof a.versions] !== worker.versions[e as keyof typeof worker.versions],
-    );
-    if (!differs.length && a.fonts === worker.fonts && a.profile === worker.profile) return;
+    this.first ??= worker;
+    const differs = this.disagreed ? undefined : disagreement(this.first, worker);
+    if (!differs) return;
     this.disagreed = true;
-    const setup = (w: WorkerInfo) =>
-      `${w.host}:${w.pid} runs ${differs.map((e) => `${e} ${w.versions[e as keyof typeof w.versions] ?? 'none'}`).join(', ') || 'the same engines'}, fonts ${w.fonts}, profile ${w.profile}`;
-    log.warn(`queue: workers disagree: ${setup(a)}; ${setup(worker)}. Each case records the engine versions it ran with`);
+    log.warn(`queue: workers disagree: ${differs}. Each case records the engine versions it ran with`);
   }
 
   /** Adds again the cases lost from Redis, and fails those the queue gave up on. */

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '../../src/protocol/errors.js';
 import { queueUrl, resultsQueue, shown } from '../../src/queue/connection.js';
-import { checkCaseJob, checkCaseResult } from '../../src/queue/jobs.js';
+import { checkCaseJob, checkCaseResult, type WorkerInfo } from '../../src/queue/jobs.js';
+import { disagreement } from '../../src/queue/setups.js';
 
 test('queueUrl takes redis:// and rediss:// with a host and an optional database number', () => {
   assert.equal(queueUrl('redis://127.0.0.1:6379/0').host, '127.0.0.1:6379');
@@ -55,4 +56,26 @@ test('a case result carries the worker (host, pid, engines, versions, profile, f
   assert.match(String(checkCaseResult({ ...result, worker: { ...worker, engines: ['lynx'] } })), /^not a case result: \/worker\/engines/);
   assert.match(String(checkCaseResult({ worker })), /^not a case result: \/answer/);
   assert.match(String(checkCaseResult({ ...result, worker: { ...worker, extra: true } })), /^not a case result/);
+});
+
+test('workers that run the same builds, fonts and profile agree; any difference is named, with both hosts', () => {
+  const a: WorkerInfo = {
+    host: 'm1',
+    pid: 1,
+    engines: ['chromium', 'firefox'],
+    versions: { chromium: '156', firefox: '153' },
+    profile: 'default',
+    fonts: 'liberation',
+  };
+  assert.equal(disagreement(a, { ...a, host: 'm2', pid: 2 }), undefined);
+  assert.equal(
+    disagreement(a, { ...a, host: 'm2', pid: 2, versions: { chromium: '157', firefox: '153' } }),
+    'm1:1 runs chromium 156, fonts liberation, profile default; m2:2 runs chromium 157, fonts liberation, profile default',
+  );
+  assert.equal(
+    disagreement(a, { ...a, host: 'm2', pid: 2, engines: ['chromium'], versions: { chromium: '156' } }),
+    'm1:1 runs firefox 153, fonts liberation, profile default; m2:2 runs firefox not launched, fonts liberation, profile default',
+  );
+  assert.match(disagreement(a, { ...a, fonts: 'square' }) ?? '', /fonts liberation.*fonts square/);
+  assert.match(disagreement(a, { ...a, profile: 'media' }) ?? '', /profile default.*profile media/);
 });
