@@ -16,7 +16,8 @@ import { addEngineOptions, engineFlagsGiven, launchOptionsOf } from './engine-op
 /** Jobs a submitter keeps in Redis at once unless told otherwise: enough for a few workers' every page. */
 export const QUEUE_OUTSTANDING = 256;
 
-const URL_HELP = 'redis://[:PASSWORD@]HOST[:PORT][/DB], or rediss:// for TLS';
+const URL_HELP =
+  'redis://[:PASSWORD@]HOST[:PORT][/DB], or rediss:// for TLS; the password may come from $BROWSER_ORACLE_REDIS_PASSWORD instead';
 
 /** The --queue option: a Redis URL, checked by queueUrl in the action (commander's own message would show a password). */
 export function queueOption(description: string): Option {

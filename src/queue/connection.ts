@@ -5,14 +5,17 @@ import { Redis } from 'ioredis';
 import { ConfigError, firstLine } from '../protocol/errors.js';
 import { log } from '../system/log.js';
 
+/** The password of a --queue URL that has none: the command line, unlike the environment, is readable by every user (ps). */
+export const PASSWORD_ENV = 'BROWSER_ORACLE_REDIS_PASSWORD';
+
 /** The queue every worker takes cases from. */
 export const CASES_QUEUE = 'browser-oracle-cases';
 
 /** The queue one submitter (a campaign, a stdio oracle) collects its results from; BullMQ forbids ':' in a name. */
 export const resultsQueue = (session: string): string => `browser-oracle-results-${session}`;
 
-/** A --queue value checked: redis:// or rediss://, a host, a database number when a path is given. */
-export function queueUrl(text: string): URL {
+/** A --queue value checked: redis:// or rediss://, a host, a database number when a path is given; the password from `env` when it has none. */
+export function queueUrl(text: string, env: NodeJS.ProcessEnv = process.env): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -23,6 +26,8 @@ export function queueUrl(text: string): URL {
     throw new ConfigError(`--queue ${shown(url)}: the scheme must be redis:// or rediss:// (TLS), not ${url.protocol}//`);
   if (!url.hostname) throw new ConfigError(`--queue ${shown(url)}: no host`);
   if (!/^\/?(\d+)?$/.test(url.pathname)) throw new ConfigError(`--queue ${shown(url)}: the path must be a database number (/0)`);
+  const password = env[PASSWORD_ENV];
+  if (!url.password && password) url.password = encodeURIComponent(password);
   return url;
 }
 

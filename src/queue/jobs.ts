@@ -33,8 +33,8 @@ export type WorkerInfo = Static<typeof WorkerInfoSchema>;
 export const CaseResultSchema = Type.Object(
   {
     worker: WorkerInfoSchema,
-    /** The worker's answer line, without its newline; its id is the job's. */
-    answer: Type.String(),
+    /** The answer of the worker's oracle, parsed there (a worker's time is cheaper than the collector's); its id is the worker's own. */
+    answer: Type.Record(Type.String(), Type.Unknown()),
   },
   { additionalProperties: false },
 );

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { OracleOptions } from '../coordinator/oracle-service.js';
 import { PACKAGE_ROOT } from '../system/paths.js';
+import { PASSWORD_ENV } from './connection.js';
 import type { WorkerInfo } from './jobs.js';
 
 /** What a ping tells about the child's engines (WorkerInfo without the host and pid). */
@@ -59,7 +60,8 @@ export class OracleChild {
         // jobs, lets the cases in hand finish, and only then closes the child's stdin.
         detached: true,
         stdio: ['pipe', 'pipe', 'inherit'],
-        env: { ...process.env, BROWSER_ORACLE_NODE: process.execPath },
+        // The engines' side never holds the queue's password.
+        env: { ...withoutPassword(process.env), BROWSER_ORACLE_NODE: process.execPath },
       });
       const child = new OracleChild(proc);
       const pong = JSON.parse(await child.ask({ op: 'ping' })) as OracleSetup & { id: string };
@@ -85,4 +87,9 @@ export class OracleChild {
     this.child.stdin.end();
     await this.exited;
   }
+}
+
+function withoutPassword(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { [PASSWORD_ENV]: _, ...rest } = env;
+  return rest;
 }

@@ -11,6 +11,7 @@ import { Queue } from 'bullmq';
 import PQueue from 'p-queue';
 import type { Answer, CaseOp } from '../coordinator/oracle-service.js';
 import { OracleError } from '../protocol/errors.js';
+import { parsedJson } from '../protocol/wire.js';
 import type { Request } from '../protocol/schema.js';
 import { log } from '../system/log.js';
 import { Collector } from './collector.js';
@@ -24,6 +25,9 @@ export interface QueueOracleOptions {
   /** How often to look for lost cases; a case is looked for once it has waited this long. */
   auditMs?: number;
 }
+
+/** An answer's members that hold one result per engine. */
+const PER_ENGINE = new Set(['dumps', 'traces', 'states']);
 
 /** A case's job is tried this many times when its worker fails it (its engines stopped under it). */
 const ATTEMPTS = 3;
@@ -108,15 +112,17 @@ export class QueueOracle {
 
   private answerOf(request: Request, result: CaseResult): Answer {
     this.note(result.worker);
-    let answer: unknown;
-    try {
-      answer = JSON.parse(result.answer);
-    } catch {
-      throw new OracleError('internal_error', `worker ${result.worker.host}:${result.worker.pid} sent an answer that is not JSON`);
+    const answer: Answer = { id: request.id };
+    for (const [key, value] of Object.entries(result.answer)) {
+      if (key === 'id') continue;
+      // The bulky members go back to JSON text, per engine where the answer has one each: written
+      // natively now, so neither the journal nor stdout walks them value by value.
+      if (key === 'vote') answer[key] = parsedJson(value);
+      else if (PER_ENGINE.has(key) && typeof value === 'object' && value !== null)
+        answer[key] = Object.fromEntries(Object.entries(value).map(([engine, v]) => [engine, parsedJson(v)]));
+      else answer[key] = value as Answer[string];
     }
-    if (typeof answer !== 'object' || answer === null || Array.isArray(answer))
-      throw new OracleError('internal_error', `worker ${result.worker.host}:${result.worker.pid} sent an answer that is not an object`);
-    return { ...(answer as Answer), id: request.id };
+    return answer;
   }
 
   /** Warns once when workers run different engine builds, fonts or profiles: each case records the versions it ran with. */

@@ -55,7 +55,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     async (job) => {
       const data = checkCaseJob(job.data);
       if (typeof data === 'string') throw new UnrecoverableError(data);
-      const answer = await child.ask(data.request);
+      const answer = JSON.parse(await child.ask(data.request)) as CaseResult['answer'];
       const result: CaseResult = { worker: info, answer };
       await replies.post(data.reply, job.id!, result);
     },

@@ -33,6 +33,11 @@ export class RedisServer {
     return server;
   }
 
+  /** The server's process id (for a look at its CPU time). */
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
   /** The URL workers and submitters are given. */
   get url(): string {
     return `redis://${this.password ? `:${this.password}@` : ''}127.0.0.1:${this.port}/0`;

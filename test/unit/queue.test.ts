@@ -3,9 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '../../src/protocol/errors.js';
-import { queueUrl, resultsQueue, shown } from '../../src/queue/connection.js';
+import { PASSWORD_ENV, queueUrl, resultsQueue, shown } from '../../src/queue/connection.js';
 import { checkCaseJob, checkCaseResult, type WorkerInfo } from '../../src/queue/jobs.js';
 import { disagreement } from '../../src/queue/setups.js';
+import { answerLine, parsedJson } from '../../src/protocol/wire.js';
 
 test('queueUrl takes redis:// and rediss:// with a host and an optional database number', () => {
   assert.equal(queueUrl('redis://127.0.0.1:6379/0').host, '127.0.0.1:6379');
@@ -50,11 +51,12 @@ test('a case result carries the worker (host, pid, engines, versions, profile, f
     fonts: 'liberation',
     network: 'namespace',
   };
-  const result = { worker, answer: '{"id":"q1","dumps":{}}' };
+  const result = { worker, answer: { id: 'q1', dumps: {} } };
   assert.deepEqual(checkCaseResult(result), result);
   assert.match(String(checkCaseResult({ ...result, worker: { ...worker, host: undefined } })), /^not a case result: \/worker/);
   assert.match(String(checkCaseResult({ ...result, worker: { ...worker, engines: ['lynx'] } })), /^not a case result: \/worker\/engines/);
   assert.match(String(checkCaseResult({ worker })), /^not a case result: \/answer/);
+  assert.match(String(checkCaseResult({ worker, answer: '{"id":"q1"}' })), /^not a case result: \/answer/);
   assert.match(String(checkCaseResult({ ...result, worker: { ...worker, extra: true } })), /^not a case result/);
 });
 
@@ -78,4 +80,19 @@ test('workers that run the same builds, fonts and profile agree; any difference 
   );
   assert.match(disagreement(a, { ...a, fonts: 'square' }) ?? '', /fonts liberation.*fonts square/);
   assert.match(disagreement(a, { ...a, profile: 'media' }) ?? '', /profile default.*profile media/);
+});
+
+test('a URL without a password takes it from BROWSER_ORACLE_REDIS_PASSWORD (kept out of ps); one in the URL wins', () => {
+  const env = { [PASSWORD_ENV]: 'p@ss word' };
+  assert.equal(queueUrl('redis://host:6379/0', env).password, 'p%40ss%20word');
+  assert.equal(queueUrl('redis://:given@host:6379/0', env).password, 'given');
+  assert.equal(queueUrl('redis://host:6379/0', {}).password, '');
+});
+
+test('an answer parsed from another process goes back to one line: parsedJson escapes every line break and refuses what has no JSON', () => {
+  const parsed = JSON.parse('{"id":"q1","dumps":{"chromium":{"text":"a\\nb\\u2028c","n":-0.5}}}') as { dumps: unknown };
+  const line = answerLine({ id: 'case', dumps: parsedJson(parsed.dumps) }).join('');
+  assert.equal(line, '{"id":"case","dumps":{"chromium":{"text":"a\\nb\u2028c","n":-0.5}}}\n');
+  assert.equal(line.indexOf('\n'), line.length - 1);
+  assert.throws(() => parsedJson(undefined), /has no JSON form/);
 });
