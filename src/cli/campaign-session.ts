@@ -12,6 +12,7 @@ import type { Journal } from '../campaign/journal.js';
 import { Progress } from '../campaign/progress.js';
 import { renderSummary } from '../campaign/summary.js';
 import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
+import { ConfigError } from '../protocol/errors.js';
 import type { EngineName, PingResponse } from '../protocol/schema.js';
 import { shown } from '../queue/connection.js';
 import { QueueOracle } from '../queue/queue-oracle.js';
@@ -105,7 +106,8 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
     process.stdout.write(renderSummary(o.journal.summary()));
     return closingLine(result, failure, signalName, o);
   } catch (error) {
-    closing(`error: ${(error as Error).message}; ${RESUME}`);
+    // A setting that cannot work (a bad executable, a password Redis refuses) is not cured by running again.
+    closing(`error: ${(error as Error).message}${error instanceof ConfigError ? '' : `; ${RESUME}`}`);
     return 1;
   } finally {
     process.off('SIGINT', onSignal);

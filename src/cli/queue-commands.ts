@@ -13,8 +13,11 @@ import { log } from '../system/log.js';
 import { wholeNumber } from './arguments.js';
 import { addEngineOptions, engineFlagsGiven, launchOptionsOf } from './engine-options.js';
 
-/** Jobs a submitter keeps in Redis at once unless told otherwise: enough for a few workers' every page. */
-export const QUEUE_OUTSTANDING = 256;
+/**
+ * Jobs a submitter keeps in Redis at once unless told otherwise. Every worker holds as many as
+ * its oracle keeps in hand (128 on two cores), and one without jobs idles: enough for eight.
+ */
+export const QUEUE_OUTSTANDING = 1024;
 
 const URL_HELP =
   'redis://[:PASSWORD@]HOST[:PORT][/DB], or rediss:// for TLS; the password may come from $BROWSER_ORACLE_REDIS_PASSWORD instead';
@@ -69,17 +72,22 @@ export function registerWorkerCommand(program: Command): void {
     const oracle = launchOptionsOf(worker, defaults);
     const stop = new AbortController();
     const onSignal = (signal: NodeJS.Signals) => {
-      if (stop.signal.aborted) return;
-      log.info(`${signal}: taking no new case, finishing the cases in hand, then closing the engines`);
-      stop.abort();
+      if (!stop.signal.aborted) {
+        log.info(
+          `${signal}: taking no new case, finishing the cases in hand, then closing the engines (${signal} again leaves them to the queue)`,
+        );
+        stop.abort();
+        return;
+      }
+      // The cases in hand go back to the queue by BullMQ's stall check; the engines' oracle sees
+      // its input end and closes its browsers.
+      log.info(`${signal}: leaving the cases in hand to the queue`);
+      process.exit(1);
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    try {
-      process.exitCode = await runWorker({ url, oracle, concurrency: flags.concurrency ?? admission(oracle), stop: stop.signal });
-    } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
+    const code = await runWorker({ url, oracle, concurrency: flags.concurrency ?? admission(oracle), stop: stop.signal });
+    // BullMQ may still hold connections retrying a Redis that is away: nothing of ours is left to wait for.
+    process.exit(code);
   });
 }

@@ -8,6 +8,7 @@
 // worker runs them. A case may therefore be answered twice; its result job has the case job's
 // id, so a second post is dropped while the first waits, and the collector takes one per job.
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { OracleOptions } from '../coordinator/oracle-service.js';
 import { log } from '../system/log.js';
@@ -20,6 +21,8 @@ export const LOCK_MS = 10_000;
 export const STALLED_CHECK_MS = 5_000;
 /** A case whose worker died this many times is failed (and reported by its submitter), not run again. */
 export const MAX_STALLS = 2;
+/** How long a stopping worker waits to hand in the results of the cases it holds. */
+const CLOSE_MS = 30_000;
 
 export interface WorkerOptions {
   url: URL;
@@ -30,7 +33,7 @@ export interface WorkerOptions {
   stop: AbortSignal;
 }
 
-/** Runs the worker until it is stopped (0) or its engines fail (1). */
+/** Runs the worker until it is stopped (0) or its engines fail (1); what BullMQ still holds then is the caller's to end (process exit). */
 export async function runWorker(o: WorkerOptions): Promise<number> {
   let started: Awaited<ReturnType<typeof OracleChild.start>>;
   try {
@@ -86,10 +89,16 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   });
   const why = await Promise.race([childDied, stopped]);
   if (why === 'died') log.error('worker: the engines stopped; taking no more jobs (the cases in hand go back to the queue)');
-  // Waits for the jobs in hand: answered by the child, or failed at once when it is gone.
-  await worker.close();
+  // Waits for the jobs in hand: answered by the child, or failed at once when it is gone. With
+  // Redis away, their results cannot be posted: after a while they are left to the stall check,
+  // which gives them to another worker once Redis is back.
+  const closed = await Promise.race([worker.close().then(() => true), sleep(CLOSE_MS).then(() => false)]);
+  if (!closed)
+    log.warn(
+      `worker: the queue did not close within ${CLOSE_MS / 1000} s (is Redis away?); the cases in hand, if any, go back to the queue`,
+    );
   await child.shutdown();
-  await replies.close();
+  if (closed) await replies.close();
   connection.disconnect();
   return why === 'died' ? 1 : 0;
 }
