@@ -1,7 +1,8 @@
 // The farm on a Redis queue, end to end: a redis-server of each test's own, real `worker`
 // processes with real engines, and `campaign --queue` / `browser-oracle --queue` as a user runs
 // them. Faults: a worker SIGKILLed mid-campaign, Redis restarted (empty) mid-campaign, a worker
-// whose engines cannot launch, Ctrl-C on the campaign; and the bound on jobs kept in Redis.
+// whose engines cannot launch, Ctrl-C on the campaign; the bound on jobs kept in Redis; workers
+// that differ; and the stdio oracle's lines through the queue.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,6 +56,19 @@ function boxCorpus(name: string, n: number): { path: string; ids: string[] } {
 const verdicts = (db: string) =>
   Object.fromEntries(readJournal(db, (sql) => sql.prepare<[], [string, string]>('SELECT id, verdict FROM cases ORDER BY id').raw().all()));
 
+/** What a journal says the cases ran on: its run's engines, versions and fonts, and the versions its outcomes name. */
+const setup = (db: string) =>
+  readJournal(db, (sql) => ({
+    run: sql.prepare('SELECT engines, versions, fonts FROM runs').all(),
+    outcomes: sql.prepare('SELECT engine, version, COUNT(*) AS n FROM outcomes GROUP BY engine, version ORDER BY engine').all(),
+  }));
+
+/** Every outcome's dump (or error), by case and engine. */
+const results = (db: string) =>
+  readJournal(db, (sql) =>
+    sql.prepare('SELECT c.id, o.engine, o.result, o.error FROM outcomes o JOIN cases c ON c.seq = o.case_seq ORDER BY c.id, o.engine').all(),
+  );
+
 /** Every job of the queues (cases and results) in Redis right now, by id: a case's job and its result share one. */
 async function jobsInRedis(redis: Redis): Promise<Set<string>> {
   const keys = await redis.keys('bull:browser-oracle-*');
@@ -91,6 +105,8 @@ test('two workers, one SIGKILLed mid-campaign: every case recorded exactly once,
     assert.equal(await campaign.exited, 0, campaign.stderr);
     assert.match(campaign.stderr, /campaign: done: 24 case\(s\) recorded in this run, 0 skipped as already recorded/);
     assert.deepEqual(verdicts(db), verdicts(local), 'the same verdict for every case as the local run');
+    assert.deepEqual(setup(db), setup(local), "the run's engines, versions and fonts, and every outcome's engine version");
+    assert.deepEqual(results(db), results(local), 'every dump as the local run journaled it, byte for byte');
     assert.ok(Object.keys(verdicts(db)).length === 24);
     assert.deepEqual(await jobsInRedis(client), new Set(), 'no job or result left in Redis');
   } finally {
@@ -101,21 +117,24 @@ test('two workers, one SIGKILLed mid-campaign: every case recorded exactly once,
 });
 
 test('Redis restarting (empty) mid-campaign: workers and the campaign reconnect, nothing lost or doubled', async () => {
-  const { path, ids } = boxCorpus('restart.ndjson', 16);
+  // One case at a time on the worker, so that most of the corpus is still to come when Redis goes.
+  const { path, ids } = boxCorpus('restart.ndjson', 40);
   const redis = await RedisServer.start();
   const workers: CliProcess[] = [];
   try {
-    workers.push(await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=2']));
+    workers.push(await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=1']));
     const db = join(root, 'restart.sqlite');
-    const campaign = new CliProcess(['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=4']);
+    const campaign = new CliProcess(['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=3']);
     await recordedAtLeast(campaign, db, 4);
     await redis.stop();
+    const atRestart = casesIn(db);
     await sleep(2000);
     await redis.up();
     assert.equal(await campaign.exited, 0, campaign.stderr);
-    assert.match(campaign.stderr, /campaign: done: 16 case\(s\) recorded in this run, 0 skipped as already recorded/);
+    assert.match(campaign.stderr, /campaign: done: 40 case\(s\) recorded in this run, 0 skipped as already recorded/);
     assert.deepEqual(Object.keys(verdicts(db)).sort(), [...ids].sort());
-    assert.equal(workers[0]!.stderr.includes('is back'), true, `the worker reconnected:\n${workers[0]!.stderr}`);
+    // With the one worker, every case recorded after the restart says both sides reconnected.
+    assert.ok(atRestart < 40, `${atRestart} cases recorded before Redis went away`);
   } finally {
     await stopAll(workers);
     await redis.close();
@@ -193,6 +212,28 @@ test('backpressure: the jobs in Redis never outnumber --concurrency, and none is
     assert.deepEqual(await jobsInRedis(client), new Set());
   } finally {
     client.disconnect();
+    await stopAll(workers);
+    await redis.close();
+  }
+});
+
+test('workers that differ (fonts here) are warned about once, naming both', async () => {
+  const { path } = boxCorpus('differ.ndjson', 12);
+  const redis = await RedisServer.start();
+  const workers: CliProcess[] = [];
+  try {
+    workers.push(
+      await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=1']),
+      await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=1', '--fonts=square']),
+    );
+    const db = join(root, 'differ.sqlite');
+    const run = await runCli(['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=4']);
+    assert.equal(run.code, 0, run.stderr);
+    const warnings = run.stderr.split('\n').filter((line) => line.includes('workers disagree'));
+    assert.equal(warnings.length, 1, run.stderr);
+    for (const part of [`:${workers[0]!.pid} runs`, `:${workers[1]!.pid} runs`, 'fonts liberation', 'fonts square'])
+      assert.ok(warnings[0]!.includes(part), `${part} in: ${warnings[0]}`);
+  } finally {
     await stopAll(workers);
     await redis.close();
   }
