@@ -5,6 +5,7 @@
 // can be resumed by running the same command again. With --queue the cases go to the queue's
 // workers instead of an engine farm here; the loop, the journal and the summary are the same.
 import { Checkpointer } from '../campaign/checkpointer.js';
+import { terminalStderr } from './stderr-guard.js';
 import { CampaignRunError, runCampaign, type CampaignResult, type CaseRunner } from '../campaign/run-campaign.js';
 import type { Corpus } from '../campaign/corpus.js';
 import type { Expectations } from '../campaign/expectations.js';
@@ -78,7 +79,9 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
     });
     o.journal.autoCheckpoint(false);
     checkpointer = new Checkpointer(o.dbPath, () => o.journal.autoCheckpoint(true));
-    const progress = o.quiet ? undefined : new Progress({ total: await o.corpus.count() });
+    const progress = o.quiet
+      ? undefined
+      : new Progress({ total: await o.corpus.count(), stream: process.stderr.isTTY ? terminalStderr() : process.stderr });
     let result: CampaignResult;
     let failure: string | undefined;
     try {
@@ -103,7 +106,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       progress?.stop();
     }
     o.journal.endRun();
-    process.stdout.write(renderSummary(o.journal.summary()));
+    process.stdout.write(renderSummary(o.journal.summary(), o.journal.lastReport()));
     return closingLine(result, failure, signalName, o);
   } catch (error) {
     // A setting that cannot work (a bad executable, a password Redis refuses) is not cured by running again.
@@ -192,6 +195,7 @@ function closingLine(r: CampaignResult, failure: string | undefined, signal: str
   }
 }
 
+/** The run's last line: at info, or at error when the run failed. */
 function closing(line: string): void {
-  process.stderr.write(`campaign: ${line}\n`);
+  (line.startsWith('error: ') ? log.error : log.info)(`campaign: ${line}`);
 }

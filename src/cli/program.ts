@@ -16,6 +16,8 @@ import { registerProbeCommands } from './probe-commands.js';
 import { registerReflectCommands } from './reflect-commands.js';
 import { queueOption, refuseEngineFlags, registerWorkerCommand, serveOnQueue } from './queue-commands.js';
 import { queueUrl } from '../queue/connection.js';
+import { registerReduceCommand } from './reduce-command.js';
+import { registerReportCommand } from './report-command.js';
 
 const { version } = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
 
@@ -23,7 +25,8 @@ export function buildProgram(): Command {
   const program = new Command()
     .name('browser-oracle')
     .description(
-      'Ground-truth layout oracle. With no command: reads one JSON request per line on stdin and answers ' +
+      'Ground-truth layout oracle. With no command: reads one JSON request per line on stdin (geometry, vote, reflect, ' +
+        'trace, screenshot, ping, shutdown) and answers ' +
         'one JSON line per request on stdout, in completion order, each with its id; diagnostics go to stderr. ' +
         'Protocol: docs/protocol.md; JSON Schema: schema/protocol.schema.json.',
     )
@@ -54,6 +57,8 @@ export function buildProgram(): Command {
   registerReflectCommands(program);
   registerProbeCommands(program);
   registerCampaignCommands(program);
+  registerReduceCommand(program);
+  registerReportCommand(program);
   registerWorkerCommand(program);
   return program;
 }

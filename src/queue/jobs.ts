@@ -5,8 +5,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { PingResponseSchema } from '../protocol/schema.js';
 
-/** The requests a job carries: every case op, and ping (answered by one worker's oracle). */
-export const JOB_OPS = ['geometry', 'vote', 'reflect', 'trace', 'ping'] as const;
+/** The requests a job carries: every case op (QueueOracle.run fails to compile when one is missing), and ping (answered by one worker's oracle). */
+export const JOB_OPS = ['geometry', 'vote', 'reflect', 'trace', 'screenshot', 'ping'] as const;
 
 export const CaseJobSchema = Type.Object(
   {

@@ -56,9 +56,11 @@ function boxCorpus(name: string, n: number): { path: string; ids: string[] } {
 const verdicts = (db: string) =>
   Object.fromEntries(readJournal(db, (sql) => sql.prepare<[], [string, string]>('SELECT id, verdict FROM cases ORDER BY id').raw().all()));
 
-/** What a journal says the cases ran on: its run's engines, versions and fonts, and the versions its outcomes name. */
+/** A journal's schema (its migration and every table) and what it says the cases ran on: its run's engines, versions and fonts, and the versions its outcomes name. */
 const setup = (db: string) =>
   readJournal(db, (sql) => ({
+    migration: sql.pragma('user_version', { simple: true }),
+    schema: sql.prepare('SELECT name, sql FROM sqlite_schema ORDER BY name').all(),
     run: sql.prepare('SELECT engines, versions, fonts FROM runs').all(),
     outcomes: sql.prepare('SELECT engine, version, COUNT(*) AS n FROM outcomes GROUP BY engine, version ORDER BY engine').all(),
   }));
@@ -66,7 +68,9 @@ const setup = (db: string) =>
 /** Every outcome's dump (or error), by case and engine. */
 const results = (db: string) =>
   readJournal(db, (sql) =>
-    sql.prepare('SELECT c.id, o.engine, o.result, o.error FROM outcomes o JOIN cases c ON c.seq = o.case_seq ORDER BY c.id, o.engine').all(),
+    sql
+      .prepare('SELECT c.id, o.engine, o.result, o.error FROM outcomes o JOIN cases c ON c.seq = o.case_seq ORDER BY c.id, o.engine')
+      .all(),
   );
 
 /** Every job of the queues (cases and results) in Redis right now, by id: a case's job and its result share one. */
@@ -105,7 +109,11 @@ test('two workers, one SIGKILLed mid-campaign: every case recorded exactly once,
     assert.equal(await campaign.exited, 0, campaign.stderr);
     assert.match(campaign.stderr, /campaign: done: 24 case\(s\) recorded in this run, 0 skipped as already recorded/);
     assert.deepEqual(verdicts(db), verdicts(local), 'the same verdict for every case as the local run');
-    assert.deepEqual(setup(db), setup(local), "the run's engines, versions and fonts, and every outcome's engine version");
+    assert.deepEqual(
+      setup(db),
+      setup(local),
+      "the same migrated schema; the run's engines, versions and fonts, and every outcome's engine version",
+    );
     assert.deepEqual(results(db), results(local), 'every dump as the local run journaled it, byte for byte');
     assert.ok(Object.keys(verdicts(db)).length === 24);
     assert.deepEqual(await jobsInRedis(client), new Set(), 'no job or result left in Redis');
@@ -245,6 +253,7 @@ test('browser-oracle --queue answers the same lines as the stdio oracle on this 
     { id: 'vote', op: 'vote', html: '<!doctype html><div style="display:flex"><span>a</span><b>b</b></div>' },
     { id: 'reflect', op: 'reflect', html: '<input id=a maxlength=-1>', probes: [{ selector: '#a', attr: 'maxlength', idl: 'maxLength' }] },
     { id: 'trace', op: 'trace', script: "trace.value('x', 1 / 3); trace.done()" },
+    { id: 'screenshot', op: 'screenshot', html: '<!doctype html><p style="color:teal">a picture</p>' },
     { id: 'firefox-only', html: '<p>hi</p>', engines: ['firefox'] },
     { id: 'ping', op: 'ping' },
     { id: 'bad', op: 'nope' },
