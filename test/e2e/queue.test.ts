@@ -41,6 +41,34 @@ async function stopAll(workers: CliProcess[]): Promise<void> {
   await Promise.all(workers.map((w) => w.exited));
 }
 
+/** A test's queue: its redis-server, the workers it started, and a client of its own (made on first use). */
+interface OnQueue {
+  redis: RedisServer;
+  workers: CliProcess[];
+  readonly client: Redis;
+}
+
+/** Runs `body` on a redis-server of its own; afterwards the workers are stopped, the client disconnected and Redis closed. */
+async function onQueue(body: (q: OnQueue) => Promise<void>): Promise<void> {
+  const redis = await RedisServer.start();
+  let client: Redis | undefined;
+  const q: OnQueue = {
+    redis,
+    workers: [],
+    get client() {
+      client ??= redis.client();
+      return client;
+    },
+  };
+  try {
+    await body(q);
+  } finally {
+    client?.disconnect();
+    await stopAll(q.workers);
+    await redis.close();
+  }
+}
+
 /** n small geometry cases, each a box of its own size. */
 function boxCorpus(name: string, n: number): { path: string; ids: string[] } {
   const ids = Array.from({ length: n }, (_, i) => `box-${i}`);
@@ -88,10 +116,7 @@ test('two workers, one SIGKILLed mid-campaign: every case recorded exactly once,
   const localRun = await runCli(['campaign', '--db', local, '--corpus', corpus, '--quiet', ...FARM]);
   assert.equal(localRun.code, 0, localRun.stderr);
 
-  const redis = await RedisServer.start();
-  const client = redis.client();
-  const workers: CliProcess[] = [];
-  try {
+  await onQueue(async ({ redis, client, workers }) => {
     workers.push(await startWorker(redis.url, [...FARM, '--concurrency=3']), await startWorker(redis.url, [...FARM, '--concurrency=3']));
     const [doomed] = workers as [CliProcess, CliProcess];
     const db = join(root, 'queue.sqlite');
@@ -117,19 +142,13 @@ test('two workers, one SIGKILLed mid-campaign: every case recorded exactly once,
     assert.deepEqual(results(db), results(local), 'every dump as the local run journaled it, byte for byte');
     assert.ok(Object.keys(verdicts(db)).length === 24);
     assert.deepEqual(await jobsInRedis(client), new Set(), 'no job or result left in Redis');
-  } finally {
-    client.disconnect();
-    await stopAll(workers);
-    await redis.close();
-  }
+  });
 });
 
 test('Redis restarting (empty) mid-campaign: workers and the campaign reconnect, nothing lost or doubled', async () => {
   // One case at a time on the worker, so that most of the corpus is still to come when Redis goes.
   const { path, ids } = boxCorpus('restart.ndjson', 40);
-  const redis = await RedisServer.start();
-  const workers: CliProcess[] = [];
-  try {
+  await onQueue(async ({ redis, workers }) => {
     workers.push(await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=1']));
     const db = join(root, 'restart.sqlite');
     const campaign = new CliProcess(['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=3']);
@@ -143,36 +162,28 @@ test('Redis restarting (empty) mid-campaign: workers and the campaign reconnect,
     assert.deepEqual(Object.keys(verdicts(db)).sort(), [...ids].sort());
     // With the one worker, every case recorded after the restart says both sides reconnected.
     assert.ok(atRestart < 40, `${atRestart} cases recorded before Redis went away`);
-  } finally {
-    await stopAll(workers);
-    await redis.close();
-  }
+  });
 });
 
 test('a worker whose engines cannot launch takes no jobs', async () => {
-  const redis = await RedisServer.start();
-  const client = redis.client();
-  const queue = new Queue(CASES_QUEUE, { connection: client });
-  try {
-    for (let i = 0; i < 3; i++)
-      await queue.add('vote', { op: 'vote', request: { id: `c${i}`, op: 'vote', html: '<p>x</p>' }, reply: 'nobody' });
-    const worker = await runCli(['worker', '--queue', redis.url, '--engines=chromium', '--chromium=/bin/false', ...FARM]);
-    assert.equal(worker.code, 1, worker.stderr);
-    assert.match(worker.stderr, /worker: the engines did not start .*: taking no jobs/);
-    assert.deepEqual(await queue.getJobCounts('wait', 'active', 'completed', 'failed'), { wait: 3, active: 0, completed: 0, failed: 0 });
-  } finally {
-    await queue.close();
-    client.disconnect();
-    await redis.close();
-  }
+  await onQueue(async ({ redis, client }) => {
+    const queue = new Queue(CASES_QUEUE, { connection: client });
+    try {
+      for (let i = 0; i < 3; i++)
+        await queue.add('vote', { op: 'vote', request: { id: `c${i}`, op: 'vote', html: '<p>x</p>' }, reply: 'nobody' });
+      const worker = await runCli(['worker', '--queue', redis.url, '--engines=chromium', '--chromium=/bin/false', ...FARM]);
+      assert.equal(worker.code, 1, worker.stderr);
+      assert.match(worker.stderr, /worker: the engines did not start .*: taking no jobs/);
+      assert.deepEqual(await queue.getJobCounts('wait', 'active', 'completed', 'failed'), { wait: 3, active: 0, completed: 0, failed: 0 });
+    } finally {
+      await queue.close();
+    }
+  });
 });
 
 test('Ctrl-C on campaign --queue: no new job, the jobs in flight collected and recorded, nothing left in Redis', async () => {
   const { path, ids } = boxCorpus('interrupt.ndjson', 40);
-  const redis = await RedisServer.start();
-  const client = redis.client();
-  const workers: CliProcess[] = [];
-  try {
+  await onQueue(async ({ redis, client, workers }) => {
     workers.push(await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=2']));
     const db = join(root, 'interrupt.sqlite');
     const args = ['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=4'];
@@ -191,19 +202,12 @@ test('Ctrl-C on campaign --queue: no new job, the jobs in flight collected and r
     assert.equal(second.code, 0, second.stderr);
     assert.match(second.stderr, new RegExp(`campaign: done: ${40 - recorded} case\\(s\\) recorded in this run, ${recorded} skipped`));
     assert.deepEqual(Object.keys(verdicts(db)).sort(), [...ids].sort());
-  } finally {
-    client.disconnect();
-    await stopAll(workers);
-    await redis.close();
-  }
+  });
 });
 
 test('backpressure: the jobs in Redis never outnumber --concurrency, and none is left once recorded', async () => {
   const { path } = boxCorpus('bound.ndjson', 20);
-  const redis = await RedisServer.start();
-  const client = redis.client();
-  const workers: CliProcess[] = [];
-  try {
+  await onQueue(async ({ redis, client, workers }) => {
     workers.push(await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=2']));
     const db = join(root, 'bound.sqlite');
     const campaign = new CliProcess(['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=3']);
@@ -218,18 +222,12 @@ test('backpressure: the jobs in Redis never outnumber --concurrency, and none is
     assert.equal(casesIn(db), 20);
     assert.ok(Math.max(...seen) === 3, `at most 3 jobs in Redis, and 3 at times: ${Math.max(...seen)} of ${seen.length} samples`);
     assert.deepEqual(await jobsInRedis(client), new Set());
-  } finally {
-    client.disconnect();
-    await stopAll(workers);
-    await redis.close();
-  }
+  });
 });
 
 test('workers that differ (fonts here) are warned about once, naming both', async () => {
   const { path } = boxCorpus('differ.ndjson', 12);
-  const redis = await RedisServer.start();
-  const workers: CliProcess[] = [];
-  try {
+  await onQueue(async ({ redis, workers }) => {
     workers.push(
       await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=1']),
       await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=1', '--fonts=square']),
@@ -241,10 +239,7 @@ test('workers that differ (fonts here) are warned about once, naming both', asyn
     assert.equal(warnings.length, 1, run.stderr);
     for (const part of [`:${workers[0]!.pid} runs`, `:${workers[1]!.pid} runs`, 'fonts liberation', 'fonts square'])
       assert.ok(warnings[0]!.includes(part), `${part} in: ${warnings[0]}`);
-  } finally {
-    await stopAll(workers);
-    await redis.close();
-  }
+  });
 });
 
 test('browser-oracle --queue answers the same lines as the stdio oracle on this machine', async () => {
@@ -265,15 +260,10 @@ test('browser-oracle --queue answers the same lines as the stdio oracle on this 
     return JSON.parse(JSON.stringify(answers).replace(/"origin":"http:\/\/localhost:\d+"/g, '"origin":"the case server"')) as Line[];
   };
   const local = await ask(new OracleProcess(FARM));
-  const redis = await RedisServer.start();
-  const workers: CliProcess[] = [];
-  try {
+  await onQueue(async ({ redis, workers }) => {
     workers.push(await startWorker(redis.url, FARM));
     const queued = await ask(new OracleProcess(['--queue', redis.url]));
     assert.deepEqual(queued, local);
     assert.ok(local.every((answer, i) => answer.id === requests[i]!.id));
-  } finally {
-    await stopAll(workers);
-    await redis.close();
-  }
+  });
 });
