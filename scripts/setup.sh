@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs whatever is missing for the oracle, idempotently, then builds it:
-#   npm dependencies, Debian's browser engines, Xvfb and the pinned fonts.
+#   npm dependencies, Debian's browser engines, Xvfb, the pinned fonts and redis-server.
 # Everything it prints goes to stderr: `npm start` runs it before the oracle, and the
 # oracle's stdout is the protocol channel.
 #   --quiet       say nothing when nothing is missing
@@ -28,6 +28,8 @@ declare -A need=(
   [fonts-liberation2]=/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf
   # bin/browser-oracle brings up loopback in the oracle's own network namespace.
   [iproute2]=/sbin/ip
+  # The queue of more than one machine (worker, --queue); its tests start their own instances.
+  [redis-server]=/usr/bin/redis-server
 )
 missing=()
 if $engines; then

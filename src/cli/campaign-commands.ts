@@ -12,11 +12,14 @@ import { Journal } from '../campaign/journal.js';
 import { renderSummary } from '../campaign/summary.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
 import { admission, type OracleOptions } from '../coordinator/oracle-service.js';
-import { runCampaignSession } from './campaign-session.js';
+import { type CaseEngines, runCampaignSession } from './campaign-session.js';
+import { queueOption, QUEUE_OUTSTANDING, refuseEngineFlags } from './queue-commands.js';
+import { queueUrl } from '../queue/connection.js';
 import { wholeNumber } from './arguments.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { defaultOptions } from '../api/oracle.js';
 import { logs } from '../system/log.js';
+import { ConfigError } from '../protocol/errors.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
 
 interface CampaignFlags {
@@ -31,6 +34,7 @@ interface CampaignFlags {
   stopAfter?: number;
   stopAfterFindings?: number;
   concurrency?: number;
+  queue?: string;
 }
 
 export function registerCampaignCommands(program: Command): void {
@@ -42,8 +46,10 @@ export function registerCampaignCommands(program: Command): void {
       .description(
         'Runs every case of a corpus (NDJSON requests as on stdio, a folder of .html files, or NDJSON on stdin) or of the ' +
           'generator through one engine farm in this process, votes each, and records it in an SQLite journal once voted. ' +
-          'Cases the journal already holds are skipped, so running the same command again resumes. Progress goes to ' +
-          'stderr, the summary to stdout (ending with where the last report is, when one exists). Ctrl-C (or SIGTERM) stops taking cases and finishes the ones in flight; a ' +
+          'With --queue URL the cases run on the workers of that queue instead (`browser-oracle worker` on each machine), ' +
+          'into the same journal. Cases the journal already holds are skipped, so running the same command again resumes. ' +
+          'Progress goes to stderr, the summary to stdout (ending with where the last report is, when one exists). ' +
+          'Ctrl-C (or SIGTERM) stops taking cases and finishes the ones in flight; a ' +
           'second Ctrl-C abandons them (they are not recorded). docs/campaign.md has the details.',
       )
       .usage(
@@ -68,16 +74,17 @@ export function registerCampaignCommands(program: Command): void {
     .addOption(
       new Option(
         '--concurrency <n>',
-        'cases in flight at once (default: as many as the oracle on stdio keeps, 2 × workers × pages × max-batch)',
+        `cases in flight at once (default: as many as the oracle on stdio keeps, 2 × workers × pages × max-batch; with --queue, the most jobs in Redis at once, ${QUEUE_OUTSTANDING})`,
       ).argParser(wholeNumber('--concurrency')),
     )
+    .addOption(queueOption("run the cases on the workers of a queue instead of this machine's engines (see `worker`)"))
     .addHelpText(
       'after',
       '\nExit status: 0 the run completed, or stopped at --stop-after(-findings); 1 stopped by a signal or an error ' +
         '(run the same command again to resume); 2 bad usage or input.',
     );
   campaign.action(async (flags: CampaignFlags) => {
-    process.exitCode = await usage(campaign, () => campaignCommand(flags, launchOptionsOf(campaign, defaults)));
+    process.exitCode = await usage(campaign, () => campaignCommand(flags, enginesOf(campaign, flags, defaults)));
   });
 
   const summary = program
@@ -107,7 +114,19 @@ export function registerCampaignCommands(program: Command): void {
   for (const command of [campaign, summary]) exitOnUsageError(command);
 }
 
-async function campaignCommand(flags: CampaignFlags, oracle: OracleOptions): Promise<number> {
+/** The engines flags name: this machine's, or (--queue) the workers'; engine flags beside --queue are refused. */
+function enginesOf(campaign: Command, flags: CampaignFlags, defaults: OracleOptions): CaseEngines {
+  if (flags.queue === undefined) return { local: launchOptionsOf(campaign, defaults) };
+  try {
+    const queue = queueUrl(flags.queue);
+    refuseEngineFlags(campaign);
+    return { queue, outstanding: flags.concurrency ?? QUEUE_OUTSTANDING };
+  } catch (error) {
+    throw error instanceof ConfigError ? new UsageError(error.message) : error;
+  }
+}
+
+async function campaignCommand(flags: CampaignFlags, engines: CaseEngines): Promise<number> {
   const generate = generatorOptions(flags);
   if (flags.emit) {
     if (!generate) throw new UsageError('--emit prints generated cases: give --generate N --seed S');
@@ -119,16 +138,16 @@ async function campaignCommand(flags: CampaignFlags, oracle: OracleOptions): Pro
   if ((flags.corpus === undefined) === (generate === undefined)) throw new UsageError('give either --corpus PATH or --generate N --seed S');
   const corpus: Corpus = generate ? generatedCorpus(generate) : await openCorpus(flags.corpus!);
   const expectations = flags.expect === undefined ? undefined : Expectations.load(flags.expect);
-  const fontProblem = fontSetProblem(FONT_SETS[oracle.fonts]);
+  const fontProblem = 'local' in engines ? fontSetProblem(FONT_SETS[engines.local.fonts]) : undefined;
   if (fontProblem) throw new UsageError(fontProblem);
   const journal = Journal.open(flags.db);
   return runCampaignSession({
     journal,
     dbPath: flags.db,
     corpus,
-    oracle,
+    engines,
     expectations,
-    concurrency: flags.concurrency ?? admission(oracle),
+    concurrency: 'local' in engines ? (flags.concurrency ?? admission(engines.local)) : engines.outstanding,
     stopAfter: flags.stopAfter,
     stopAfterFindings: flags.stopAfterFindings,
     // Progress is information: --quiet (or --log-level=warn and above) hides it.

@@ -2,17 +2,25 @@
 // the campaign loop with progress on stderr, and end with the summary on stdout and one closing
 // line on stderr. SIGINT and SIGTERM stop taking cases and let the ones in flight finish; a
 // second signal abandons them. Either way the journal and every browser are closed, and the run
-// can be resumed by running the same command again.
+// can be resumed by running the same command again. With --queue the cases go to the queue's
+// workers instead of an engine farm here; the loop, the journal and the summary are the same.
 import { Checkpointer } from '../campaign/checkpointer.js';
 import { terminalStderr } from './stderr-guard.js';
-import { CampaignRunError, runCampaign, type CampaignResult } from '../campaign/run-campaign.js';
+import { CampaignRunError, runCampaign, type CampaignResult, type CaseRunner } from '../campaign/run-campaign.js';
 import type { Corpus } from '../campaign/corpus.js';
 import type { Expectations } from '../campaign/expectations.js';
 import type { Journal } from '../campaign/journal.js';
 import { Progress } from '../campaign/progress.js';
 import { renderSummary } from '../campaign/summary.js';
 import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
+import { ConfigError } from '../protocol/errors.js';
+import type { EngineName, PingResponse } from '../protocol/schema.js';
+import { shown } from '../queue/connection.js';
+import { QueueOracle } from '../queue/queue-oracle.js';
 import { log } from '../system/log.js';
+
+/** What runs the cases: an engine farm in this process, or the workers of a queue, with at most `outstanding` jobs in Redis. */
+export type CaseEngines = { local: OracleOptions } | { queue: URL; outstanding: number };
 
 export interface SessionOptions {
   /** Open, and closed by the session. */
@@ -20,7 +28,7 @@ export interface SessionOptions {
   /** Where the journal is, for the checkpoint thread's own connection. */
   dbPath: string;
   corpus: Corpus;
-  oracle: OracleOptions;
+  engines: CaseEngines;
   expectations: Expectations | undefined;
   concurrency: number;
   stopAfter: number | undefined;
@@ -50,24 +58,24 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let oracle: OracleService | undefined;
+  let oracle: SessionOracle | { missing: EngineName[]; close(): Promise<void> } | undefined;
   let checkpointer: Checkpointer | undefined;
   try {
-    oracle = await OracleService.start(o.oracle);
-    const missing = o.oracle.engines.filter((e) => !oracle!.engines.includes(e));
-    if (missing.length) {
-      closing(`error: ${missing.join(', ')} did not launch (the reason is above); nothing was run`);
+    oracle = 'local' in o.engines ? await openLocal(o.engines.local) : await openQueue(o.engines.queue, o.engines.outstanding, stop.signal);
+    if (oracle && 'missing' in oracle) {
+      closing(`error: ${oracle.missing.join(', ')} did not launch (the reason is above); nothing was run`);
       return 1;
     }
-    if (stop.signal.aborted) {
+    if (!oracle || stop.signal.aborted) {
       closing(`stopped by ${signalName} before any case ran; ${RESUME}`);
       return 1;
     }
     o.journal.startRun({
-      command: ['browser-oracle', ...process.argv.slice(2)],
+      // A --queue URL's password stays out of the journal.
+      command: ['browser-oracle', ...process.argv.slice(2).map((arg) => arg.replace(/(rediss?:\/\/)[^@/\s]*@/g, '$1***@'))],
       engines: oracle.engines,
       versions: oracle.versions,
-      fonts: o.oracle.fonts,
+      fonts: oracle.fonts,
     });
     o.journal.autoCheckpoint(false);
     checkpointer = new Checkpointer(o.dbPath, () => o.journal.autoCheckpoint(true));
@@ -101,7 +109,8 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
     process.stdout.write(renderSummary(o.journal.summary(), o.journal.lastReport()));
     return closingLine(result, failure, signalName, o);
   } catch (error) {
-    closing(`error: ${(error as Error).message}; ${RESUME}`);
+    // A setting that cannot work (a bad executable, a password Redis refuses) is not cured by running again.
+    closing(`error: ${(error as Error).message}${error instanceof ConfigError ? '' : `; ${RESUME}`}`);
     return 1;
   } finally {
     process.off('SIGINT', onSignal);
@@ -110,6 +119,52 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
     o.journal.close();
     await oracle?.close();
   }
+}
+
+/** A campaign's oracle, with what the run records about its engines. */
+interface SessionOracle extends CaseRunner {
+  engines: EngineName[];
+  versions: Partial<Record<EngineName, string>>;
+  fonts: string;
+  close(): Promise<void>;
+}
+
+/** The engine farm in this process, or the engines that did not launch (it is closed then). */
+async function openLocal(options: OracleOptions): Promise<SessionOracle | { missing: EngineName[]; close(): Promise<void> }> {
+  const oracle = await OracleService.start(options);
+  const missing = options.engines.filter((e) => !oracle.engines.includes(e));
+  if (missing.length) return { missing, close: () => oracle.close() };
+  return oracle;
+}
+
+/**
+ * The queue's workers, once one has answered a ping (its engines, versions and fonts are the
+ * run's; a worker that differs is warned about and its cases record their own); undefined when
+ * stopped before any worker answered.
+ */
+async function openQueue(url: URL, outstanding: number, stop: AbortSignal): Promise<SessionOracle | undefined> {
+  const queue = await QueueOracle.open(url, { outstanding });
+  log.info(`cases go to the workers of ${shown(url)}, at most ${outstanding} at a time; waiting for a worker to answer`);
+  const stopped = new Promise<undefined>((resolve) => stop.addEventListener('abort', () => resolve(undefined), { once: true }));
+  let pong: PingResponse | undefined;
+  try {
+    pong = (await Promise.race([queue.ping(), stopped])) as PingResponse | undefined;
+  } catch (error) {
+    await queue.close();
+    throw error;
+  }
+  if (!pong) {
+    await queue.close();
+    return undefined;
+  }
+  log.info(`a worker answered: ${pong.engines.map((e) => `${e} ${pong.versions[e]}`).join(', ')}; fonts ${pong.fonts}`);
+  return {
+    run: (op, request) => queue.run(op, request),
+    engines: pong.engines,
+    versions: pong.versions,
+    fonts: pong.fonts,
+    close: () => queue.close(),
+  };
 }
 
 /** Says how the run ended, in one line, and gives the exit status. */

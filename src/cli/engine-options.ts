@@ -112,6 +112,14 @@ export function addEngineOptions(command: Command, defaults: OracleOptions): Com
   return command;
 }
 
+/** The engine flags given on `command`'s command line (--config included), as typed: with --queue they are the workers'. */
+export function engineFlagsGiven(command: Command): string[] {
+  const keys = ['config', ...FLAG_OPTIONS, ...EXECUTABLE_KEYS.map((key) => executableOption(key).attributeName())];
+  return command.options
+    .filter((o) => keys.includes(o.attributeName()) && command.getOptionValueSource(o.attributeName()) === 'cli')
+    .map((o) => o.long!);
+}
+
 /**
  * The launch options `command` was given: its defaults, overridden by the config file (--config,
  * or ./browser-oracle.config.json), overridden by the flags given. Throws a ConfigError for an

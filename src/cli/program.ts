@@ -14,6 +14,8 @@ import { registerCompareCommands } from './compare-commands.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { registerProbeCommands } from './probe-commands.js';
 import { registerReflectCommands } from './reflect-commands.js';
+import { queueOption, refuseEngineFlags, registerWorkerCommand, serveOnQueue } from './queue-commands.js';
+import { queueUrl } from '../queue/connection.js';
 import { registerReduceCommand } from './reduce-command.js';
 import { registerReportCommand } from './report-command.js';
 
@@ -39,8 +41,15 @@ export function buildProgram(): Command {
         .default(64 * 1024 * 1024, '64 MiB')
         .argParser(wholeNumber('--max-line-bytes')),
     )
-    .action(async (opts: { maxLineBytes: number }) => {
-      process.exitCode = await serve({ ...launchOptionsOf(program, defaults), maxLineBytes: opts.maxLineBytes });
+    .addOption(queueOption("answer with the engines of a queue's workers instead of this machine's (see `worker`)"))
+    .action(async (opts: { maxLineBytes: number; queue?: string }) => {
+      if (opts.queue === undefined) {
+        process.exitCode = await serve({ ...launchOptionsOf(program, defaults), maxLineBytes: opts.maxLineBytes });
+        return;
+      }
+      const url = queueUrl(opts.queue);
+      refuseEngineFlags(program);
+      process.exitCode = await serveOnQueue(url, opts.maxLineBytes);
     });
   // The stdio oracle's options belong to it alone: `probe --profile=media` is the probe's.
   program.enablePositionalOptions();
@@ -50,5 +59,6 @@ export function buildProgram(): Command {
   registerCampaignCommands(program);
   registerReduceCommand(program);
   registerReportCommand(program);
+  registerWorkerCommand(program);
   return program;
 }

@@ -1,7 +1,9 @@
 // The stdio oracle: request lines in, one answer line out per request, in completion order.
 // Requests are validated as they are read and admitted under a bound, so neither a fast client
 // nor a slow reader grows memory; shutdown, end of input and SIGTERM/SIGINT all finish the cases
-// in flight before the engines close.
+// in flight before the engines close. The cases are answered by a CaseService: the engines in
+// this process (OracleService), or the workers of a queue (src/queue); either way every answer
+// becomes a line here, through answerLine.
 import PQueue from 'p-queue';
 import { parseRequestLine, type Parsed } from '../protocol/validate.js';
 import { OracleError, errorWireText } from '../protocol/errors.js';
@@ -9,13 +11,40 @@ import { answerLine } from '../protocol/wire.js';
 import { log } from '../system/log.js';
 import { readLines, type InputLine } from './line-reader.js';
 import { LineWriter } from './output.js';
-import { OracleService, admission, isCaseOp, type Answer, type OracleOptions } from './oracle-service.js';
+import { OracleService, admission, isCaseOp, type Answer, type CaseOp, type OracleOptions } from './oracle-service.js';
+import type { Request } from '../protocol/schema.js';
 
 export interface StdioOptions extends OracleOptions {
   maxLineBytes: number;
 }
 
-export async function serve(options: StdioOptions): Promise<number> {
+/** What answers the stdio oracle's requests. */
+export interface CaseService {
+  /** Answers one case request; never rejects for the case's own failures. */
+  run(op: CaseOp, request: Request): Promise<Answer>;
+  /** The ping answer's fields beside the id: at once, or (a queue) once a worker has answered. */
+  ping(): Answer | Promise<Answer>;
+  close(): Promise<void>;
+}
+
+/** The stdio oracle with the engines in this process. */
+export function serve(options: StdioOptions): Promise<number> {
+  return serveWith({ maxLineBytes: options.maxLineBytes, admission: admission(options) }, async () => {
+    const oracle = await OracleService.start(options);
+    log.info(
+      `ready: ${oracle.engines.map((e) => `${e} ${oracle.versions[e]}`).join(', ') || 'no engine'}; ` +
+        `${options.workers} worker(s) × ${options.pages} page(s) per engine; profile ${options.profile}; fonts ${options.fonts}`,
+    );
+    return oracle;
+  });
+}
+
+/**
+ * The stdio loop over the service `start` gives. `admission` bounds the requests between being
+ * read and being answered: twice what the engines take at once, so the farm has the next cases
+ * at hand while answers are written; with a queue, the jobs it keeps outstanding.
+ */
+export async function serveWith(options: { maxLineBytes: number; admission: number }, start: () => Promise<CaseService>): Promise<number> {
   const stdin = process.stdin;
   let stopping = false;
   const stop = (why: string) => {
@@ -29,25 +58,29 @@ export async function serve(options: StdioOptions): Promise<number> {
   const writer = new LineWriter(process.stdout, () => stop('stdout closed'));
   const respond = (answer: Answer) => writer.write(answerLine(answer));
 
-  const oracle = await OracleService.start(options);
+  const oracle = await start();
   try {
-    log.info(
-      `ready: ${oracle.engines.map((e) => `${e} ${oracle.versions[e]}`).join(', ') || 'no engine'}; ` +
-        `${options.workers} worker(s) × ${options.pages} page(s) per engine; profile ${options.profile}; fonts ${options.fonts}`,
-    );
-
-    // Every request between being read and its answer being handed to stdout counts against
-    // this bound. Twice what the workers take at once (every page's next batch), so the farm has
-    // the next cases at hand while answers are being written.
-    const admitted = new PQueue({ concurrency: admission(options) });
+    // Every request between being read and its answer being handed to stdout counts against this bound.
+    const admitted = new PQueue({ concurrency: options.admission });
     let shutdownId: string | undefined;
     try {
       for await (const input of readLines(stdin, options.maxLineBytes)) {
         const parsed = parse(input, options.maxLineBytes);
         // Immediate answers wait for stdout too, so they cannot pile up behind a slow reader.
         if (!parsed.ok) await respond({ id: parsed.id, error: parsed.error.wireText });
-        else if (parsed.op === 'ping') await respond({ id: parsed.request.id, ...oracle.ping() });
-        else if (parsed.op === 'shutdown') {
+        else if (parsed.op === 'ping') {
+          const { id } = parsed.request;
+          const pong = oracle.ping();
+          // A queue's ping waits for a worker: it is admitted like a case, and reading goes on.
+          if (pong instanceof Promise)
+            void admitted.add(() =>
+              pong
+                .then((fields): Answer => ({ id, ...fields }))
+                .catch((error: unknown): Answer => ({ id, error: errorWireText(error) }))
+                .then(respond),
+            );
+          else await respond({ id, ...pong });
+        } else if (parsed.op === 'shutdown') {
           shutdownId = parsed.request.id;
           break;
         } else if (isCaseOp(parsed.op)) {

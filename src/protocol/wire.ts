@@ -70,6 +70,16 @@ export function encodeJson(value: WireValue): JsonText {
   return JsonText.mint(out.join(''));
 }
 
+/**
+ * The JSON text of a value JSON.parse made (an answer that came from another process), written
+ * by the native encoder: JSON.stringify of parsed JSON is JSON again and escapes every line break.
+ */
+export function parsedJson(value: unknown): JsonText {
+  const text = JSON.stringify(value);
+  if (typeof text !== 'string') throw new UnencodableError(`a ${typeof value} has no JSON form`);
+  return JsonText.mint(text);
+}
+
 /** An answer as the pieces of one line, newline included; writing them in order writes the line. */
 export function answerLine(answer: { readonly [key: string]: WireValue | undefined }): string[] {
   const out: string[] = [];

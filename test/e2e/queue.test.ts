@@ -1,0 +1,269 @@
+// The farm on a Redis queue, end to end: a redis-server of each test's own, real `worker`
+// processes with real engines, and `campaign --queue` / `browser-oracle --queue` as a user runs
+// them. Faults: a worker SIGKILLed mid-campaign, Redis restarted (empty) mid-campaign, a worker
+// whose engines cannot launch, Ctrl-C on the campaign; the bound on jobs kept in Redis; workers
+// that differ; and the stdio oracle's lines through the queue.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { CASES_QUEUE } from '../../src/queue/connection.js';
+import { CliProcess, casesIn, readJournal, recordedAtLeast, runCli } from '../support/campaign-process.js';
+import { type Line, OracleProcess } from '../support/oracle-process.js';
+import { RedisServer } from '../support/redis-server.js';
+
+const root = mkdtempSync(join(tmpdir(), 'queue-e2e-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+const FARM = ['--workers=1', '--pages=1', '--timeout-ms=20000'];
+const ONE_ENGINE = ['--engines=chromium', ...FARM];
+
+/** A worker process, once it has said it takes cases; throws with its stderr when it exits first. */
+async function startWorker(url: string, flags: string[]): Promise<CliProcess> {
+  const worker = new CliProcess(['worker', '--queue', url, ...flags]);
+  let exited = false;
+  void worker.exited.then(() => (exited = true));
+  while (!worker.stderr.includes('taking cases from')) {
+    if (exited) throw new Error(`the worker exited before taking cases:\n${worker.stderr}`);
+    await sleep(100);
+  }
+  return worker;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Stops workers still running (SIGTERM: they finish what they hold and close their engines). */
+async function stopAll(workers: CliProcess[]): Promise<void> {
+  for (const w of workers) w.kill('SIGTERM');
+  await Promise.all(workers.map((w) => w.exited));
+}
+
+/** A test's queue: its redis-server, the workers it started, and a client of its own (made on first use). */
+interface OnQueue {
+  redis: RedisServer;
+  workers: CliProcess[];
+  readonly client: Redis;
+}
+
+/** Runs `body` on a redis-server of its own; afterwards the workers are stopped, the client disconnected and Redis closed. */
+async function onQueue(body: (q: OnQueue) => Promise<void>): Promise<void> {
+  const redis = await RedisServer.start();
+  let client: Redis | undefined;
+  const q: OnQueue = {
+    redis,
+    workers: [],
+    get client() {
+      client ??= redis.client();
+      return client;
+    },
+  };
+  try {
+    await body(q);
+  } finally {
+    client?.disconnect();
+    await stopAll(q.workers);
+    await redis.close();
+  }
+}
+
+/** n small geometry cases, each a box of its own size. */
+function boxCorpus(name: string, n: number): { path: string; ids: string[] } {
+  const ids = Array.from({ length: n }, (_, i) => `box-${i}`);
+  const path = join(root, name);
+  writeFileSync(
+    path,
+    ids.map((id, i) => JSON.stringify({ id, html: `<!doctype html><div style="width:${10 + i}px;height:7px"></div>` })).join('\n') + '\n',
+  );
+  return { path, ids };
+}
+
+/** Every case's verdict, by id. */
+const verdicts = (db: string) =>
+  Object.fromEntries(readJournal(db, (sql) => sql.prepare<[], [string, string]>('SELECT id, verdict FROM cases ORDER BY id').raw().all()));
+
+/** A journal's schema (its migration and every table) and what it says the cases ran on: its run's engines, versions and fonts, and the versions its outcomes name. */
+const setup = (db: string) =>
+  readJournal(db, (sql) => ({
+    migration: sql.pragma('user_version', { simple: true }),
+    schema: sql.prepare('SELECT name, sql FROM sqlite_schema ORDER BY name').all(),
+    run: sql.prepare('SELECT engines, versions, fonts FROM runs').all(),
+    outcomes: sql.prepare('SELECT engine, version, COUNT(*) AS n FROM outcomes GROUP BY engine, version ORDER BY engine').all(),
+  }));
+
+/** Every outcome's dump (or error), by case and engine. */
+const results = (db: string) =>
+  readJournal(db, (sql) =>
+    sql
+      .prepare('SELECT c.id, o.engine, o.result, o.error FROM outcomes o JOIN cases c ON c.seq = o.case_seq ORDER BY c.id, o.engine')
+      .all(),
+  );
+
+/** Every job of the queues (cases and results) in Redis right now, by id: a case's job and its result share one. */
+async function jobsInRedis(redis: Redis): Promise<Set<string>> {
+  const keys = await redis.keys('bull:browser-oracle-*');
+  return new Set(keys.map((key) => /^bull:browser-oracle-[a-z0-9-]+:([0-9a-f]{12}-\d+)$/.exec(key)?.[1]).filter((id) => id !== undefined));
+}
+
+test('two workers, one SIGKILLed mid-campaign: every case recorded exactly once, with the verdicts of a local run', async () => {
+  const corpus = join(root, 'generated.ndjson');
+  const emitted = await runCli(['campaign', '--generate', '24', '--seed', '13', '--emit']);
+  assert.equal(emitted.code, 0, emitted.stderr);
+  writeFileSync(corpus, emitted.stdout);
+  const local = join(root, 'local.sqlite');
+  const localRun = await runCli(['campaign', '--db', local, '--corpus', corpus, '--quiet', ...FARM]);
+  assert.equal(localRun.code, 0, localRun.stderr);
+
+  await onQueue(async ({ redis, client, workers }) => {
+    workers.push(await startWorker(redis.url, [...FARM, '--concurrency=3']), await startWorker(redis.url, [...FARM, '--concurrency=3']));
+    const [doomed] = workers as [CliProcess, CliProcess];
+    const db = join(root, 'queue.sqlite');
+    const campaign = new CliProcess(['campaign', '--queue', redis.url, '--db', db, '--corpus', corpus, '--concurrency=6']);
+    await recordedAtLeast(campaign, db, 6);
+    // Kill it while it holds cases: BullMQ records which worker took each active job.
+    let held: string[] = [];
+    while (!held.length) {
+      const active = await client.lrange(`bull:${CASES_QUEUE}:active`, 0, -1);
+      const takers = await Promise.all(active.map((id) => client.hget(`bull:${CASES_QUEUE}:${id}`, 'pb')));
+      held = active.filter((_, i) => takers[i] === `${hostname()}:${doomed.pid}`);
+      if (!held.length) await sleep(20);
+    }
+    doomed.kill('SIGKILL');
+    assert.equal(await campaign.exited, 0, campaign.stderr);
+    assert.match(campaign.stderr, /campaign: done: 24 case\(s\) recorded in this run, 0 skipped as already recorded/);
+    assert.deepEqual(verdicts(db), verdicts(local), 'the same verdict for every case as the local run');
+    assert.deepEqual(
+      setup(db),
+      setup(local),
+      "the same migrated schema; the run's engines, versions and fonts, and every outcome's engine version",
+    );
+    assert.deepEqual(results(db), results(local), 'every dump as the local run journaled it, byte for byte');
+    assert.ok(Object.keys(verdicts(db)).length === 24);
+    assert.deepEqual(await jobsInRedis(client), new Set(), 'no job or result left in Redis');
+  });
+});
+
+test('Redis restarting (empty) mid-campaign: workers and the campaign reconnect, nothing lost or doubled', async () => {
+  // One case at a time on the worker, so that most of the corpus is still to come when Redis goes.
+  const { path, ids } = boxCorpus('restart.ndjson', 40);
+  await onQueue(async ({ redis, workers }) => {
+    workers.push(await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=1']));
+    const db = join(root, 'restart.sqlite');
+    const campaign = new CliProcess(['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=3']);
+    await recordedAtLeast(campaign, db, 4);
+    await redis.stop();
+    const atRestart = casesIn(db);
+    await sleep(2000);
+    await redis.up();
+    assert.equal(await campaign.exited, 0, campaign.stderr);
+    assert.match(campaign.stderr, /campaign: done: 40 case\(s\) recorded in this run, 0 skipped as already recorded/);
+    assert.deepEqual(Object.keys(verdicts(db)).sort(), [...ids].sort());
+    // With the one worker, every case recorded after the restart says both sides reconnected.
+    assert.ok(atRestart < 40, `${atRestart} cases recorded before Redis went away`);
+  });
+});
+
+test('a worker whose engines cannot launch takes no jobs', async () => {
+  await onQueue(async ({ redis, client }) => {
+    const queue = new Queue(CASES_QUEUE, { connection: client });
+    try {
+      for (let i = 0; i < 3; i++)
+        await queue.add('vote', { op: 'vote', request: { id: `c${i}`, op: 'vote', html: '<p>x</p>' }, reply: 'nobody' });
+      const worker = await runCli(['worker', '--queue', redis.url, '--engines=chromium', '--chromium=/bin/false', ...FARM]);
+      assert.equal(worker.code, 1, worker.stderr);
+      assert.match(worker.stderr, /worker: the engines did not start .*: taking no jobs/);
+      assert.deepEqual(await queue.getJobCounts('wait', 'active', 'completed', 'failed'), { wait: 3, active: 0, completed: 0, failed: 0 });
+    } finally {
+      await queue.close();
+    }
+  });
+});
+
+test('Ctrl-C on campaign --queue: no new job, the jobs in flight collected and recorded, nothing left in Redis', async () => {
+  const { path, ids } = boxCorpus('interrupt.ndjson', 40);
+  await onQueue(async ({ redis, client, workers }) => {
+    workers.push(await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=2']));
+    const db = join(root, 'interrupt.sqlite');
+    const args = ['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=4'];
+    const campaign = new CliProcess(args);
+    await recordedAtLeast(campaign, db, 3);
+    const inFlight = await jobsInRedis(client);
+    const atSignal = casesIn(db);
+    campaign.kill('SIGINT');
+    assert.equal(await campaign.exited, 1, campaign.stderr);
+    const recorded = Number(/campaign: stopped by SIGINT: (\d+) case\(s\) recorded in this run/.exec(campaign.stderr)?.[1]);
+    assert.equal(recorded, casesIn(db));
+    assert.ok(inFlight.size > 0 && recorded > atSignal && recorded < 40, `${atSignal} recorded at the signal, ${recorded} at the end`);
+    assert.deepEqual(await jobsInRedis(client), new Set(), 'every job in flight was collected');
+
+    const second = await runCli(args);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stderr, new RegExp(`campaign: done: ${40 - recorded} case\\(s\\) recorded in this run, ${recorded} skipped`));
+    assert.deepEqual(Object.keys(verdicts(db)).sort(), [...ids].sort());
+  });
+});
+
+test('backpressure: the jobs in Redis never outnumber --concurrency, and none is left once recorded', async () => {
+  const { path } = boxCorpus('bound.ndjson', 20);
+  await onQueue(async ({ redis, client, workers }) => {
+    workers.push(await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=2']));
+    const db = join(root, 'bound.sqlite');
+    const campaign = new CliProcess(['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=3']);
+    let running = true;
+    void campaign.exited.then(() => (running = false));
+    const seen: number[] = [];
+    while (running) {
+      seen.push((await jobsInRedis(client)).size);
+      await sleep(25);
+    }
+    assert.equal(await campaign.exited, 0, campaign.stderr);
+    assert.equal(casesIn(db), 20);
+    assert.ok(Math.max(...seen) === 3, `at most 3 jobs in Redis, and 3 at times: ${Math.max(...seen)} of ${seen.length} samples`);
+    assert.deepEqual(await jobsInRedis(client), new Set());
+  });
+});
+
+test('workers that differ (fonts here) are warned about once, naming both', async () => {
+  const { path } = boxCorpus('differ.ndjson', 12);
+  await onQueue(async ({ redis, workers }) => {
+    workers.push(
+      await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=1']),
+      await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=1', '--fonts=square']),
+    );
+    const db = join(root, 'differ.sqlite');
+    const run = await runCli(['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=4']);
+    assert.equal(run.code, 0, run.stderr);
+    const warnings = run.stderr.split('\n').filter((line) => line.includes('workers disagree'));
+    assert.equal(warnings.length, 1, run.stderr);
+    for (const part of [`:${workers[0]!.pid} runs`, `:${workers[1]!.pid} runs`, 'fonts liberation', 'fonts square'])
+      assert.ok(warnings[0]!.includes(part), `${part} in: ${warnings[0]}`);
+  });
+});
+
+test('browser-oracle --queue answers the same lines as the stdio oracle on this machine', async () => {
+  const requests: Line[] = [
+    { id: 'geometry', html: '<!doctype html><p style="width:50px">some words that wrap</p>' },
+    { id: 'vote', op: 'vote', html: '<!doctype html><div style="display:flex"><span>a</span><b>b</b></div>' },
+    { id: 'reflect', op: 'reflect', html: '<input id=a maxlength=-1>', probes: [{ selector: '#a', attr: 'maxlength', idl: 'maxLength' }] },
+    { id: 'trace', op: 'trace', script: "trace.value('x', 1 / 3); trace.done()" },
+    { id: 'screenshot', op: 'screenshot', html: '<!doctype html><p style="color:teal">a picture</p>' },
+    { id: 'firefox-only', html: '<p>hi</p>', engines: ['firefox'] },
+    { id: 'ping', op: 'ping' },
+    { id: 'bad', op: 'nope' },
+  ];
+  // A trace names the origin its page was served from: each oracle's case server has a port of its own.
+  const ask = async (oracle: OracleProcess) => {
+    const answers = await Promise.all(requests.map((r) => oracle.request(r)));
+    assert.equal(await oracle.shutdown(), 0, oracle.stderr);
+    return JSON.parse(JSON.stringify(answers).replace(/"origin":"http:\/\/localhost:\d+"/g, '"origin":"the case server"')) as Line[];
+  };
+  const local = await ask(new OracleProcess(FARM));
+  await onQueue(async ({ redis, workers }) => {
+    workers.push(await startWorker(redis.url, FARM));
+    const queued = await ask(new OracleProcess(['--queue', redis.url]));
+    assert.deepEqual(queued, local);
+    assert.ok(local.every((answer, i) => answer.id === requests[i]!.id));
+  });
+});
