@@ -24,6 +24,32 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
+/**
+ * A cli-progress bar on `stream` whose text `format` makes: given the bar's options on a TTY (where
+ * it is redrawn in place), null otherwise (where cli-progress writes one line every `intervalMs`).
+ */
+export function statusBar(
+  stream: NodeJS.WriteStream,
+  intervalMs: number,
+  format: (tty: Options | null) => string,
+): InstanceType<typeof SingleBar> {
+  const tty = stream.isTTY === true;
+  return new SingleBar(
+    {
+      stream,
+      format: (options) => format(tty ? options : null),
+      noTTYOutput: true,
+      notTTYSchedule: intervalMs,
+      // Without a TTY, the final line must not be followed by an empty one.
+      clearOnComplete: !tty,
+      hideCursor: tty,
+      // The command handles Ctrl-C itself, and stops the bar.
+      gracefulExit: false,
+    },
+    Presets.shades_classic,
+  );
+}
+
 /** What the line counts, in its order. */
 const COUNTED = ['unanimous', 'outlier', 'split', 'insufficient', 'invalid', 'expected'] as const;
 
@@ -40,21 +66,7 @@ export class Progress {
     this.total = total;
     this.now = now;
     this.started = now();
-    const tty = stream.isTTY === true;
-    this.bar = new SingleBar(
-      {
-        stream,
-        format: (options) => this.line(tty ? options : null),
-        noTTYOutput: true,
-        notTTYSchedule: intervalMs,
-        // Without a TTY, the final line must not be followed by an empty one.
-        clearOnComplete: !tty,
-        hideCursor: tty,
-        // The campaign handles Ctrl-C itself, and stops the bar.
-        gracefulExit: false,
-      },
-      Presets.shades_classic,
-    );
+    this.bar = statusBar(stream, intervalMs, (options) => this.line(options));
     this.bar.start(total ?? 0, 0);
   }
 
@@ -93,7 +105,7 @@ export class Progress {
 }
 
 /** 45s, 3m29s, 2h05m. */
-function duration(seconds: number): string {
+export function duration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;

@@ -98,7 +98,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       progress?.stop();
     }
     o.journal.endRun();
-    process.stdout.write(renderSummary(o.journal.summary()));
+    process.stdout.write(renderSummary(o.journal.summary(), o.journal.lastReport()));
     return closingLine(result, failure, signalName, o);
   } catch (error) {
     closing(`error: ${(error as Error).message}; ${RESUME}`);

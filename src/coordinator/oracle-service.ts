@@ -20,6 +20,7 @@ import type { CaseContext } from './schedule.js';
 import { geometryOp, voteOp } from './geometry-op.js';
 import { reflectOp } from './reflect-op.js';
 import { traceOp } from './trace-op.js';
+import { screenshotOp } from './screenshot-op.js';
 
 /** Every launch option with its value (src/protocol/launch-options.ts); only `display` may be left out. */
 export type OracleOptions = Required<Omit<LaunchOptions, 'display'>> & Pick<LaunchOptions, 'display'>;
@@ -46,6 +47,7 @@ const CASE_OPS = {
   vote: voteOp,
   reflect: reflectOp,
   trace: traceOp,
+  screenshot: screenshotOp,
 } satisfies Record<string, (request: never, ctx: CaseContext) => Promise<Answer>>;
 
 export type CaseOp = keyof typeof CASE_OPS;
@@ -82,7 +84,7 @@ export class OracleService {
     if (strays.length)
       log.warn(`killed ${strays.length} process(es) left behind by an earlier oracle that was killed (${[...new Set(strays)].join(', ')})`);
     const egress = new EgressLog();
-    const cases = await CaseServer.start(egress);
+    const cases = await CaseServer.start(egress, dumpLimits(options).maxBytes);
     try {
       const farm = await EngineFarm.start({
         engines: options.engines,
@@ -133,7 +135,7 @@ export class OracleService {
     return this.options.fonts;
   }
 
-  /** Answers one case request (geometry, vote, reflect or trace); never rejects for the case's own failures. */
+  /** Answers one case request (geometry, vote, reflect, trace or screenshot); never rejects for the case's own failures. */
   run(op: CaseOp, request: Request): Promise<Answer> {
     const context: CaseContext = { farm: this.farm, cases: this.cases };
     return (CASE_OPS[op] as (request: Request, ctx: CaseContext) => Promise<Answer>)(request, context);

@@ -5,7 +5,16 @@
 import { captureBuiltins } from './builtins.js';
 import { describeThrown, installGuard } from './guard.js';
 import { numberJson, quoteJson } from './json-text.js';
-import { batchProgram, elsewhere, pageStateProgram, reflectProgram, servedNonce, settleProgram, walkProgram } from './programs.js';
+import {
+  afterPaint,
+  batchProgram,
+  elsewhere,
+  pageStateProgram,
+  reflectProgram,
+  servedNonce,
+  settleProgram,
+  walkProgram,
+} from './programs.js';
 import { canonicalIdl, readIdl, readProbes } from './reflect.js';
 import { afterFonts, walkDocument } from './walk.js';
 
@@ -15,6 +24,7 @@ const LIBRARY = [
   quoteJson,
   numberJson,
   afterFonts,
+  afterPaint,
   walkDocument,
   canonicalIdl,
   readIdl,

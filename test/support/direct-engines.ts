@@ -39,7 +39,7 @@ export class DirectEngines {
 
   /** Launches `engines`, one page each, loaded with the blank page when `written`. */
   static async open(engines: readonly EngineName[], written: boolean): Promise<DirectEngines> {
-    const server = await CaseServer.start(new EgressLog());
+    const server = await CaseServer.start(new EgressLog(), WALK.maxBytes);
     const browsers: EngineBrowser[] = [];
     const pages = new Map<EngineName, { page: EnginePage; guarded: boolean }>();
     try {

@@ -5,8 +5,8 @@
 // (Page.createIsolatedWorld), whose built-ins and wrappers page script cannot reach; the case's
 // script runs in the main world as a classic script (Runtime.evaluate).
 import { OracleError, firstLine } from '../../../protocol/errors.js';
-import { PROGRAMS, type ProgramName, discardingCompletion } from '../../../page/sources.js';
-import { EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
+import { PROGRAMS, type ProgramName } from '../../../page/sources.js';
+import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
 import { withDeadline } from '../time-limits.js';
 import {
   AnswerTooLargeError,
@@ -18,6 +18,12 @@ import {
 } from './connection.js';
 
 const WORLD = 'browser-oracle';
+
+/**
+ * An 800×600 RGBA PNG is at most about 1.9 MB however noisy the picture (deflate stores what it
+ * cannot compress), so 2.6 MB as base64; anything past this is not a picture of the viewport.
+ */
+const SCREENSHOT_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Each program as a function of its args that resolves with the JSON text it made. */
 const PROGRAM_CALLS = Object.fromEntries(
@@ -96,14 +102,26 @@ export class ChromiumPage implements EnginePage {
   async run(call: ProgramCall): Promise<string> {
     return this.calling(async () => {
       if (typeof call.script === 'string') {
-        if (call.program === 'walk') {
+        if (scriptAfterFonts(call.program)) {
           const settled = await this.program('settle', { check: (call.args as { check?: unknown }).check });
-          // Not on the case's document: the walk would say the same.
+          // Not on the case's document: the program would say the same.
           if (settled !== '{"settled":true}') return settled;
         }
         await this.script(call.script);
       }
       return this.program(call.program, call.args);
+    });
+  }
+
+  /** The emulated 800×600 viewport at scale 1, painted from a fresh frame (--enable-features=CDPScreenshotNewSurface). */
+  async screenshot(): Promise<Uint8Array> {
+    return this.calling(async () => {
+      const { data } = await this.send<{ data: string }>(
+        'Page.captureScreenshot',
+        { format: 'png', captureBeyondViewport: false },
+        SCREENSHOT_MAX_BYTES,
+      );
+      return Buffer.from(data, 'base64');
     });
   }
 
@@ -158,9 +176,9 @@ export class ChromiumPage implements EnginePage {
   private async script(source: string): Promise<void> {
     let evaluated: Evaluated;
     try {
-      // Its completion value is made undefined, so that an answer over the limit can only be what it threw.
+      // The host made its completion value undefined, so an answer over the limit can only be what it threw.
       evaluated = await this.send<Evaluated>('Runtime.evaluate', {
-        expression: discardingCompletion(source),
+        expression: source,
         returnByValue: false,
         userGesture: true,
         silent: true,

@@ -25,13 +25,20 @@ export interface ChromiumProcess {
   failure(): Promise<string>;
 }
 
+/** The transport's switches, as Playwright passes them: a profile in `userDataDir`, the protocol on fds 3 and 4, no window until asked for. */
+export const transportSwitches = (userDataDir: string): string[] => [
+  `--user-data-dir=${userDataDir}`,
+  '--remote-debugging-pipe',
+  '--no-startup-window',
+];
+
 /**
  * Starts `executable` with `args` and the transport's switches; rejects with a one-line reason
  * when it cannot be spawned. Whether it came up is the first command's to tell.
  */
 export async function startChromium(executable: string, args: readonly string[], env: Record<string, string>): Promise<ChromiumProcess> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'browser-oracle-chromium-'));
-  const child = spawn(executable, [...args, `--user-data-dir=${userDataDir}`, '--remote-debugging-pipe', '--no-startup-window'], {
+  const child = spawn(executable, [...args, ...transportSwitches(userDataDir)], {
     detached: true,
     env,
     // Whatever a page makes Chromium print must not reach the oracle's stdout.
