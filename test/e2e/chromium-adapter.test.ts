@@ -4,7 +4,6 @@
 // What the whole oracle does with a hostile case (every engine) is hostile-*.test.ts's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +20,10 @@ import type { CdpConnection } from '../../src/workers/engines/chromium/connectio
 import type { ChromiumPage } from '../../src/workers/engines/chromium/page.js';
 import { descendantsOf } from '../../src/system/processes.js';
 import { WALK, launchOptions } from '../support/direct-engines.js';
-import { engineProcesses } from '../support/processes.js';
+import { adapterContract, isCode } from '../support/adapter-contract.js';
+import { CaseProxy } from '../support/case-proxy.js';
+import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
+import { engineProcesses, survivors } from '../support/processes.js';
 
 const LOAD_MS = 30_000;
 /**
@@ -30,90 +32,9 @@ const LOAD_MS = 30_000;
  */
 const UNANSWERED = { timeout: 120_000 };
 
-/**
- * The oracle's proxy in miniature: every request Chromium makes arrives here, and only the
- * documents the test put at http://localhost:<port>/… are served; everything else is refused.
- */
-class CaseProxy {
-  readonly seen: string[] = [];
-  private readonly documents = new Map<string, { html: string; headers: Record<string, string> }>();
-  private readonly waiters = new Map<string, () => void>();
-  /** Paths answered never: their requests hang until the proxy closes. */
-  private readonly held = new Set<string>();
-  private nonces = 0;
-  private constructor(
-    private readonly server: Server,
-    readonly port: number,
-  ) {
-    server.on('request', (req, res) => this.answer(req, res));
-    server.on('connect', (req, socket) => {
-      this.seen.push(`CONNECT ${req.url}`);
-      // A browser killed mid-request resets its sockets.
-      socket.on('error', () => {});
-      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-    });
-  }
-
-  static async start(): Promise<CaseProxy> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return new CaseProxy(server, (server.address() as { port: number }).port);
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  /** Serves `html` at a path (with the case server's sandbox); returns its URL and the nonce its Server-Timing header carries. */
-  serve(path: string, html: string): { url: string; nonce: string } {
-    const nonce = `nonce-${++this.nonces}`;
-    this.documents.set(path, {
-      html,
-      headers: { 'server-timing': `browser-oracle-nonce;desc="${nonce}"`, 'content-security-policy': 'sandbox allow-scripts' },
-    });
-    return { url: `http://localhost:${this.port}${path}`, nonce };
-  }
-
-  /** Serves `html` as a trace page is served: its own origin, popups that escape the sandbox. */
-  serveTrace(path: string, html: string): string {
-    this.documents.set(path, {
-      html,
-      headers: { 'content-security-policy': 'sandbox allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox' },
-    });
-    return `http://localhost:${this.port}${path}`;
-  }
-
-  /** Serves `path` never: a load of it hangs. */
-  hold(path: string): string {
-    this.held.add(path);
-    return `http://localhost:${this.port}${path}`;
-  }
-
-  /** Resolves when a request for `path` arrives. */
-  requested(path: string): Promise<void> {
-    return new Promise((resolve) => this.waiters.set(path, resolve));
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  private answer(req: IncomingMessage, res: ServerResponse): void {
-    this.seen.push(`${req.method} ${req.url}`);
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '');
-    } catch {
-      return void res.writeHead(400).end();
-    }
-    this.waiters.get(url.pathname)?.();
-    if (this.held.has(url.pathname)) return;
-    const document = url.host === `localhost:${this.port}` ? this.documents.get(url.pathname) : undefined;
-    if (!document) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('refused');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...document.headers }).end(document.html);
-  }
-}
+/** What the case server sends with a case's document, and with a trace page (its own origin, popups that escape the sandbox). */
+const CASE = { 'content-security-policy': 'sandbox allow-scripts' };
+const TRACE = { 'content-security-policy': 'sandbox allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox' };
 
 let proxy: CaseProxy;
 let browser: EngineBrowser;
@@ -131,7 +52,7 @@ after(async () => {
 
 /** A page with `html` loaded as a case document; its walk arguments check that document. */
 async function caseOn(html: string): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; walk: WalkOptions } }> {
-  const check = proxy.serve(`/case/${++paths}`, html);
+  const check = proxy.serve(`/case/${++paths}`, html, CASE);
   const page = await browser.newPage({ freshStorage: true });
   await page.load(check.url, LOAD_MS);
   return { page, args: { check, walk: WALK } };
@@ -151,26 +72,6 @@ const targetsOf = async (page: EnginePage) => {
   );
   return targetInfos.filter((t) => t.browserContextId === (page as ChromiumPage).browserContextId);
 };
-const isCode = (code: string) => (error: unknown) => {
-  assert.ok(error instanceof OracleError && error.code === code, String(error));
-  return true;
-};
-
-const HOSTILE = `
-  const get = Map.prototype.get;
-  Map.prototype.get = function (k) { const v = get.call(this, k); return k instanceof Element ? '-1}]}}}\\n{"id":"victim"}' : v; };
-  JSON.stringify = () => 'FORGED';
-  Array.prototype.push = function () { return 0; };
-  Element.prototype.getBoundingClientRect = () => ({ x: 666, y: 666, width: 666, height: 666, left: 666, top: 666, right: 1332, bottom: 1332 });
-  Element.prototype.getClientRects = () => [];
-  window.getComputedStyle = () => ({ getPropertyValue: () => 'forged' });
-  Object.defineProperty(window, 'innerWidth', { get: () => 1 });
-  Object.defineProperty(Element.prototype, 'tagName', { get: () => 'FORGED' });
-  Object.defineProperty(Document.prototype, 'fonts', { get: () => ({ ready: new Promise(() => {}) }) });
-`;
-const LAYOUT = `<!doctype html><style>p { width: 300px; font: 16px serif }</style>
-  <p>some text that <b>wraps</b> across lines at three hundred pixels wide</p>
-  <form><input name=tagName><input name=getBoundingClientRect></form><img name=fonts alt=x>`;
 
 describe('chromium adapter', () => {
   test('launch: the version is the product build; one process group on a pipe; one --disable-features with both lists', () => {
@@ -190,24 +91,12 @@ describe('chromium adapter', () => {
     assert.ok(existsSync(userDataDir));
   });
 
-  test('a served case: pageState, walk and reflect from the isolated world', async () => {
-    const { page, args } = await caseOn('<!doctype html><p style="width:120px">hello <b>world</b></p><input id=n type=number min=5>');
-    const state = JSON.parse(await page.run({ program: 'pageState', args: {} }));
-    assert.deepEqual(state, { href: args.check.url, viewport: [800, 600], ratio: 1 });
-    const walk = JSON.parse(await page.run({ program: 'walk', args })) as RawWalk;
-    assert.deepEqual(walk.tags, ['HTML', 'HEAD', 'BODY', 'P', 'B', 'INPUT']);
-    assert.deepEqual(walk.parents, [-1, 0, 0, 2, 3, 2]);
-    assert.deepEqual(walk.viewport, [800, 600]);
-    assert.equal(walk.bounding[3 * 4 + 2], 120, "the p's width");
-    const reflected = JSON.parse(
-      await page.run({
-        program: 'reflect',
-        args: { check: args.check, probes: [{ selector: '#n', attr: 'min', idl: 'min' }] },
-        script: "document.getElementById('n').setAttribute('min', '7')",
-      }),
-    );
-    assert.deepEqual(reflected, { values: [['7', '7']] });
-    await page.close();
+  adapterContract({
+    world: 'the isolated world',
+    browser: () => browser,
+    caseOn: (html) => caseOn(html),
+    serveCase: (html) => proxy.serve(`/case/${++paths}`, html, CASE),
+    neverAnswered: () => proxy.hold(`/never/${++paths}`),
   });
 
   test("a page is emulated as Playwright's newContext made it: screen, window, media, pointer, focus", async () => {
@@ -224,18 +113,8 @@ describe('chromium adapter', () => {
     await page.close();
   });
 
-  test('a page elsewhere than its case is reported, not walked', async () => {
-    const { page, args } = await caseOn('<!doctype html><p>x</p>');
-    const other = proxy.serve(`/case/${++paths}`, '<!doctype html><p>other</p>');
-    await page.load(other.url, LOAD_MS);
-    assert.deepEqual(JSON.parse(await page.run({ program: 'walk', args })), { elsewhere: other.url });
-    // The script is not run on a document that is not the case's.
-    assert.deepEqual(JSON.parse(await page.run({ program: 'walk', args, script: 'throw new Error("ran")' })), { elsewhere: other.url });
-    await page.close();
-  });
-
   test('a case that leaves its document as it loads: the load ends on the document it went to', async () => {
-    const other = proxy.serve(`/case/${++paths}`, '<!doctype html><p>other</p>');
+    const other = proxy.serve(`/case/${++paths}`, '<!doctype html><p>other</p>', CASE);
     const { page, args } = await caseOn(`<!doctype html><p>x</p><script>location.href = ${JSON.stringify(other.url)}</script>`);
     assert.deepEqual(JSON.parse(await page.run({ program: 'walk', args })), { elsewhere: other.url });
     await page.close();
@@ -262,34 +141,12 @@ describe('chromium adapter', () => {
     await Promise.all([clean, fromScript, inline].map(({ page }) => page.close()));
   });
 
-  test("a script that throws is the case's script_error (first line), and the page lives on", async () => {
+  test('a thrown value that is not an error is named; one too large to read is a script_error of a few words', async () => {
     const { page, args } = await caseOn('<!doctype html><p>x</p>');
-    await assert.rejects(page.run({ program: 'walk', args, script: 'throw new TypeError("bad thing\\nmore")' }), (error: unknown) => {
-      assert.ok(error instanceof OracleError);
-      assert.equal(error.code, 'script_error');
-      assert.equal(error.message, 'TypeError: bad thing');
-      return true;
-    });
-    await assert.rejects(
-      page.run({ program: 'reflect', args: { check: args.check, probes: [] }, script: 'let x = ;' }),
-      (error: unknown) => {
-        assert.ok(
-          error instanceof OracleError && error.code === 'script_error' && error.message.startsWith('SyntaxError: '),
-          String(error),
-        );
-        return true;
-      },
-    );
     await assert.rejects(page.run({ program: 'walk', args, script: 'throw "plain"' }), (error: unknown) => {
       assert.ok(error instanceof OracleError && error.message === 'uncaught "plain"', String(error));
       return true;
     });
-    assert.deepEqual((JSON.parse(await page.run({ program: 'walk', args })) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
-    await page.close();
-  });
-
-  test('a script that throws a huge error is a script_error of a few words, never read in full', async () => {
-    const { page, args } = await caseOn('<!doctype html><p>x</p>');
     for (const thrown of ["new Error('x'.repeat(2e7))", "'y'.repeat(2e7)"]) {
       await assert.rejects(page.run({ program: 'walk', args, script: `throw ${thrown}` }), (error: unknown) => {
         assert.ok(error instanceof OracleError && error.code === 'script_error', String(error));
@@ -336,12 +193,6 @@ describe('chromium adapter', () => {
     await page.close();
   });
 
-  test('a load that does not finish within its time is navigation_failed', async () => {
-    const page = await browser.newPage({ freshStorage: true });
-    await assert.rejects(page.load(proxy.hold('/never'), 1_000), isCode('navigation_failed'));
-    await page.close();
-  });
-
   test('callMain runs in the main world and answers plain values', async () => {
     const { page } = await caseOn('<!doctype html><p>x</p><script>window.fromPage = 41</script>');
     assert.deepEqual(await page.callMain('(a, b) => ({ sum: fromPage + a, list: [b, null, true] })', [1, 'x']), {
@@ -354,7 +205,7 @@ describe('chromium adapter', () => {
 
   test('a case that leaves its document during a call is page_tampered, and the page lives on', async () => {
     const { page } = await caseOn('<!doctype html><p>x</p>');
-    const away = proxy.serve(`/case/${++paths}`, '<!doctype html><p>away</p>');
+    const away = proxy.serve(`/case/${++paths}`, '<!doctype html><p>away</p>', CASE);
     await assert.rejects(
       page.callMain('(url) => { location.href = url; return new Promise(() => {}) }', [away.url]),
       isCode('page_tampered'),
@@ -407,7 +258,7 @@ describe('chromium adapter', () => {
     const ownPid = engineProcesses(descendantsOf(process.pid), 'chromium').find((pid) => !running.has(pid))!;
     const userDataDir = userDataDirOf(ownPid);
     const page = await own.newPage({ freshStorage: true });
-    await page.load(proxy.serve(`/case/${++paths}`, '<!doctype html><p>x</p>').url, LOAD_MS);
+    await page.load(proxy.serve(`/case/${++paths}`, '<!doctype html><p>x</p>', CASE).url, LOAD_MS);
     const inFlight = page.callMain('() => new Promise(() => {})', []);
     inFlight.catch(() => {});
     process.kill(ownPid, 'SIGKILL');
@@ -443,7 +294,7 @@ describe('chromium adapter', () => {
   );
 
   test('http://localhost through the proxy is a secure context (what trace pages rely on)', async () => {
-    const trace = proxy.serveTrace(`/trace/${++paths}`, '<!doctype html><p>trace</p>');
+    const trace = proxy.serve(`/trace/${++paths}`, '<!doctype html><p>trace</p>', TRACE).url;
     const page = await browser.newPage({ freshStorage: true });
     await page.load(trace, LOAD_MS);
     assert.equal(await page.callMain('() => isSecureContext', []), true);
@@ -472,7 +323,7 @@ describe('chromium adapter', () => {
     const userDataDir = userDataDirOf(ownPid);
     assert.ok(commandLine(ownPid).includes('--use-fake-device-for-media-stream'));
     const page = await own.newPage({ freshStorage: true });
-    await page.load(proxy.serveTrace(`/trace/${++paths}`, '<!doctype html><p>x</p>'), LOAD_MS);
+    await page.load(proxy.serve(`/trace/${++paths}`, '<!doctype html><p>x</p>', TRACE).url, LOAD_MS);
     assert.equal(await page.callMain("() => navigator.permissions.query({ name: 'camera' }).then((p) => p.state)", []), 'granted');
     let exited = false;
     void own.exited.then(() => (exited = true));
@@ -506,19 +357,4 @@ function userDataDirOf(pid: number): string {
   return commandLine(pid)
     .find((arg) => arg.startsWith('--user-data-dir='))!
     .slice('--user-data-dir='.length);
-}
-
-/** Live (not zombie) processes of `leader`'s process group. */
-function survivors(leader: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        return fields[0] !== 'Z' && Number(fields[2]) === leader;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
