@@ -1,7 +1,8 @@
 // The Chromium adapter against a real Chromium, directly (no engine host, no coordinator): pages,
-// the trusted programs in the isolated world against hostile cases, error classes, crashes, hangs,
-// downloads, screenshots, what a page can send to Node, and what is left once the browser closes.
-// What the whole oracle does with a hostile case (every engine) is hostile-*.test.ts's.
+// the contract every adapter keeps (test/support/adapter-contract.ts), the isolated world against
+// hostile cases, error classes, crashes, hangs, screenshots, what a page can send to Node, and
+// what is left once the browser closes. What the whole oracle does with a hostile case (every
+// engine: popups, storage, the network) is hostile-*.test.ts's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
