@@ -58,6 +58,11 @@ export class DirectEngines {
     }
   }
 
+  /** The version `engine` reports (its dumps' engine_version). */
+  versionOf(engine: EngineName): string {
+    return this.browsers.find((b) => b.engine === engine)!.version;
+  }
+
   /** The page the fast path writes cases into. */
   get blankUrl(): string {
     return this.server.blankUrl;

@@ -11,7 +11,7 @@ import pTimeout from 'p-timeout';
 import WebDriver from 'webdriver';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { VIEWPORT } from '../../engine.js';
-import { browserEnv } from '../bundled.js';
+import { browserEnv } from '../env.js';
 import { miniBrowserArgs, webkitExecutables } from './minibrowser.js';
 
 // @wdio's logger prints to stdout, which is the protocol channel.

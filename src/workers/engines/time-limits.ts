@@ -1,4 +1,4 @@
-// Waiting on Firefox for a bounded time: a hung or dead browser must not hang its owner.
+// Waiting on a browser for a bounded time: a hung or dead browser must not hang its owner.
 
 /** Resolves when `promise` settles or after `ms`, whichever comes first; never rejects. */
 export function withGrace(promise: Promise<unknown>, ms: number): Promise<void> {
