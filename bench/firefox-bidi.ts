@@ -197,6 +197,7 @@ const options: LaunchOptions = {
   profile: 'default',
   display: undefined,
   fontconfigFile: FONT_SETS.liberation.fontconfigFile,
+  fontDirs: FONT_SETS.liberation.dirs,
   proxyUrl,
   browsers: 'system',
   paths: {},

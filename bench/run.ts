@@ -71,6 +71,7 @@ async function naive(cases: BenchCase[], oneCall: boolean): Promise<Phase> {
         profile: 'default',
         display: undefined,
         fontconfigFile: FONT_SETS.liberation.fontconfigFile,
+        fontDirs: FONT_SETS.liberation.dirs,
         proxyUrl: server.proxyUrl,
         browsers: 'auto',
         paths: {},
