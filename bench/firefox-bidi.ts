@@ -7,7 +7,7 @@
 // adapter in its sandbox, Playwright through page.evaluate in the main world. Every dump must be
 // byte-identical to Playwright's one-per-call dump. CPU is read from /proc: the Firefox process
 // tree (its parent process apart), and this Node process.
-import { FONT_SETS } from '../src/fonts/font-sets.js';
+import { WALK, launchOptions } from '../test/support/direct-engines.js';
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -17,7 +17,6 @@ import { PROGRAMS } from '../src/page/sources.js';
 import type { WalkOptions } from '../src/page/walk.js';
 import { dumpJson } from '../src/protocol/dump.js';
 import type { RawWalk } from '../src/protocol/page-output.js';
-import { STYLE_PROPERTIES } from '../src/protocol/schema.js';
 import { descendantsOf } from '../src/system/processes.js';
 import { VIEWPORT } from '../src/workers/engine.js';
 import { browserEnv } from '../src/workers/engines/bundled.js';
@@ -31,14 +30,6 @@ const flag = (name: string, fallback: number) => Number(process.argv.find((a) =>
 const PAGES = flag('pages', 2);
 const ROUNDS = flag('rounds', 3);
 const corpus = layoutCorpus();
-const WALK: WalkOptions = {
-  styleProperties: STYLE_PROPERTIES,
-  scriptCapableSelector: 'script,iframe,frame,frameset,object,embed,portal,meta[http-equiv],[autofocus],[srcdoc]',
-  maxNodes: 100_000,
-  maxFragments: 1_000_000,
-  maxBytes: 64 * 1024 * 1024,
-  loadMs: null,
-};
 /** Generous: every case of a call is walked in the call it was sent in. */
 const BUDGET_MS = 60_000;
 
@@ -193,16 +184,7 @@ const VARIANTS: { label: string; driver: Driver; perCall: number }[] = [
 ];
 
 const { server, proxyUrl, blankUrl } = await startBlankProxy();
-const options: LaunchOptions = {
-  profile: 'default',
-  display: undefined,
-  fontconfigFile: FONT_SETS.liberation.fontconfigFile,
-  fontDirs: FONT_SETS.liberation.dirs,
-  proxyUrl,
-  browsers: 'system',
-  paths: {},
-  extra: {},
-};
+const options: LaunchOptions = launchOptions(proxyUrl, { browsers: 'system' });
 const results = new Map<string, Measured[]>(VARIANTS.map((v) => [v.label, []]));
 try {
   for (let round = 0; round < ROUNDS; round++) {

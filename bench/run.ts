@@ -9,39 +9,20 @@
 //                        fast path's call without batching); each engine in turn
 //   farm, batch 1        the real oracle over stdio, every case pipelined, batches off
 //   farm                 the real oracle over stdio, every case pipelined, as it ships
-import { FONT_SETS } from '../src/fonts/font-sets.js';
 import { performance } from 'node:perf_hooks';
 import { Presets, SingleBar } from 'cli-progress';
-import { CaseServer } from '../src/coordinator/case-server.js';
-import { EgressLog } from '../src/coordinator/egress-log.js';
-import { decodeBatchText, decodeWalk, decodeWalkText, type RawWalk } from '../src/protocol/page-output.js';
+import type { RawWalk } from '../src/protocol/page-output.js';
 import { dumpJson } from '../src/protocol/dump.js';
 import { ENGINE_NAMES, type EngineName } from '../src/protocol/schema.js';
-import { LAUNCHERS } from '../src/workers/engines/index.js';
-import type { EngineBrowser, EnginePage } from '../src/workers/engine.js';
 import { defaultOptions } from '../src/api/oracle.js';
-import { workerContext } from '../src/workers/worker-context.js';
 import { OracleProcess, type Line } from '../test/support/oracle-process.js';
+import { DirectEngines } from '../test/support/direct-engines.js';
 import { layoutCorpus, type BenchCase } from '../test/support/layout-corpus.js';
 import { cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
 import { microBenchmarks } from './micro.js';
 
 const corpus = layoutCorpus(34);
 const farmArgs = process.argv.slice(2).filter((a) => /^--(workers|pages|max-batch)=/.test(a));
-const walkOptions = workerContext(new Map(), {
-  ...defaultLimits(),
-  engines: [],
-  launch: {} as never,
-  pages: 1,
-  maxBatch: 1,
-  timeoutMs: 1,
-}).walk;
-
-function defaultLimits() {
-  const d = defaultOptions();
-  return { limits: { maxNodes: d.maxNodes, maxFragments: 4 * d.maxNodes, maxBytes: d.maxAnswerBytes } };
-}
-
 function progress(label: string, total: number): SingleBar {
   const bar = new SingleBar(
     { format: `${label.padEnd(22)} {bar} {value}/{total} cases`, stream: process.stderr, hideCursor: true },
@@ -61,51 +42,16 @@ interface Phase {
 /** The naive oracles: one page per engine, here, each case through each engine in turn. */
 async function naive(cases: BenchCase[], oneCall: boolean): Promise<Phase> {
   const label = oneCall ? 'naive, one call' : 'naive (ENGINES.md)';
-  const egress = new EgressLog();
-  const server = await CaseServer.start(egress);
-  const browsers: EngineBrowser[] = [];
-  const pages: [EngineName, EnginePage, boolean][] = [];
+  const engines = await DirectEngines.open(ENGINE_NAMES, oneCall);
   try {
-    for (const engine of ENGINE_NAMES) {
-      const browser = await LAUNCHERS[engine]({
-        profile: 'default',
-        display: undefined,
-        fontconfigFile: FONT_SETS.liberation.fontconfigFile,
-        fontDirs: FONT_SETS.liberation.dirs,
-        proxyUrl: server.proxyUrl,
-        browsers: 'auto',
-        paths: {},
-        extra: {},
-      });
-      browsers.push(browser);
-      const page = await browser.newPage({ freshStorage: false });
-      if (oneCall) await page.load(server.blankUrl, 30_000);
-      pages.push([engine, page, browser.guarded]);
-    }
-    const guarded = new Set(pages.filter(([, , g]) => g).map(([engine]) => engine));
     const walks: Phase['walks'] = new Map();
     const bar = progress(label, cases.length);
     const before = sampleCpu(process.pid);
     const start = performance.now();
     for (const c of cases) {
       const perEngine: Partial<Record<EngineName, RawWalk>> = {};
-      for (const [engine, page] of pages) {
-        if (oneCall) {
-          const text = await page.run({
-            program: 'batch',
-            args: { blankUrl: server.blankUrl, htmls: [c.html], walk: walkOptions, budgetMs: 30_000 },
-          });
-          const answer = decodeBatchText(text);
-          const walk = 'walks' in answer ? decodeWalk(answer.walks[0]) : answer;
-          if ('walk' in walk) perEngine[engine] = walk.walk;
-        } else {
-          const published = server.publish(c.id, 'geometry', c.html, [engine], guarded);
-          const { url, nonce } = published.documents[engine]!;
-          await page.load(url, 30_000);
-          const walk = decodeWalkText(await page.run({ program: 'walk', args: { check: { url, nonce }, walk: walkOptions } }));
-          if ('walk' in walk) perEngine[engine] = walk.walk;
-          published.release();
-        }
+      for (const engine of ENGINE_NAMES) {
+        perEngine[engine] = oneCall ? (await engines.writeAndWalk(engine, [c.html]))[0] : await engines.loadAndWalk(engine, c.id, c.html);
       }
       walks.set(c.id, perEngine);
       bar.increment();
@@ -115,8 +61,7 @@ async function naive(cases: BenchCase[], oneCall: boolean): Promise<Phase> {
     bar.stop();
     return { label, seconds, cpu, walks };
   } finally {
-    await Promise.all(browsers.map((b) => b.close()));
-    await server.close();
+    await engines.close();
   }
 }
 

@@ -1,50 +1,57 @@
 #!/usr/bin/env node
-// Renders docs/report-example.png, the picture of a report in README.md: the sample report of the
-// recorded dumps (test/support/report-sample.ts) in the oracle's headless Chromium, showing the
-// summary, the bucket table and the text-line bucket. Only Chromium runs here, so only its
-// screenshots are real; the other engines' panels say so and show their boxes alone.
+// Renders docs/report-example.png, the picture of a report in README.md, from a real report
+// (`browser-oracle report`): opened in the oracle's own headless Chromium, launched as its adapter
+// launches it, showing the summary, the first rows of the bucket table and the first bucket whose
+// example is shown reduced (else the first outlier bucket); the rest is hidden, not changed.
 //
-//   npx tsc -b && node scripts/render-report-example.mjs
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+//   npm run build && node scripts/render-report-example.mjs report.html
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const built = (path) => `${root}dist/${path}`;
-for (const path of ['src/report/render.js', 'test/support/report-sample.js', 'test/support/report-chromium.js']) {
-  if (!existsSync(built(path))) {
-    process.stderr.write(`render-report-example: ${built(path)} is missing; build first with \`npx tsc -b\`\n`);
-    process.exit(2);
-  }
+const report = process.argv[2];
+const adapter = `${root}dist/src/workers/engines/chromium/index.js`;
+const fonts = `${root}dist/src/fonts/fontconfig-file.js`;
+if (!report || !existsSync(report)) {
+  process.stderr.write('render-report-example: give the report to picture: node scripts/render-report-example.mjs REPORT.html\n');
+  process.exit(2);
 }
-const { renderReport } = await import(built('src/report/render.js'));
-const { sampleReportInput } = await import(built('test/support/report-sample.js'));
-const { launchReportChromium, screenshotCase } = await import(built('test/support/report-chromium.js'));
+if (!existsSync(adapter)) {
+  process.stderr.write(`render-report-example: ${adapter} is missing; build first with \`npm run build\`\n`);
+  process.exit(2);
+}
+const { chromium } = await import('playwright-core');
+const { chromiumLaunchOptions } = await import(adapter);
+const { fontconfigFileOf } = await import(fonts);
 
-const dir = mkdtempSync(join(tmpdir(), 'report-example-'));
-const browser = await launchReportChromium();
+const browser = await chromium.launch(
+  chromiumLaunchOptions({
+    profile: 'default',
+    display: undefined,
+    fontconfigFile: fontconfigFileOf('liberation'),
+    // Nothing listens there: the report needs no network, and gets none.
+    proxyUrl: 'http://127.0.0.1:9',
+    browsers: 'auto',
+    paths: {},
+    extra: {},
+  }),
+);
 try {
-  const input = await sampleReportInput(async (engine, request) =>
-    engine === 'chromium'
-      ? { png: await screenshotCase(browser, request.html, request.script) }
-      : { png: null, error: 'only Chromium ran for this picture' },
-  );
-  const file = join(dir, 'report.html');
-  writeFileSync(file, renderReport(input));
   // bypassCSP: the picture hides the other buckets with a style of its own, which the report's policy refuses.
   const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, deviceScaleFactor: 1, bypassCSP: true });
   const page = await context.newPage();
-  await page.goto(pathToFileURL(file).href);
-  const shown = await page.$$eval(
-    'section.bucket',
-    (sections) => sections.find((s) => s.querySelector('h2 code')?.textContent?.startsWith('outlier'))?.id,
-  );
-  await page.addStyleTag({ content: `section.bucket:not(#${shown}) { display: none; } details { display: none; }` });
+  await page.goto(pathToFileURL(resolve(report)).href);
+  const shown = await page.$$eval('section.bucket', (sections) => {
+    const reduced = sections.find((s) => s.querySelector('h3 .tag')?.textContent === 'reduced');
+    return (reduced ?? sections.find((s) => s.querySelector('h2 code')?.textContent?.startsWith('outlier')) ?? sections[0])?.id;
+  });
+  await page.addStyleTag({
+    content: `section.bucket:not(#${shown}), details, table.buckets tr:nth-child(n+10) { display: none; }`,
+  });
   const out = `${root}docs/report-example.png`;
   await page.screenshot({ path: out, fullPage: true });
   process.stderr.write(`render-report-example: wrote ${out}\n`);
 } finally {
   await browser.close();
-  rmSync(dir, { recursive: true, force: true });
 }

@@ -18,6 +18,7 @@ export { ConfigError, ERROR_CODES, OracleError, type ErrorCode } from './protoco
 export { checkRequest, parseRequestLine, type Parsed } from './protocol/validate.js';
 export * from './protocol/schema.js';
 export * from './protocol/trace-schema.js';
+export * from './protocol/screenshot-schema.js';
 export * from './protocol/reflect-schema.js';
 export * from './protocol/vote-schema.js';
 export * from './protocol/launch-options.js';

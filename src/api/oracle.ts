@@ -10,6 +10,7 @@ import type { FontSetName } from '../protocol/font-sets.js';
 import type { Executables, LaunchOptions } from '../protocol/launch-options.js';
 import type { GeometryRequest, GeometryResponse, ReflectRequest, ReflectResponse, VoteRequest, VoteResponse } from '../protocol/schema.js';
 import type { TraceRequest, TraceResponse } from '../protocol/trace-schema.js';
+import type { ScreenshotRequest, ScreenshotResponse } from '../protocol/screenshot-schema.js';
 import { OracleService, isCaseOp, type Answer, type OracleOptions } from '../coordinator/oracle-service.js';
 
 /** A request as the library takes it: the protocol's, with the id optional (one is made up when left out). */
@@ -99,6 +100,11 @@ export class Oracle {
   /** What a script observed, canonicalized, per engine. */
   trace(request: Ask<TraceRequest>): Promise<TraceResponse> {
     return this.ask({ ...request, op: 'trace' }) as Promise<TraceResponse>;
+  }
+
+  /** A PNG (base64) of each engine's 800×600 viewport after the case's load, fonts and script. */
+  screenshot(request: Ask<ScreenshotRequest>): Promise<ScreenshotResponse> {
+    return this.ask({ ...request, op: 'screenshot' }) as Promise<ScreenshotResponse>;
   }
 
   /** Closes every browser, driver and server the oracle started. */

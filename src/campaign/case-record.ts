@@ -36,14 +36,15 @@ export interface CaseTiming {
 export const opOf = (request: CaseRequest) => ('op' in request && request.op ? request.op : 'geometry');
 
 /**
- * What the oracle is asked for a case. A geometry or vote case is asked as a `vote` with its
- * dumps and in-page times: the vote is taken in the worker, beside the engines, and the dumps
- * still reach the journal. Reflect and trace requests go as they are.
+ * What the oracle is asked for a case. A geometry or vote case is asked as a `vote`, with its
+ * dumps and in-page times unless `dumps` is false (a reduction's candidates need only the vote):
+ * the vote is taken in the worker, beside the engines, and the dumps still reach the journal.
+ * Reflect and trace requests go as they are.
  */
-export function wireRequest(request: CaseRequest): { op: SentOp; request: CaseRequest } {
+export function wireRequest(request: CaseRequest, { dumps = true } = {}): { op: SentOp; request: CaseRequest } {
   if ('op' in request && (request.op === 'reflect' || request.op === 'trace')) return { op: request.op, request };
   const { id, html, script, engines } = request;
-  const vote: VoteRequest = { id, op: 'vote', html, dumps: true, timing: true };
+  const vote: VoteRequest = dumps ? { id, op: 'vote', html, dumps: true, timing: true } : { id, op: 'vote', html };
   if (script !== undefined) vote.script = script;
   if (engines !== undefined) vote.engines = engines;
   return { op: 'vote', request: vote };
@@ -64,6 +65,12 @@ export function votedCase(request: CaseRequest, answer: CaseAnswer): VotedCase {
     default:
       return { op: 'geometry', vote: voteGeometry(parsed<Static<typeof GeometryResponseSchema>>(answer)) };
   }
+}
+
+/** The bucket signature of a case from its answer (null when its engines are unanimous): what a campaign records, and a reduction keeps. */
+export function caseSignature(request: CaseRequest, answer: CaseAnswer): string | null {
+  const bucket = bucketOf(votedCase(request, answer));
+  return bucket && signatureOf(bucket);
 }
 
 /** A dump's, trace's or state's engine_version, read from the head of its text (the contract puts it second). */

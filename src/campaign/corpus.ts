@@ -10,7 +10,7 @@
 //   - for a folder, the file's path relative to the folder (`/`-separated).
 // A line the oracle would reject becomes an invalid item carrying the oracle's own error text
 // (src/protocol/validate.ts), keyed by its id when one can be read, else `line:<n>`. So is a
-// ping or shutdown line: it is not a case.
+// ping, shutdown or screenshot line: it is not a case a vote can judge.
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
@@ -18,12 +18,13 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { OracleError } from '../protocol/errors.js';
 import type { PingRequest, Request, ShutdownRequest } from '../protocol/schema.js';
+import type { ScreenshotRequest } from '../protocol/screenshot-schema.js';
 import { parseRequestLine, type Parsed } from '../protocol/validate.js';
 import { CampaignError } from './campaign-error.js';
 import { contentHash } from './case-hash.js';
 
-/** A request a campaign runs: anything but the control ops. */
-export type CaseRequest = Exclude<Request, PingRequest | ShutdownRequest>;
+/** A request a campaign runs and votes: anything but the control ops and pictures. */
+export type CaseRequest = Exclude<Request, PingRequest | ShutdownRequest | ScreenshotRequest>;
 
 /** One case of a corpus: `given` is its text as the corpus holds it (the line, or the folder case as a request). */
 export type CorpusItem =
@@ -73,7 +74,7 @@ function lineItem(n: number, bytes: Buffer): CorpusItem {
   const given = bytes.toString('utf8');
   const parsed = withLineId(parseRequestLine(bytes), given, n);
   if (!parsed.ok) return { ok: false, id: parsed.id ?? `line:${n}`, hash: contentHash(given), given, error: parsed.error.wireText };
-  if (parsed.op === 'ping' || parsed.op === 'shutdown') {
+  if (parsed.op === 'ping' || parsed.op === 'shutdown' || parsed.op === 'screenshot') {
     const error = new OracleError(
       'invalid_request',
       `field "op": ${JSON.stringify(parsed.op)} is not a case (a corpus holds geometry, vote, reflect and trace requests)`,

@@ -5,7 +5,10 @@
 //   cases       one row per case, unique by (id, hash): the request as given, the vote's verdict,
 //               outlier and bucket signature, the matched known difference, timings, attempts
 //   outcomes    one row per case and engine: the dump / trace / state as JSON text, or the error
-//   reductions  at most one row per case: a reduced request found later, beside the original
+//   reductions  at most one row per case: a reduced request found later, beside the original,
+//               with its vote, its sizes before and after, and what the reduction took
+//   reduction_outcomes  one row per reduction and engine: the reduced case's dump, or its error
+//   reports     one row per report written: where, and when
 //
 // A case's rows are written in one transaction once it has been voted, so a process killed at
 // any point loses only the cases in flight, and a case is never half recorded. WAL mode with
@@ -18,61 +21,8 @@ import type { ClusterVerdict } from '../protocol/vote-schema.js';
 import { errorCode } from '../comparator/signature.js';
 import type { EngineName } from '../protocol/schema.js';
 import { CampaignError } from './campaign-error.js';
+import { prepare } from './journal-schema.js';
 import { summarize, tallyOf, type Summary, type SummaryBucket, type Tally, type VerdictCount } from './summary.js';
-
-/** `PRAGMA application_id` of a journal ("BrOr"), so any other SQLite file is refused. */
-const APPLICATION_ID = 0x42724f72;
-
-/**
- * The schema, as the migrations that build it: entry i takes user_version i to i + 1. A change
- * is a new entry appended here; an entry that has shipped is never edited.
- */
-const MIGRATIONS = [
-  `CREATE TABLE runs (
-     id          INTEGER PRIMARY KEY,
-     command     TEXT NOT NULL,            -- JSON array: the command line
-     engines     TEXT NOT NULL,            -- JSON array of engine names
-     versions    TEXT NOT NULL,            -- JSON object: engine -> version
-     fonts       TEXT,                     -- liberation | square | null (not said)
-     started_at  TEXT NOT NULL,            -- ISO 8601, UTC
-     ended_at    TEXT                      -- null while running, or when the run was killed
-   );
-   CREATE TABLE cases (
-     seq         INTEGER PRIMARY KEY,      -- recording order
-     id          TEXT NOT NULL,            -- the case's key in its corpus
-     hash        TEXT NOT NULL,            -- sha256 of the canonical request without its id
-     run         INTEGER NOT NULL REFERENCES runs(id),
-     op          TEXT,                     -- geometry | vote | trace | reflect; null: invalid item
-     request     TEXT NOT NULL,            -- as the corpus gave it
-     invalid     TEXT,                     -- an invalid item's error (code: message)
-     verdict     TEXT,                     -- unanimous | outlier | split | insufficient; null: invalid
-     outlier     TEXT,
-     signature   TEXT,                     -- bucket signature; null when unanimous
-     expected    TEXT,                     -- id of the known difference it matched
-     vote        TEXT,                     -- the vote result, JSON
-     started_at  TEXT NOT NULL,
-     elapsed_ms  REAL NOT NULL,            -- from submitting the case to its vote
-     attempts    INTEGER NOT NULL,
-     UNIQUE (id, hash)
-   );
-   CREATE INDEX cases_by_signature ON cases (signature, seq) WHERE signature IS NOT NULL AND expected IS NULL;
-   CREATE TABLE outcomes (
-     case_seq    INTEGER NOT NULL REFERENCES cases(seq),
-     engine      TEXT NOT NULL,
-     version     TEXT,                     -- engine_version of the result
-     result      TEXT,                     -- the dump, trace or state, JSON; null on error
-     error_code  TEXT,
-     error       TEXT,                     -- the oracle's message, code first
-     ms          REAL,                     -- in-page time, when the response carried it
-     PRIMARY KEY (case_seq, engine)
-   ) WITHOUT ROWID;
-   CREATE TABLE reductions (
-     case_seq    INTEGER PRIMARY KEY REFERENCES cases(seq),
-     request     TEXT NOT NULL,            -- the reduced request, JSON
-     signature   TEXT,                     -- the reduced case's bucket signature
-     reduced_at  TEXT NOT NULL
-   );`,
-];
 
 /** What a run records about itself when it starts. */
 export interface RunInfo {
@@ -114,11 +64,67 @@ export interface CaseRecord extends CaseKey {
   attempts: number;
 }
 
-/** A reduced version of a recorded case. */
+/** A reduced version of a recorded case, as a report shows it: the request, its signature, and what the engines made of it. */
 export interface Reduction {
   request: string;
   signature: string | null;
+  /** The reduced case's vote, JSON; null for a reduction stored without one. */
+  vote: string | null;
+  outcomes: EngineOutcome[];
 }
+
+/** A case's size as the reducer counts it: elements in its DOM, UTF-8 bytes of html plus script. */
+export interface CaseSize {
+  nodes: number;
+  bytes: number;
+}
+
+/** Everything `reduce` stores beside a case: the reduced case, and how the reduction went. */
+export interface ReductionRecord extends Reduction {
+  before: CaseSize;
+  after: CaseSize;
+  /** Candidates run on the engines. */
+  tests: number;
+  elapsedMs: number;
+  /** Null at the fixpoint; else why it stopped early (max-tests, time-limit, aborted). */
+  stopped: string | null;
+  /** Removing any one element of the result loses the signature (the final check ran to the end). */
+  oneMinimal: boolean;
+}
+
+/** A run as the journal holds it: what it ran with, and when (ISO 8601, UTC; endedAt null while running or once killed). */
+export interface RunRecord extends RunInfo {
+  startedAt: string;
+  endedAt: string | null;
+}
+
+interface CaseRow {
+  seq: number;
+  id: string;
+  hash: string;
+  op: CaseRecord['op'];
+  request: string;
+  invalid: string | null;
+  verdict: ClusterVerdict | null;
+  outlier: EngineName | null;
+  signature: string | null;
+  expected: string | null;
+  vote: string | null;
+  started_at: string;
+  elapsed_ms: number;
+  attempts: number;
+}
+
+interface RunRow {
+  command: string;
+  engines: string;
+  versions: string;
+  fonts: string | null;
+  started_at: string;
+  ended_at: string | null;
+}
+
+const OUTCOME_COLUMNS = 'engine, version, result, error, ms';
 
 export class Journal {
   private run: number | null = null;
@@ -144,8 +150,28 @@ export class Journal {
          WHERE signature IS NOT NULL AND expected IS NULL GROUP BY signature`,
       ),
       seqOf: db.prepare<[string, string], number>('SELECT seq FROM cases WHERE id = ? AND hash = ?').pluck(),
-      reduce: db.prepare('INSERT OR REPLACE INTO reductions (case_seq, request, signature, reduced_at) VALUES (?, ?, ?, ?)'),
-      reduction: db.prepare<[number], Reduction>('SELECT request, signature FROM reductions WHERE case_seq = ?'),
+      casesWithId: db.prepare<[string], CaseRow>('SELECT * FROM cases WHERE id = ? ORDER BY seq'),
+      firstInBucket: db.prepare<[string], CaseRow>('SELECT * FROM cases WHERE signature = ? AND expected IS NULL ORDER BY seq LIMIT 1'),
+      outcomes: db.prepare<[number], EngineOutcome>(`SELECT ${OUTCOME_COLUMNS} FROM outcomes WHERE case_seq = ? ORDER BY engine`),
+      dropReducedOutcomes: db.prepare<[number]>('DELETE FROM reduction_outcomes WHERE case_seq = ?'),
+      reduce: db.prepare(
+        `INSERT OR REPLACE INTO reductions (case_seq, request, signature, reduced_at, vote, before_nodes, after_nodes,
+           before_bytes, after_bytes, tests, elapsed_ms, stopped, one_minimal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertReducedOutcome: db.prepare(
+        'INSERT INTO reduction_outcomes (case_seq, engine, version, result, error_code, error, ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      reduction: db.prepare<[number], Omit<Reduction, 'outcomes'>>('SELECT request, signature, vote FROM reductions WHERE case_seq = ?'),
+      reducedOutcomes: db.prepare<[number], EngineOutcome>(
+        `SELECT ${OUTCOME_COLUMNS} FROM reduction_outcomes WHERE case_seq = ? ORDER BY engine`,
+      ),
+      runs: db.prepare<[], RunRow>('SELECT command, engines, versions, fonts, started_at, ended_at FROM runs ORDER BY id'),
+      runOf: db.prepare<[string, string], RunRow>(
+        `SELECT r.command, r.engines, r.versions, r.fonts, r.started_at, r.ended_at FROM runs r JOIN cases c ON c.run = r.id
+         WHERE c.id = ? AND c.hash = ?`,
+      ),
+      addReport: db.prepare('INSERT INTO reports (path, written_at, buckets) VALUES (?, ?, ?)'),
+      lastReport: db.prepare<[], string>('SELECT path FROM reports ORDER BY id DESC LIMIT 1').pluck(),
     };
   }
 
@@ -210,9 +236,7 @@ export class Journal {
         c.attempts,
       );
       if (seq === undefined) return false;
-      for (const o of c.outcomes) {
-        this.statements.insertOutcome.run(seq, o.engine, o.version, o.result, o.error === null ? null : errorCode(o.error), o.error, o.ms);
-      }
+      for (const o of c.outcomes) this.insertOutcome(this.statements.insertOutcome, seq, o);
       return true;
     })();
   }
@@ -228,18 +252,70 @@ export class Journal {
     return summarize(this.statements.verdicts.all(), this.statements.expected.get()!, buckets);
   }
 
-  /** Stores a reduced request beside a recorded case (replacing an earlier reduction); false when the case is not recorded. */
-  addReduction(key: CaseKey, reduction: Reduction, now = Date.now()): boolean {
+  /** Stores a reduction beside a recorded case (replacing an earlier one) in one transaction; false when the case is not recorded. */
+  addReduction(key: CaseKey, r: ReductionRecord, now = Date.now()): boolean {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     if (seq === undefined) return false;
-    this.statements.reduce.run(seq, reduction.request, reduction.signature, iso(now));
+    this.db.transaction(() => {
+      this.statements.dropReducedOutcomes.run(seq);
+      this.statements.reduce.run(
+        seq,
+        r.request,
+        r.signature,
+        iso(now),
+        r.vote,
+        r.before.nodes,
+        r.after.nodes,
+        r.before.bytes,
+        r.after.bytes,
+        r.tests,
+        r.elapsedMs,
+        r.stopped,
+        r.oneMinimal ? 1 : 0,
+      );
+      for (const o of r.outcomes) this.insertOutcome(this.statements.insertReducedOutcome, seq, o);
+    })();
     return true;
   }
 
   /** The reduction stored for a case, if any. */
   reduction(key: CaseKey): Reduction | undefined {
     const seq = this.statements.seqOf.get(key.id, key.hash);
-    return seq === undefined ? undefined : this.statements.reduction.get(seq);
+    const row = seq === undefined ? undefined : this.statements.reduction.get(seq);
+    return row && { ...row, outcomes: this.statements.reducedOutcomes.all(seq!) };
+  }
+
+  /** Every recorded case with this id (one per content it was recorded with), oldest first. */
+  casesWithId(id: string): CaseRecord[] {
+    return this.statements.casesWithId.all(id).map((row) => this.caseOf(row));
+  }
+
+  /** The first case recorded in a bucket of findings (the summary's example), if any. */
+  firstInBucket(signature: string): CaseRecord | undefined {
+    const row = this.statements.firstInBucket.get(signature);
+    return row && this.caseOf(row);
+  }
+
+  /** Every run, oldest first. */
+  runs(): RunRecord[] {
+    return this.statements.runs.all().map(runRecord);
+  }
+
+  /** The run that recorded a case (what it ran with: engines, fonts). */
+  runOf(key: CaseKey): RunRecord | undefined {
+    const row = this.statements.runOf.get(key.id, key.hash);
+    return row && runRecord(row);
+  }
+
+  /** Records that a report of `buckets` buckets was written to `path` (absolute). */
+  addReport(path: string, buckets: number, now = Date.now()): void {
+    this.statements.addReport.run(path, iso(now), buckets);
+  }
+
+  /** Where the last report of this journal was written, while that file exists. */
+  lastReport(): string | undefined {
+    const path = this.statements.lastReport.get();
+    return path !== undefined && existsSync(path) ? path : undefined;
   }
 
   /**
@@ -253,43 +329,38 @@ export class Journal {
   close(): void {
     this.db.close();
   }
+
+  private insertOutcome(statement: Database.Statement, seq: number, o: EngineOutcome): void {
+    statement.run(seq, o.engine, o.version, o.result, o.error === null ? null : errorCode(o.error), o.error, o.ms);
+  }
+
+  private caseOf(row: CaseRow): CaseRecord {
+    return {
+      id: row.id,
+      hash: row.hash,
+      op: row.op,
+      request: row.request,
+      invalid: row.invalid,
+      outcomes: this.statements.outcomes.all(row.seq),
+      verdict: row.verdict,
+      outlier: row.outlier,
+      signature: row.signature,
+      expected: row.expected,
+      vote: row.vote,
+      startedAt: Date.parse(row.started_at),
+      elapsedMs: row.elapsed_ms,
+      attempts: row.attempts,
+    };
+  }
 }
 
-/** Checks that `db` is a journal (or, unless `mustExist`, an empty file), sets the connection up, and migrates it. */
-function prepare(db: Database.Database, path: string, mustExist: boolean): void {
-  let applicationId: number;
-  let tables: number;
-  try {
-    applicationId = db.pragma('application_id', { simple: true }) as number;
-    tables = db.prepare<[], number>("SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'").pluck().get()!;
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB') throw new CampaignError(`--db ${path}: not a browser-oracle journal (not an SQLite database)`);
-    throw new CampaignError(`--db ${path}: cannot read it (${(e as Error).message})`);
-  }
-  if (mustExist && applicationId === 0 && tables === 0)
-    throw new CampaignError(`--db ${path}: not a browser-oracle journal (an empty file)`);
-  if (applicationId !== APPLICATION_ID && !(applicationId === 0 && tables === 0)) {
-    throw new CampaignError(`--db ${path}: not a browser-oracle journal (an SQLite database of something else); name a new file`);
-  }
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > MIGRATIONS.length) {
-    throw new CampaignError(
-      `--db ${path}: written by a newer browser-oracle (journal schema ${version}; this one knows up to ${MIGRATIONS.length})`,
-    );
-  }
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  // A `summary` may read while a campaign writes; WAL lets it, and a brief lock is waited out.
-  db.pragma('busy_timeout = 5000');
-  if (version === MIGRATIONS.length) return;
-  db.transaction(() => {
-    // Read again under the write lock: another process may have migrated the file meanwhile.
-    for (let v = db.pragma('user_version', { simple: true }) as number; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
-    db.pragma(`user_version = ${MIGRATIONS.length}`);
-    db.pragma(`application_id = ${APPLICATION_ID}`);
-  }).immediate();
-}
+const runRecord = (r: RunRow): RunRecord => ({
+  command: JSON.parse(r.command) as string[],
+  engines: JSON.parse(r.engines) as EngineName[],
+  versions: JSON.parse(r.versions) as Partial<Record<EngineName, string>>,
+  fonts: r.fonts,
+  startedAt: r.started_at,
+  endedAt: r.ended_at,
+});
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -8,6 +8,7 @@
 // rate and the verdict counts are of the cases this run recorded. With no total (stdin) there is
 // no bar and no ETA.
 import cliProgress, { type Options } from 'cli-progress';
+import { logLines } from '../system/log.js';
 import type { CaseRecord } from './journal.js';
 
 // cli-progress is CommonJS, and Node's static analysis of it does not find `Format` as a named export.
@@ -21,6 +22,32 @@ export interface ProgressOptions {
   intervalMs?: number;
   /** The clock for the rate and ETA, in ms. */
   now?: () => number;
+}
+
+/**
+ * A cli-progress bar on `stream` whose text `format` makes: given the bar's options on a TTY (where
+ * it is redrawn in place), null otherwise (where cli-progress writes one line every `intervalMs`).
+ */
+export function statusBar(
+  stream: NodeJS.WriteStream,
+  intervalMs: number,
+  format: (tty: Options | null) => string,
+): InstanceType<typeof SingleBar> {
+  const tty = stream.isTTY === true;
+  return new SingleBar(
+    {
+      stream,
+      format: (options) => format(tty ? options : null),
+      noTTYOutput: true,
+      notTTYSchedule: intervalMs,
+      // Without a TTY, the final line must not be followed by an empty one.
+      clearOnComplete: !tty,
+      hideCursor: tty,
+      // The command handles Ctrl-C itself, and stops the bar.
+      gracefulExit: false,
+    },
+    Presets.shades_classic,
+  );
 }
 
 /** What the line counts, in its order. */
@@ -39,21 +66,7 @@ export class Progress {
     this.total = total;
     this.now = now;
     this.started = now();
-    const tty = stream.isTTY === true;
-    this.bar = new SingleBar(
-      {
-        stream,
-        format: (options) => this.line(tty ? options : null),
-        noTTYOutput: true,
-        notTTYSchedule: intervalMs,
-        // Without a TTY, the final line must not be followed by an empty one.
-        clearOnComplete: !tty,
-        hideCursor: tty,
-        // The campaign handles Ctrl-C itself, and stops the bar.
-        gracefulExit: false,
-      },
-      Presets.shades_classic,
-    );
+    this.bar = statusBar(stream, intervalMs, (options) => this.line(options));
     this.bar.start(total ?? 0, 0);
   }
 
@@ -85,13 +98,14 @@ export class Progress {
     if (this.total !== null) parts.push(`ETA ${rate > 0 ? duration((this.total - this.done) / rate) : '?'}`);
     parts.push(COUNTED.map((k) => `${k} ${this.counts[k]}`).join(' · '));
     const text = parts.join(' | ');
-    if (!barOptions) return `campaign: ${text}`;
+    // Without a TTY each status is a line of the log, at info.
+    if (!barOptions) return logLines('info', `campaign: ${text}`).trimEnd();
     return this.total === null ? text : `${Format.BarFormat(this.total ? this.done / this.total : 0, barOptions)} ${text}`;
   }
 }
 
 /** 45s, 3m29s, 2h05m. */
-function duration(seconds: number): string {
+export function duration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;

@@ -3,7 +3,6 @@
 // a campaign is campaign-session.ts. Exit status: 0 the run completed (findings are results, not
 // failures), 1 it stopped early (a signal, an error), 2 bad usage or input.
 import { type Command, Option } from 'commander';
-import { CampaignError } from '../campaign/campaign-error.js';
 import { openCorpus, type Corpus } from '../campaign/corpus.js';
 import { emitNdjson } from '../campaign/emit.js';
 import { Expectations } from '../campaign/expectations.js';
@@ -18,8 +17,7 @@ import { wholeNumber } from './arguments.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { defaultOptions } from '../api/oracle.js';
 import { logs } from '../system/log.js';
-
-const BAD_USAGE = 2;
+import { exitOnUsageError, usage, UsageError } from './usage.js';
 
 interface CampaignFlags {
   db?: string;
@@ -35,9 +33,6 @@ interface CampaignFlags {
   concurrency?: number;
 }
 
-/** A mistake in how the command was called: one line, exit status 2. */
-class UsageError extends Error {}
-
 export function registerCampaignCommands(program: Command): void {
   const defaults = defaultOptions();
   const campaign = addEngineOptions(
@@ -48,7 +43,7 @@ export function registerCampaignCommands(program: Command): void {
         'Runs every case of a corpus (NDJSON requests as on stdio, a folder of .html files, or NDJSON on stdin) or of the ' +
           'generator through one engine farm in this process, votes each, and records it in an SQLite journal once voted. ' +
           'Cases the journal already holds are skipped, so running the same command again resumes. Progress goes to ' +
-          'stderr, the summary to stdout. Ctrl-C (or SIGTERM) stops taking cases and finishes the ones in flight; a ' +
+          'stderr, the summary to stdout (ending with where the last report is, when one exists). Ctrl-C (or SIGTERM) stops taking cases and finishes the ones in flight; a ' +
           'second Ctrl-C abandons them (they are not recorded). docs/campaign.md has the details.',
       )
       .usage(
@@ -100,7 +95,7 @@ export function registerCampaignCommands(program: Command): void {
       const journal = Journal.open(flags.db, { mustExist: true });
       try {
         const s = journal.summary();
-        process.stdout.write(flags.json ? `${JSON.stringify(s)}\n` : renderSummary(s));
+        process.stdout.write(flags.json ? `${JSON.stringify(s)}\n` : renderSummary(s, journal.lastReport()));
       } finally {
         journal.close();
       }
@@ -108,20 +103,8 @@ export function registerCampaignCommands(program: Command): void {
     });
   });
 
-  for (const command of [campaign, summary]) {
-    // A usage error commander finds is bad usage too, in one line; help (exit code 0) stays 0.
-    command.showSuggestionAfterError(false).exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : BAD_USAGE));
-  }
-}
-
-/** Runs `work`; a mistake the user can fix is reported in one line with exit status 2. */
-async function usage(command: Command, work: () => Promise<number>): Promise<number> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof UsageError || error instanceof CampaignError || error instanceof RangeError)) throw error;
-    command.error(`${command.name()}: ${error.message}`, { exitCode: BAD_USAGE });
-  }
+  // A usage error commander finds is bad usage too, in one line; help (exit code 0) stays 0.
+  for (const command of [campaign, summary]) exitOnUsageError(command);
 }
 
 async function campaignCommand(flags: CampaignFlags, oracle: OracleOptions): Promise<number> {

@@ -4,6 +4,7 @@
 // second signal abandons them. Either way the journal and every browser are closed, and the run
 // can be resumed by running the same command again.
 import { Checkpointer } from '../campaign/checkpointer.js';
+import { terminalStderr } from './stderr-guard.js';
 import { CampaignRunError, runCampaign, type CampaignResult } from '../campaign/run-campaign.js';
 import type { Corpus } from '../campaign/corpus.js';
 import type { Expectations } from '../campaign/expectations.js';
@@ -70,7 +71,9 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
     });
     o.journal.autoCheckpoint(false);
     checkpointer = new Checkpointer(o.dbPath, () => o.journal.autoCheckpoint(true));
-    const progress = o.quiet ? undefined : new Progress({ total: await o.corpus.count() });
+    const progress = o.quiet
+      ? undefined
+      : new Progress({ total: await o.corpus.count(), stream: process.stderr.isTTY ? terminalStderr() : process.stderr });
     let result: CampaignResult;
     let failure: string | undefined;
     try {
@@ -95,7 +98,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       progress?.stop();
     }
     o.journal.endRun();
-    process.stdout.write(renderSummary(o.journal.summary()));
+    process.stdout.write(renderSummary(o.journal.summary(), o.journal.lastReport()));
     return closingLine(result, failure, signalName, o);
   } catch (error) {
     closing(`error: ${(error as Error).message}; ${RESUME}`);
@@ -137,6 +140,7 @@ function closingLine(r: CampaignResult, failure: string | undefined, signal: str
   }
 }
 
+/** The run's last line: at info, or at error when the run failed. */
 function closing(line: string): void {
-  process.stderr.write(`campaign: ${line}\n`);
+  (line.startsWith('error: ') ? log.error : log.info)(`campaign: ${line}`);
 }

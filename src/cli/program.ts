@@ -14,6 +14,8 @@ import { registerCompareCommands } from './compare-commands.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { registerProbeCommands } from './probe-commands.js';
 import { registerReflectCommands } from './reflect-commands.js';
+import { registerReduceCommand } from './reduce-command.js';
+import { registerReportCommand } from './report-command.js';
 
 const { version } = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
 
@@ -21,7 +23,8 @@ export function buildProgram(): Command {
   const program = new Command()
     .name('browser-oracle')
     .description(
-      'Ground-truth layout oracle. With no command: reads one JSON request per line on stdin and answers ' +
+      'Ground-truth layout oracle. With no command: reads one JSON request per line on stdin (geometry, vote, reflect, ' +
+        'trace, screenshot, ping, shutdown) and answers ' +
         'one JSON line per request on stdout, in completion order, each with its id; diagnostics go to stderr. ' +
         'Protocol: docs/protocol.md; JSON Schema: schema/protocol.schema.json.',
     )
@@ -45,5 +48,7 @@ export function buildProgram(): Command {
   registerReflectCommands(program);
   registerProbeCommands(program);
   registerCampaignCommands(program);
+  registerReduceCommand(program);
+  registerReportCommand(program);
   return program;
 }

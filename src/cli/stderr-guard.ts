@@ -7,10 +7,23 @@ import { LOG_PREFIX, log } from '../system/log.js';
 
 type Write = (chunk: string | Uint8Array, ...rest: unknown[]) => boolean;
 
+let unguarded: Write | undefined;
+
+/**
+ * stderr as it was before the guard, for output that owns a terminal line (a progress bar redrawn
+ * in place with \r, never a whole line until it ends).
+ */
+export function terminalStderr(): NodeJS.WriteStream {
+  const stream = Object.create(process.stderr) as NodeJS.WriteStream;
+  if (unguarded) stream.write = unguarded as typeof stream.write;
+  return stream;
+}
+
 /** Routes every unprefixed stderr line of this process through the log, whole lines at a time. */
 export function guardStderr(): void {
   const stderr = process.stderr;
   const original = stderr.write.bind(stderr) as Write;
+  unguarded = original;
   const decoder = new StringDecoder('utf8');
   let partial = '';
   let logging = false;

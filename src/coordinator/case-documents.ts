@@ -7,12 +7,15 @@ import { tracePage } from '../page/trace-recorder.js';
 
 export type DocumentKind = 'geometry' | 'reflect' | 'trace';
 
-/** The document for one engine: `nonce` is its own, and `guarded` says whether the guard goes first. */
-export function caseDocument(kind: DocumentKind, html: string, nonce: string, guarded: boolean): string {
+/**
+ * The document for one engine: `nonce` is its own, `guarded` says whether the guard goes first,
+ * and `traceBytes` is how much a trace may record.
+ */
+export function caseDocument(kind: DocumentKind, html: string, nonce: string, guarded: boolean, traceBytes: number): string {
   switch (kind) {
     // The recorder is the first script already, and the trace's own checks are the recorder's.
     case 'trace':
-      return tracePage(html, nonce);
+      return tracePage(html, nonce, traceBytes);
     case 'reflect':
       return guarded ? `<!doctype html><script>${guardScript(nonce, true)}</script>${html}` : `<!doctype html>${html}`;
     case 'geometry': {

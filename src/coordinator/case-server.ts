@@ -68,12 +68,14 @@ export class CaseServer {
     private readonly server: Server,
     private readonly port: number,
     private readonly egress: EgressLog,
+    private readonly traceBytes: number,
   ) {}
 
-  static async start(egress: EgressLog): Promise<CaseServer> {
+  /** `traceBytes`: how much each engine's trace may record (its share of --max-answer-bytes). */
+  static async start(egress: EgressLog, traceBytes: number): Promise<CaseServer> {
     const server = createServer();
     const port = await listenOnLoopback(server);
-    const cases = new CaseServer(server, port, egress);
+    const cases = new CaseServer(server, port, egress, traceBytes);
     server.on('request', (req, res) => cases.answer(req, res));
     // HTTPS and WebSocket go through CONNECT: never to anywhere.
     server.on('connect', (req, socket) => {
@@ -102,7 +104,7 @@ export class CaseServer {
     const copy = (engine: EngineName): DocumentCopy => {
       const path = `${trace ? '/trace/' : '/case/'}${randomBytes(16).toString('hex')}`;
       const nonce = randomBytes(16).toString('hex');
-      const body = Buffer.from(caseDocument(kind, html, nonce, guarded.has(engine)), 'utf8');
+      const body = Buffer.from(caseDocument(kind, html, nonce, guarded.has(engine), this.traceBytes), 'utf8');
       this.waiting.set(path, { body, nonce, trace, caseId });
       this.owners.set(path, caseId);
       paths.push(path);

@@ -4,6 +4,7 @@
 import type { EngineName, ProfileName, Request } from '../protocol/schema.js';
 import type { FontSetName } from '../protocol/font-sets.js';
 import type { WireValue } from '../protocol/wire.js';
+import type { DumpLimits } from '../farm/tasks.js';
 import { EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
 import { ConfigError } from '../protocol/errors.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
@@ -19,9 +20,20 @@ import type { CaseContext } from './schedule.js';
 import { geometryOp, voteOp } from './geometry-op.js';
 import { reflectOp } from './reflect-op.js';
 import { traceOp } from './trace-op.js';
+import { screenshotOp } from './screenshot-op.js';
 
 /** Every launch option with its value (src/protocol/launch-options.ts); only `display` may be left out. */
 export type OracleOptions = Required<Omit<LaunchOptions, 'display'>> & Pick<LaunchOptions, 'display'>;
+
+/** How big each engine's dump may grow: the answer's byte budget is shared by its engines. */
+export function dumpLimits(options: Pick<OracleOptions, 'maxNodes' | 'maxAnswerBytes' | 'engines'>): DumpLimits {
+  // A fragment per node on average is already a lot of text; four is a generous ceiling.
+  return {
+    maxNodes: options.maxNodes,
+    maxFragments: 4 * options.maxNodes,
+    maxBytes: Math.floor(options.maxAnswerBytes / Math.max(1, options.engines.length)),
+  };
+}
 
 /** Requests to keep in hand at once: enough that every page's next batch waits while one runs. */
 export const admission = (options: OracleOptions): number => 2 * options.workers * options.pages * options.maxBatch;
@@ -35,6 +47,7 @@ const CASE_OPS = {
   vote: voteOp,
   reflect: reflectOp,
   trace: traceOp,
+  screenshot: screenshotOp,
 } satisfies Record<string, (request: never, ctx: CaseContext) => Promise<Answer>>;
 
 export type CaseOp = keyof typeof CASE_OPS;
@@ -71,7 +84,7 @@ export class OracleService {
     if (strays.length)
       log.warn(`killed ${strays.length} process(es) left behind by an earlier oracle that was killed (${[...new Set(strays)].join(', ')})`);
     const egress = new EgressLog();
-    const cases = await CaseServer.start(egress);
+    const cases = await CaseServer.start(egress, dumpLimits(options).maxBytes);
     try {
       const farm = await EngineFarm.start({
         engines: options.engines,
@@ -79,12 +92,7 @@ export class OracleService {
         pages: options.pages,
         maxBatch: options.maxBatch,
         timeoutMs: options.timeoutMs,
-        // A fragment per node on average is already a lot of text; four is a generous ceiling.
-        limits: {
-          maxNodes: options.maxNodes,
-          maxFragments: 4 * options.maxNodes,
-          maxBytes: Math.floor(options.maxAnswerBytes / Math.max(1, options.engines.length)),
-        },
+        limits: dumpLimits(options),
         launch: {
           profile: options.profile,
           display: options.display,
@@ -128,7 +136,7 @@ export class OracleService {
     return this.options.fonts;
   }
 
-  /** Answers one case request (geometry, vote, reflect or trace); never rejects for the case's own failures. */
+  /** Answers one case request (geometry, vote, reflect, trace or screenshot); never rejects for the case's own failures. */
   run(op: CaseOp, request: Request): Promise<Answer> {
     const context: CaseContext = { farm: this.farm, cases: this.cases };
     return (CASE_OPS[op] as (request: Request, ctx: CaseContext) => Promise<Answer>)(request, context);

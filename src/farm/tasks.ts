@@ -71,7 +71,12 @@ export interface TraceTask extends CaseTask {
   kind: 'trace';
 }
 
-export type WorkerTask = GeometryTask | ReflectTask | TraceTask;
+/** A picture of a geometry case's viewport per engine, after load, fonts and `script`. */
+export interface ScreenshotTask extends CaseTask {
+  kind: 'screenshot';
+}
+
+export type WorkerTask = GeometryTask | ReflectTask | TraceTask | ScreenshotTask;
 
 export interface GeometryResult {
   /** Dump JSON text per engine that succeeded, in the contract's key order. */
@@ -92,6 +97,12 @@ export interface ReflectResult {
 export interface TraceResult {
   /** Trace JSON text per engine that completed, in the contract's key order. */
   traces: Partial<Record<EngineName, JsonText>>;
+  errors: Partial<Record<EngineName, string>>;
+}
+
+export interface ScreenshotResult {
+  /** An 800×600 PNG per engine that succeeded (msgpack binary on the way here). */
+  images: Partial<Record<EngineName, Uint8Array>>;
   errors: Partial<Record<EngineName, string>>;
 }
 

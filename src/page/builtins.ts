@@ -128,6 +128,7 @@ export function captureBuiltins(snapshotPrototypes = false) {
     newPromise: <T>(executor: (resolve: (value: T) => void) => void) => new PromiseType<T>(executor),
     promiseThen: method<[(v: unknown) => unknown, (e: unknown) => unknown], Promise<unknown>>(Promise.prototype, 'then'),
     setTimeout: method<[() => void, number], number>(win, 'setTimeout'),
+    requestAnimationFrame: method<[FrameRequestCallback], number>(win, 'requestAnimationFrame'),
     newChannel: () => new Channel(),
     portPost: method<[unknown], void>(MessagePort.prototype, 'postMessage'),
     portClose: method<[], void>(MessagePort.prototype, 'close'),

@@ -3,7 +3,7 @@
 // case document it serves to WebKitGTK, before anything of the case's own. It captures the
 // built-ins while they are pristine, clears what a browsing context carries from one document
 // to the next (window.name), and defines one hook, as a non-writable, non-configurable property
-// a page cannot replace, through which the driver runs the trusted programs (walk, reflect)
+// a page cannot replace, through which the driver runs the trusted programs (walk, settle, reflect)
 // with the built-ins captured here. Then it removes its own element, so the document is the
 // case's alone. The hook answers only for this document: the nonce it was served with must be
 // the one the caller expects.
@@ -12,18 +12,22 @@
 import { captureBuiltins } from './builtins.js';
 import { quoteJson } from './json-text.js';
 import type { CaseCheck, Done } from './programs.js';
-import { elsewhere } from './programs.js';
+import { afterPaint, elsewhere } from './programs.js';
 import { readProbes, type ReflectProbe } from './reflect.js';
 import { afterFonts, walkDocument, type WalkOptions } from './walk.js';
 
 /** What a driver asks of the hook: a program, and the case's script to run first (main world, global scope). */
 export interface GuardCall {
   /** `result`: the answer of the call before, which a dialog cut short on the driver's side. */
-  program: 'walk' | 'reflect' | 'result';
+  program: 'walk' | 'settle' | 'reflect' | 'result';
   check: CaseCheck;
   script: string | null;
   walk?: WalkOptions;
+  /** settle: also wait until the document has been painted (before a screenshot). */
+  painted?: boolean;
   probes?: readonly ReflectProbe[];
+  /** The reflect program's byte budget. */
+  maxBytes?: number;
 }
 
 export function installGuard(hookName: string, nonce: string, snapshotPrototypes: boolean): void {
@@ -71,7 +75,9 @@ export function installGuard(hookName: string, nonce: string, snapshotPrototypes
         return answer(`{"failed":${quoteJson(b, `the page replaced ${replaced[0]}, which WebKitGTK's WebDriver runs on`)}}`);
       const program = () => {
         if (call.program === 'walk') afterFonts(b, () => answer(walkDocument(b, call.walk!)));
-        else answer(readProbes(b, call.probes!));
+        else if (call.program === 'settle')
+          afterFonts(b, () => (call.painted ? afterPaint(b, () => answer('{"settled":true}')) : answer('{"settled":true}')));
+        else answer(readProbes(b, call.probes!, call.maxBytes!));
       };
       const script = () => {
         try {
@@ -82,9 +88,9 @@ export function installGuard(hookName: string, nonce: string, snapshotPrototypes
           return false;
         }
       };
-      // As in an isolated world: a walk's script runs once fonts have settled; a reflect's at once.
+      // As in an isolated world: a walk's or settle's script runs once fonts have settled; a reflect's at once.
       if (call.script === null) program();
-      else if (call.program === 'walk') afterFonts(b, () => script() && program());
+      else if (call.program !== 'reflect') afterFonts(b, () => script() && program());
       else if (script()) program();
     } catch (error) {
       answer(`{"failed":${quoteJson(b, b.errorName(error))}}`);

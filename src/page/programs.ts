@@ -43,12 +43,33 @@ export function elsewhere(b: Builtins, check: CaseCheck, nonce: string | null): 
   return nonce === check.nonce ? null : `{"elsewhere":${quoteJson(b, b.href())}}`;
 }
 
-/** After the case's document has loaded: its fonts have settled (a script runs next, in the main world). */
-export function settleProgram(args: { check: CaseCheck }, done: Done): void {
+/**
+ * Calls `next` once the document as it is now has been painted: after two animation frames (the
+ * first runs before a paint, the second after it), or after a second if frames do not come (a
+ * hidden page paints none; it is not waited on for ever).
+ * A screenshot that reads what was last presented (WebKitGTK's) shows the case then, not a frame
+ * from before its load.
+ */
+export function afterPaint(b: Builtins, next: () => void): void {
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    next();
+  };
+  b.requestAnimationFrame(b.window, () => b.requestAnimationFrame(b.window, once));
+  b.setTimeout(b.window, once, 1000);
+}
+
+/**
+ * After the case's document has loaded: its fonts have settled (a script runs next, in the main
+ * world), and with `painted` the document has been painted since.
+ */
+export function settleProgram(args: { check: CaseCheck; painted?: boolean }, done: Done): void {
   const b = captureBuiltins();
   const away = elsewhere(b, args.check, servedNonce(b));
   if (away !== null) done(away);
-  else afterFonts(b, () => done('{"settled":true}'));
+  else afterFonts(b, () => (args.painted ? afterPaint(b, () => done('{"settled":true}')) : done('{"settled":true}')));
 }
 
 /** The walk of the case's document, once its fonts have settled. */
@@ -60,10 +81,10 @@ export function walkProgram(args: { check: CaseCheck; walk: WalkOptions }, done:
 }
 
 /** The reflect probes on the case's document. */
-export function reflectProgram(args: { check: CaseCheck; probes: readonly ReflectProbe[] }, done: Done): void {
+export function reflectProgram(args: { check: CaseCheck; probes: readonly ReflectProbe[]; maxBytes: number }, done: Done): void {
   const b = captureBuiltins();
   const away = elsewhere(b, args.check, servedNonce(b));
-  done(away ?? readProbes(b, args.probes));
+  done(away ?? readProbes(b, args.probes, args.maxBytes));
 }
 
 /**

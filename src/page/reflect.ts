@@ -43,8 +43,11 @@ export function readIdl(b: Builtins, element: Element, name: string): unknown {
   return undefined;
 }
 
-/** `{"values": [[attr_value, idl_value], …]}`, or the first selector that does not resolve. */
-export function readProbes(b: Builtins, probes: readonly ReflectProbe[]): string {
+/**
+ * `{"values": [[attr_value, idl_value], …]}`, or the first selector that does not resolve, or
+ * `{"tooLarge": …}` once the values pass `maxBytes` (a case sets an attribute as long as it likes).
+ */
+export function readProbes(b: Builtins, probes: readonly ReflectProbe[], maxBytes: number): string {
   let values = '';
   for (let i = 0; i < probes.length; i++) {
     const { selector, attr, idl } = probes[i]!;
@@ -63,6 +66,7 @@ export function readProbes(b: Builtins, probes: readonly ReflectProbe[]): string
     }
     const attrValue = b.getAttribute(element, attr);
     values += `${i ? ',' : ''}[${attrValue === null ? 'null' : quoteJson(b, attrValue)},${idlValue}]`;
+    if (values.length > maxBytes) return `{"tooLarge":{"nodes":0,"bytes":${values.length}}}`;
   }
   return `{"values":[${values}]}`;
 }

@@ -5,7 +5,16 @@
 import { captureBuiltins } from './builtins.js';
 import { describeThrown, installGuard } from './guard.js';
 import { numberJson, quoteJson } from './json-text.js';
-import { batchProgram, elsewhere, pageStateProgram, reflectProgram, servedNonce, settleProgram, walkProgram } from './programs.js';
+import {
+  afterPaint,
+  batchProgram,
+  elsewhere,
+  pageStateProgram,
+  reflectProgram,
+  servedNonce,
+  settleProgram,
+  walkProgram,
+} from './programs.js';
 import { canonicalIdl, readIdl, readProbes } from './reflect.js';
 import { afterFonts, walkDocument } from './walk.js';
 
@@ -15,6 +24,7 @@ const LIBRARY = [
   quoteJson,
   numberJson,
   afterFonts,
+  afterPaint,
   walkDocument,
   canonicalIdl,
   readIdl,
@@ -52,3 +62,13 @@ export function guardScript(nonce: string, reflect: boolean): string {
 // The guard is inlined in a <script> element: its text must not end the element early or start a
 // comment that would swallow the case's markup.
 if (/<\/script|<!--|<script/i.test(guardScript('0', false))) throw new Error('the guard source would break out of its <script> element');
+
+/**
+ * The case's script as an engine runs it: unchanged, but for a last statement that makes its
+ * completion value undefined. The completion value comes back over the driver, and a case can
+ * make it anything (`document.body.innerHTML = h` is all of h): a 100 MB string became a 500 MB
+ * peak in the oracle. On a line of its own, so that a trailing line comment cannot swallow it.
+ */
+export function discardingCompletion(script: string): string {
+  return `${script}\n;void 0`;
+}

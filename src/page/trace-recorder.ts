@@ -27,15 +27,16 @@ const MAX_DEPTH = 4;
 const MAX_ITEMS = 64;
 
 /**
- * What the hook answers: origin, isSecureContext, timed out, records as JSON text; or, on a
- * document that is not the case's own (another URL or nonce), where the page is.
+ * What the hook answers: origin, isSecureContext, timed out, records as JSON text (null when they
+ * passed the byte budget); or, on a document that is not the case's own (another URL or nonce),
+ * where the page is.
  */
-export type TraceOutcome = [origin: string, secure: boolean, timedOut: boolean, records: string] | ['elsewhere', string];
+export type TraceOutcome = [origin: string, secure: boolean, timedOut: boolean, records: string | null] | ['elsewhere', string];
 
 /** Any built-in the recorder calls through Reflect.apply. */
 type AnyFunction = (...args: never[]) => unknown;
 
-function installRecorder(completionMs: number, hookKey: string, maxDepth: number, maxItems: number, nonce: string): void {
+function installRecorder(completionMs: number, hookKey: string, maxDepth: number, maxItems: number, nonce: string, maxBytes: number): void {
   // Captured before any page script runs, so a page that replaces built-ins cannot bend the trace.
   const { stringify } = JSON;
   const { getOwnPropertyNames, getOwnPropertyDescriptor, getPrototypeOf, defineProperty, freeze, hasOwn } = Object;
@@ -87,7 +88,11 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
     }
   };
 
-  const records: object[] = [];
+  // The records as JSON text, written as they come: a case records as much as it likes, and
+  // past `maxBytes` the trace is over budget (its answer is dump_too_large), not a huge string.
+  let records = '';
+  let count = 0;
+  let overBudget = false;
   let ended = false;
   let timedOut = false;
   // Callbacks, not a promise: awaiting consults Promise.prototype, which the page may replace.
@@ -100,7 +105,10 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
   };
   setTimeout(() => finish(true), completionMs);
   const push = (record: object) => {
-    if (!ended) records[records.length] = record;
+    if (ended || overBudget) return;
+    const text = stringify(record);
+    if (records.length + text.length > maxBytes) overBudget = true;
+    else records += `${count++ ? ',' : ''}${text}`;
   };
   const labelOf = (label: unknown) => (typeof label === 'string' ? label : String(label));
 
@@ -212,23 +220,23 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
 
   const trace = freeze({
     value(label: unknown, value: unknown) {
-      push({ seq: records.length, kind: 'value', label: labelOf(label), value: canonical(value, 0, []) });
+      push({ seq: count, kind: 'value', label: labelOf(label), value: canonical(value, 0, []) });
     },
     event(target: EventTarget, types: string | string[]) {
       const label = targetLabel(target);
       const list = isArray(types) ? types : [types];
       for (let i = 0; i < list.length; i++) {
-        apply(listen, target, [list[i], (event: Event) => push({ seq: records.length, kind: 'event', label, type: event.type })]);
+        apply(listen, target, [list[i], (event: Event) => push({ seq: count, kind: 'event', label, type: event.type })]);
       }
     },
     settle(label: unknown, promise: unknown) {
       const text = labelOf(label);
       const settled = (state: string) => (value: unknown) =>
-        push({ seq: records.length, kind: 'settle', label: text, state, value: canonical(value, 0, []) });
+        push({ seq: count, kind: 'settle', label: text, state, value: canonical(value, 0, []) });
       apply(then, resolved(promise), [settled('fulfilled'), settled('rejected')]);
     },
     error(label: unknown, error: unknown) {
-      push({ seq: records.length, kind: 'error', label: labelOf(label), name: errorName(error) });
+      push({ seq: count, kind: 'error', label: labelOf(label), name: errorName(error) });
     },
     done() {
       finish(false);
@@ -250,7 +258,7 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
         trace.error('script', error);
       }
     }
-    const reply = () => done([origin, secure, timedOut, stringify(records)]);
+    const reply = () => done([origin, secure, timedOut, overBudget ? null : `[${records}]`]);
     if (ended) reply();
     else waiting[waiting.length] = reply;
   };
@@ -287,12 +295,12 @@ function runTraceInPage(hookKey: string, check: { url: string; nonce: string }, 
  * The trace page for `html` (body markup) and its nonce: the recorder's <script> first, then the
  * markup, which the parser places in head or body as it would in any document.
  */
-export function tracePage(html: string, nonce: string): string {
-  const recorder = `(${installRecorder.toString()})(${[TRACE_COMPLETION_MS, HOOK_KEY, MAX_DEPTH, MAX_ITEMS, nonce].map((a) => JSON.stringify(a)).join(', ')});`;
+export function tracePage(html: string, nonce: string, maxBytes: number): string {
+  const recorder = `(${installRecorder.toString()})(${[TRACE_COMPLETION_MS, HOOK_KEY, MAX_DEPTH, MAX_ITEMS, nonce, maxBytes].map((a) => JSON.stringify(a)).join(', ')});`;
   return `<!doctype html><script>${recorder}</script>${html}`;
 }
 
-if (/<\/script|<!--|<script/i.test(tracePage('', '0').slice('<!doctype html><script>'.length, -'</script>'.length))) {
+if (/<\/script|<!--|<script/i.test(tracePage('', '0', 0).slice('<!doctype html><script>'.length, -'</script>'.length))) {
   throw new Error('the recorder source would break out of its <script> element');
 }
 

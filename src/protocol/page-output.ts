@@ -6,6 +6,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { STYLE_PROPERTIES, strict } from './common.js';
 import { OracleError } from './errors.js';
+import { pngSize } from './png.js';
 import { IdlValueSchema, type IdlValue } from './reflect-schema.js';
 import { TraceSchema, type TraceRecord } from './trace-schema.js';
 
@@ -55,10 +56,14 @@ const checkReflection = TypeCompiler.Compile(
   Type.Union([
     Type.Object({ values: Type.Array(Type.Tuple([Type.Union([Type.String(), Type.Null()]), IdlValueSchema])) }, strict),
     Type.Object({ unresolved: Type.String(), invalid: Type.Boolean() }, strict),
+    TooLarge,
     Elsewhere,
     Failed,
     ScriptError,
   ]),
+);
+const checkSettled = TypeCompiler.Compile(
+  Type.Union([Type.Object({ settled: Type.Literal(true) }, strict), Elsewhere, Failed, ScriptError]),
 );
 const PageStateSchema = Type.Object({ href: Type.String(), viewport: Type.Tuple([Finite, Finite]), ratio: Finite }, strict);
 const checkPageState = TypeCompiler.Compile(PageStateSchema);
@@ -67,7 +72,11 @@ const checkPageState = TypeCompiler.Compile(PageStateSchema);
 export type Detour = { elsewhere: string } | { scriptError: string };
 
 export type WalkAnswer = { walk: RawWalk } | { tooLarge: Static<typeof TooLarge>['tooLarge'] } | Detour;
-export type ReflectAnswer = { values: [string | null, IdlValue][] } | { unresolved: string; invalid: boolean } | Detour;
+export type ReflectAnswer =
+  | { values: [string | null, IdlValue][] }
+  | { unresolved: string; invalid: boolean }
+  | { tooLarge: Static<typeof TooLarge>['tooLarge'] }
+  | Detour;
 
 const tampered = (what: string) => new OracleError('page_tampered', `the page's ${what}; its page was replaced`);
 
@@ -122,6 +131,21 @@ export function decodeReflectionText(text: unknown, probeCount: number): Reflect
   return value;
 }
 
+/** The settle program's answer (fonts settled, after the case's script when it has one): null when settled. */
+export function decodeSettledText(text: unknown): Detour | null {
+  const value = parse(text, 'settle answer');
+  if (!checkSettled.Check(value)) throw tampered('settle answer does not have its shape');
+  if ('failed' in value) throw tampered(`settle program failed (${value.failed})`);
+  return 'settled' in value ? null : value;
+}
+
+/** A screenshot's bytes and the size its PNG header claims; anything that does not start as a PNG is page_tampered. */
+export function decodeScreenshot(bytes: unknown): { png: Uint8Array; width: number; height: number } {
+  const size = bytes instanceof Uint8Array ? pngSize(bytes) : null;
+  if (!size) throw tampered('screenshot is not a PNG');
+  return { png: bytes as Uint8Array, ...size };
+}
+
 /** Where a page is, and its viewport. */
 export function decodePageStateText(text: unknown): Static<typeof PageStateSchema> {
   const value = parse(text, 'state');
@@ -131,13 +155,16 @@ export function decodePageStateText(text: unknown): Static<typeof PageStateSchem
 
 // A trace's records come back as JSON text the recorder made: parsed and checked against the
 // record schema, then encoded again by the caller, so nothing of the page's text reaches an answer.
-const checkOutcome = TypeCompiler.Compile(Type.Tuple([Type.String(), Type.Boolean(), Type.Boolean(), Type.String()]));
+const checkOutcome = TypeCompiler.Compile(
+  Type.Tuple([Type.String(), Type.Boolean(), Type.Boolean(), Type.Union([Type.String(), Type.Null()])]),
+);
 const checkRecords = TypeCompiler.Compile(Type.Array(TraceSchema.properties.records.items));
 
-/** The recorder's answer: where and how the trace ran, and its records. */
-export function decodeTraceOutcome(value: unknown): { origin: string; secure: boolean; timedOut: boolean; records: TraceRecord[] } {
+/** The recorder's answer: where and how the trace ran, and its records (null: over the byte budget). */
+export function decodeTraceOutcome(value: unknown): { origin: string; secure: boolean; timedOut: boolean; records: TraceRecord[] | null } {
   if (!checkOutcome.Check(value)) throw tampered('trace does not have the trace’s shape');
   const [origin, secure, timedOut, text] = value;
+  if (text === null) return { origin, secure, timedOut, records: null };
   const records = parse(text, 'trace records');
   if (!checkRecords.Check(records)) throw tampered('trace records do not have the records’ shape');
   return { origin, secure, timedOut, records };

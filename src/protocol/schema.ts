@@ -14,6 +14,7 @@ import {
 } from './common.js';
 import { ObservationSchema, ProbeSchema } from './reflect-schema.js';
 import { TraceRequestSchema, TraceResponseSchema, type TraceRequest } from './trace-schema.js';
+import { ScreenshotRequestSchema, ScreenshotResponseSchema, type ScreenshotRequest } from './screenshot-schema.js';
 import { VoteResultSchema } from './vote-schema.js';
 import { FONT_SET_NAMES } from './font-sets.js';
 import { ExecutablesSchema } from './launch-options.js';
@@ -70,6 +71,7 @@ export const REQUEST_SCHEMAS = {
   vote: VoteRequestSchema,
   reflect: ReflectRequestSchema,
   trace: TraceRequestSchema,
+  screenshot: ScreenshotRequestSchema,
   ping: PingRequestSchema,
   shutdown: ShutdownRequestSchema,
 } as const satisfies Record<string, TSchema>;
@@ -79,7 +81,7 @@ export type VoteRequest = Static<typeof VoteRequestSchema>;
 export type ReflectRequest = Static<typeof ReflectRequestSchema>;
 export type PingRequest = Static<typeof PingRequestSchema>;
 export type ShutdownRequest = Static<typeof ShutdownRequestSchema>;
-export type Request = GeometryRequest | VoteRequest | ReflectRequest | TraceRequest | PingRequest | ShutdownRequest;
+export type Request = GeometryRequest | VoteRequest | ReflectRequest | TraceRequest | ScreenshotRequest | PingRequest | ShutdownRequest;
 
 const Rect = Type.Object(
   { x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number() },
@@ -204,6 +206,7 @@ export const RESPONSE_SCHEMAS = {
   vote: VoteResponseSchema,
   reflect: ReflectResponseSchema,
   trace: TraceResponseSchema,
+  screenshot: ScreenshotResponseSchema,
   ping: PingResponseSchema,
   shutdown: ShutdownResponseSchema,
   error: ErrorResponseSchema,

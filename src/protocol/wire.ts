@@ -1,6 +1,7 @@
 // The one way an answer becomes a line on stdout. Answers are values, never hand-built text:
-// `answerLine` encodes plain JSON values and JsonText — JSON that an encoder in this folder
-// made from checked data (a dump, a trace, a vote; json-text.ts) — and nothing else. Strings go
+// `answerLine` encodes plain JSON values, JsonText — JSON that an encoder in this folder made
+// from checked data (a dump, a trace, a vote; json-text.ts) — and bytes (a screenshot), which
+// travel as bytes until here and become a base64 string only in the line, and nothing else. Strings go
 // through JSON.stringify (so a page's newline or quote stays inside its string), a non-finite
 // number is refused, and the result is checked to hold no raw line break. A line therefore
 // cannot be cut in two or carry another answer, whatever a page sent back.
@@ -9,9 +10,10 @@ import { JsonText } from './json-text.js';
 
 export type { JsonText } from './json-text.js';
 
-/** What an answer is made of: JSON's own values, and JsonText. `undefined` members are left out, as JSON.stringify does. */
+/** What an answer is made of: JSON's own values, JsonText, and bytes (written as base64). `undefined` members are left out, as JSON.stringify does. */
 export type WireValue =
   | string
+  | Uint8Array
   | number
   | boolean
   | null
@@ -40,6 +42,7 @@ function encodeInto(value: WireValue, out: string[]): void {
   }
   if (value === null) out.push('null');
   else if (value instanceof JsonText) out.push(value.text);
+  else if (value instanceof Uint8Array) out.push(`"${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64')}"`);
   else if (Array.isArray(value)) {
     out.push('[');
     value.forEach((item, i) => {

@@ -4,7 +4,8 @@ import type { EngineName } from '../protocol/schema.js';
 import type { ReportCase } from './input.js';
 import { html, type Html } from './html.js';
 import { overlay } from './overlay.js';
-import { pngDataUrl, pngSize } from './png.js';
+import { pngSize } from '../protocol/png.js';
+import { pngDataUrl } from './png.js';
 
 /** The engine's figure: caption (version, vote status), picture with overlay, and any error. */
 export function engineFigure(engine: EngineName, c: ReportCase, highlight: number | null): Html {

@@ -34,7 +34,7 @@ export interface ReportCase {
   /** The request as the corpus gave it (the journal's text; an invalid item's may not be JSON). */
   request: string;
   /** The reduced request and its signature, when the case was reduced; it is then the one shown. */
-  reduced: Reduction | null;
+  reduced: Pick<Reduction, 'request' | 'signature'> | null;
   /** An invalid item's error (code: message). */
   invalid: string | null;
   /** The geometry vote on the shown request; null for trace, reflect and invalid items. */

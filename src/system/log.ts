@@ -26,10 +26,14 @@ export const LOG_PREFIX = 'browser-oracle: ';
 /** Whether lines of `level` reach stderr at this thread's level. */
 export const logs = (level: LogLevel): boolean => LOG_LEVELS.indexOf(level) <= threshold;
 
-function write(level: LogLevel, message: string): void {
-  if (!logs(level)) return;
+/** `message` as the lines stderr gets for it at `level`, each with the prefix, ending in a newline. */
+export function logLines(level: LogLevel, message: string): string {
   const head = `${LOG_PREFIX}${level}: ${where}`;
-  process.stderr.write(head + message.trimEnd().split('\n').join(`\n${head}`) + '\n');
+  return head + message.trimEnd().split('\n').join(`\n${head}`) + '\n';
+}
+
+function write(level: LogLevel, message: string): void {
+  if (logs(level)) process.stderr.write(logLines(level, message));
 }
 
 export const log = {

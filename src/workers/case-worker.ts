@@ -13,6 +13,7 @@ import { LAUNCHERS } from './engines/index.js';
 import { runGeometry } from './geometry-task.js';
 import { EngineHost } from './host/engine-host.js';
 import { runReflect } from './reflect-task.js';
+import { runScreenshot } from './screenshot-task.js';
 import { runTrace } from './trace-task.js';
 import { workerContext, type WorkerContext } from './worker-context.js';
 
@@ -24,6 +25,7 @@ const RUNNERS: { [K in WorkerTask['kind']]: (task: Extract<WorkerTask, { kind: K
   geometry: runGeometry,
   reflect: runReflect,
   trace: runTrace,
+  screenshot: runScreenshot,
 };
 
 const config = workerData as WorkerConfig;

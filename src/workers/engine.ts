@@ -15,11 +15,15 @@ export interface ProgramCall {
   args: object;
   /**
    * The case's own script, run first in the page's main world as a classic script at global
-   * scope: for `walk`, once the document's fonts have settled (the `settle` program); for
-   * `reflect`, at once. A script that throws rejects the call with OracleError `script_error`.
+   * scope: for `walk` and `settle`, once the document's fonts have settled (the `settle`
+   * program); for `reflect`, at once. A script that throws rejects the call with OracleError
+   * `script_error`.
    */
   script?: string | null;
 }
+
+/** Whether a call's script waits for the document's fonts to settle first (see ProgramCall.script). */
+export const scriptAfterFonts = (program: ProgramName): boolean => program === 'walk' || program === 'settle';
 
 /** One page: one case at a time, on a document the host chose. */
 export interface EnginePage {
@@ -33,6 +37,11 @@ export interface EnginePage {
    * the guard); one without runs on a page that never ran page script (the blank page).
    */
   run(call: ProgramCall): Promise<string>;
+  /**
+   * A PNG of the viewport as the page shows it now. The bytes are the page's word, not checked
+   * here: the caller decodes them (src/protocol/page-output.ts).
+   */
+  screenshot(): Promise<Uint8Array>;
   /** Calls `functionSource` with `args` in the page's main world (the trace recorder's hook); resolves with its JSON result. */
   callMain(functionSource: string, args: readonly unknown[]): Promise<unknown>;
   /** Releases the page and whatever the case opened from it (popups, workers); bounded in time even when the page is hung. */

@@ -14,6 +14,7 @@ export async function runReflect(task: ReflectTask, ctx: WorkerContext): Promise
       document: { ...task.documents[engine]!, freshStorage: false },
       probes: task.probes,
       script: task.script,
+      maxBytes: ctx.walk.maxBytes,
     });
     const observations = task.probes.map(({ selector, attr, idl }, i) => {
       const [attrValue, idlValue] = values[i]!;

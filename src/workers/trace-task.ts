@@ -18,6 +18,8 @@ export async function runTrace(task: TraceTask, ctx: WorkerContext): Promise<Tra
       script: task.script!,
     });
     const { origin, secure, timedOut, records } = decodeTraceOutcome(outcome);
+    if (records === null)
+      throw new OracleError('dump_too_large', `the trace recorded more than ${ctx.walk.maxBytes} bytes (--max-answer-bytes)`);
     try {
       result.traces[engine] = encodeJson({
         engine,

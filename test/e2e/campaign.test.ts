@@ -14,15 +14,22 @@ import { CliProcess, processesOwnedBy, readJournal, recordedAtLeast, runCli } fr
 const root = mkdtempSync(join(tmpdir(), 'campaign-e2e-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const KNOWN = fileURLToPath(new URL('../../../config/known-differences.json', import.meta.url));
-const FARM = ['--workers=1', '--pages=2', '--timeout-ms=15000'];
+// A few cases in flight at a time, so that a signal finds most of the corpus still to run.
+const FARM = ['--workers=1', '--pages=2', '--timeout-ms=15000', '--concurrency=4'];
 
-/** n small geometry cases, each a box of its own size. */
+/**
+ * n small geometry cases, each a box of its own size. Each has a script (an empty one), so it is
+ * loaded as a document of its own: a run slow enough to be stopped in the middle, where the fast
+ * path's batches would finish the whole corpus at once.
+ */
 function boxCorpus(name: string, n: number): { path: string; ids: string[] } {
   const ids = Array.from({ length: n }, (_, i) => `box-${i}`);
   const path = join(root, name);
   writeFileSync(
     path,
-    ids.map((id, i) => JSON.stringify({ id, html: `<!doctype html><div style="width:${10 + i}px;height:7px"></div>` })).join('\n') + '\n',
+    ids
+      .map((id, i) => JSON.stringify({ id, html: `<!doctype html><div style="width:${10 + i}px;height:7px"></div>`, script: '' }))
+      .join('\n') + '\n',
   );
   return { path, ids };
 }
@@ -45,7 +52,7 @@ const CONSISTENT = { integrity: 'ok', repeated: [], partial: [], orphans: 0 };
 test('SIGKILL in the middle of a run, then the same command: every case of the corpus recorded exactly once', async () => {
   const { path, ids } = boxCorpus('kill.ndjson', 40);
   const db = join(root, 'kill.sqlite');
-  const args = ['campaign', '--db', db, '--corpus', path, '--quiet', ...FARM];
+  const args = ['campaign', '--db', db, '--corpus', path, ...FARM];
   const first = new CliProcess(args);
   await recordedAtLeast(first, db, 5);
   first.kill('SIGKILL');
@@ -78,7 +85,7 @@ test('SIGKILL in the middle of a run, then the same command: every case of the c
 test('SIGINT: no new case, the cases in flight recorded whole, browsers closed, exit 1 with a line saying it is resumable', async () => {
   const { path, ids } = boxCorpus('interrupt.ndjson', 30);
   const db = join(root, 'interrupt.sqlite');
-  const args = ['campaign', '--db', db, '--corpus', path, '--quiet', ...FARM];
+  const args = ['campaign', '--db', db, '--corpus', path, ...FARM];
   const run = new CliProcess(args);
   await recordedAtLeast(run, db, 2);
   const children = run.descendants();
@@ -86,7 +93,7 @@ test('SIGINT: no new case, the cases in flight recorded whole, browsers closed, 
   assert.equal(await run.exited, 1);
   assert.match(
     run.lastLine,
-    /^campaign: stopped by SIGINT: \d+ case\(s\) recorded in this run, 0 skipped as already recorded; run the same command again to resume$/,
+    /^browser-oracle: info: campaign: stopped by SIGINT: \d+ case\(s\) recorded in this run, 0 skipped as already recorded; run the same command again to resume$/,
   );
   assert.deepEqual(children.filter(isAlive), [], 'every browser closed');
   assert.deepEqual(consistent(db), CONSISTENT);
@@ -157,7 +164,7 @@ test('a folder of .html files, taken two cases at a time with --stop-after, then
     writeFileSync(join(folder, file), `<!doctype html><div style="width:${i + 1}0px;height:5px"></div>`);
   writeFileSync(join(folder, 'notes.txt'), 'not a case');
   const db = join(root, 'folder.sqlite');
-  const args = ['campaign', '--db', db, '--corpus', folder, '--quiet', ...FARM];
+  const args = ['campaign', '--db', db, '--corpus', folder, ...FARM];
   const first = await runCli([...args, '--stop-after', '2']);
   assert.equal(first.code, 0, first.stderr);
   assert.match(first.stderr, /campaign: stopped after 2 case\(s\) \(--stop-after 2\); run the same command again to go on\n$/);

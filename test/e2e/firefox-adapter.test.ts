@@ -1,7 +1,7 @@
 // The Firefox adapter against a real firefox-esr, directly (no engine host, no coordinator): pages,
 // the trusted programs in the sandbox against hostile cases, error classes, crashes, hangs,
 // popups, downloads, the network, and what is left once the browser closes.
-import { FONT_SETS } from '../../src/fonts/font-sets.js';
+import { WALK, launchOptions } from '../support/direct-engines.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { dumpJson } from '../../src/protocol/dump.js';
 import type { RawWalk } from '../../src/protocol/page-output.js';
 import { OracleError } from '../../src/protocol/errors.js';
-import { STYLE_PROPERTIES } from '../../src/protocol/schema.js';
 import type { WalkOptions } from '../../src/page/walk.js';
 import { EngineGoneError, type EngineBrowser, type EnginePage } from '../../src/workers/engine.js';
 import { launchFirefox } from '../../src/workers/engines/firefox/index.js';
@@ -21,14 +20,6 @@ import { startFirefox } from '../../src/workers/engines/firefox/process.js';
 import { descendantsOf } from '../../src/system/processes.js';
 import { engineProcesses } from '../support/processes.js';
 
-const WALK: WalkOptions = {
-  styleProperties: STYLE_PROPERTIES,
-  scriptCapableSelector: 'script,iframe,frame,frameset,object,embed,portal,meta[http-equiv],[autofocus],[srcdoc]',
-  maxNodes: 100_000,
-  maxFragments: 1_000_000,
-  maxBytes: 64 * 1024 * 1024,
-  loadMs: null,
-};
 const LOAD_MS = 30_000;
 /** Stands in for the engine host's per-case timeout: the adapter must answer long before it. */
 const HOST_TIMEOUT_MS = 120_000;
@@ -117,16 +108,7 @@ before(async () => {
   const realHome = process.env.HOME;
   process.env.HOME = home;
   try {
-    browser = await launchFirefox({
-      profile: 'default',
-      display: undefined,
-      fontconfigFile: FONT_SETS.liberation.fontconfigFile,
-      fontDirs: FONT_SETS.liberation.dirs,
-      proxyUrl: proxy.url,
-      browsers: 'system',
-      paths: {},
-      extra: {},
-    });
+    browser = await launchFirefox(launchOptions(proxy.url, { browsers: 'system' }));
   } finally {
     process.env.HOME = realHome;
   }
@@ -352,16 +334,7 @@ describe('firefox adapter', () => {
 
   test('a killed browser: the in-flight call is EngineGoneError, exited resolves, nothing is left', async () => {
     const running = new Set(engineProcesses(descendantsOf(process.pid), 'firefox'));
-    const own = await launchFirefox({
-      profile: 'default',
-      display: undefined,
-      fontconfigFile: FONT_SETS.liberation.fontconfigFile,
-      fontDirs: FONT_SETS.liberation.dirs,
-      proxyUrl: proxy.url,
-      browsers: 'system',
-      paths: {},
-      extra: {},
-    });
+    const own = await launchFirefox(launchOptions(proxy.url, { browsers: 'system' }));
     const ownPid = engineProcesses(descendantsOf(process.pid), 'firefox').find((pid) => !running.has(pid))!;
     const profile = profileOf(ownPid);
     const page = await own.newPage({ freshStorage: true });
@@ -457,16 +430,7 @@ describe('firefox adapter', () => {
 
   test('close: the session ends, no Firefox process survives, the profile is removed', async () => {
     const running = new Set(engineProcesses(descendantsOf(process.pid), 'firefox'));
-    const own = await launchFirefox({
-      profile: 'media',
-      display: undefined,
-      fontconfigFile: FONT_SETS.liberation.fontconfigFile,
-      fontDirs: FONT_SETS.liberation.dirs,
-      proxyUrl: proxy.url,
-      browsers: 'system',
-      paths: {},
-      extra: {},
-    });
+    const own = await launchFirefox(launchOptions(proxy.url, { browsers: 'system', profile: 'media' }));
     const ownPid = engineProcesses(descendantsOf(process.pid), 'firefox').find((pid) => !running.has(pid))!;
     const profile = profileOf(ownPid);
     assert.ok(readFileSync(join(profile, 'user.js'), 'utf8').includes('user_pref("media.navigator.streams.fake", true);'));
@@ -486,19 +450,7 @@ describe('firefox adapter', () => {
     t.after(() => rmSync(tmp, { recursive: true, force: true }));
     const realTmp = process.env.TMPDIR;
     process.env.TMPDIR = tmp;
-    const start = startFirefox(
-      {
-        profile: 'default',
-        display: undefined,
-        fontconfigFile: FONT_SETS.liberation.fontconfigFile,
-        fontDirs: FONT_SETS.liberation.dirs,
-        proxyUrl: proxy.url,
-        browsers: 'system',
-        paths: {},
-        extra: {},
-      },
-      '/nonexistent/firefox',
-    );
+    const start = startFirefox(launchOptions(proxy.url, { browsers: 'system' }), '/nonexistent/firefox');
     // startFirefox names its profile before its first await.
     if (realTmp === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = realTmp;

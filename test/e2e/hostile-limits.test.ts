@@ -17,7 +17,8 @@ const codes = (answer: Line) => Object.fromEntries(Object.entries(answer.errors 
 describe('limits and error classes', () => {
   let oracle: OracleProcess;
   before(async () => {
-    oracle = new OracleProcess(['--workers=1', '--pages=1', '--timeout-ms=20000']);
+    // 1 MB per engine's answer: far above any ordinary case here, far below what a case can make.
+    oracle = new OracleProcess(['--workers=1', '--pages=1', '--timeout-ms=20000', '--max-answer-bytes=3000000']);
     await oracle.ready();
   });
   after(() => oracle.shutdown());
@@ -33,6 +34,26 @@ describe('limits and error classes', () => {
     assert.deepEqual(codes(many), { chromium: 'dump_too_large', firefox: 'dump_too_large', webkit: 'dump_too_large' });
     const next = await oracle.request({ id: 'next', html: '<p>x</p>' });
     assert.equal(next.errors, undefined);
+  });
+
+  test('a trace or a reflect case that answers more than its share of --max-answer-bytes is dump_too_large', async () => {
+    const trace = await oracle.request({
+      id: 'big-trace',
+      op: 'trace',
+      script: "const s = 'x'.repeat(100000); for (let i = 0; i < 30; i++) trace.value('v' + i, s); trace.done();",
+    });
+    assert.deepEqual(codes(trace), { chromium: 'dump_too_large', firefox: 'dump_too_large', webkit: 'dump_too_large' });
+    const reflect = await oracle.request({
+      id: 'big-reflect',
+      op: 'reflect',
+      html: '<p id=a>x</p>',
+      script: "document.getElementById('a').title = 'x'.repeat(2000000)",
+      probes: [{ selector: '#a', attr: 'title' }],
+    });
+    assert.deepEqual(codes(reflect), { chromium: 'dump_too_large', firefox: 'dump_too_large', webkit: 'dump_too_large' });
+    // Under the budget, the same kinds of case are answered whole.
+    const small = await oracle.request({ id: 'small-trace', op: 'trace', script: "trace.value('v', 'x'.repeat(1000)); trace.done();" });
+    assert.equal(small.errors, undefined, JSON.stringify(small.errors));
   });
 
   test('a flood of refused requests costs a counter: a few lines on stderr, then silence', async () => {

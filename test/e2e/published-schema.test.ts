@@ -44,10 +44,10 @@ test('a case an engine fails is answered with its error, and validates', async (
   assertValid(failed);
 });
 
-test('ping reports engines, versions, profile and paths', async () => {
+test('ping reports engines, versions, profile, fonts, network and paths', async () => {
   const ping = await ask({ id: 'p', op: 'ping' });
   assert.deepEqual(ping.engines, ['chromium']);
-  assert.deepEqual(ping.paths, {});
+  assert.deepEqual(Object.keys(ping.paths), ['chromium'], 'the executable of the one engine launched');
   assertValid(ping);
 });
 

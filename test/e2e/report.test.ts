@@ -1,53 +1,81 @@
-// The report in the real headless Chromium the oracle uses: rendered from the recorded dumps with
-// screenshots that Chromium takes of the recorded cases, written to a file and opened from its
-// file:// URL. It must load cleanly and alone, show every bucket's pictures and overlays, copy a
-// request with or without the clipboard API, and look like something (a screenshot that is not blank).
+// `browser-oracle report` end to end: a real campaign on the three engines, one of its findings
+// reduced, the report written by the real command (its screenshots taken by the screenshot op on
+// the farm it starts), then opened from its file:// URL in the headless Chromium the oracle runs,
+// launched with the adapter's own switches. It must load cleanly and alone, show every bucket's
+// three pictures with their box overlays, copy a request, look like something, and be where
+// `summary` says.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
+import { fontconfigFileOf } from '../../src/fonts/fontconfig-file.js';
+import { FONT_SETS } from '../../src/fonts/font-sets.js';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import type { ReportInput } from '../../src/report/input.js';
-import { renderReport } from '../../src/report/render.js';
+import { chromiumLaunchOptions } from '../../src/workers/engines/chromium/index.js';
 import { DUMP_REQUESTS } from '../fixtures/dumps/requests.js';
-import { launchReportChromium, screenshotCase } from '../support/report-chromium.js';
-import { sampleReportInput } from '../support/report-sample.js';
+import { readJournal, runCli } from '../support/campaign-process.js';
 
-let browser: Browser;
-let dir: string;
-let input: ReportInput;
+const root = mkdtempSync(join(tmpdir(), 'report-e2e-'));
+const FARM = ['--workers=1', '--pages=2', '--timeout-ms=15000'];
+const db = join(root, 'run.sqlite');
+const file = join(root, 'report.html');
 let url: string;
-
-/** The case whose engines all get no screenshot (as when the screenshot op fails), so placeholders show. */
-const NO_SCREENSHOTS = DUMP_REQUESTS.overflow.html;
+let browser: Browser;
+let buckets: { signature: string; example: string; op: string | null; verdict: string | null }[];
 
 before(async () => {
-  browser = await launchReportChromium();
-  const shots = new Map<string, Uint8Array>();
-  input = await sampleReportInput(async (engine, request) => {
-    if (request.html === NO_SCREENSHOTS) return { png: null, error: 'navigation_failed: no screenshot in this test' };
-    if (request.script && engine === 'firefox') return { png: null, error: 'script_error: Error: recorded failure' };
-    const key = JSON.stringify(request);
-    if (!shots.has(key)) shots.set(key, await screenshotCase(browser, request.html, request.script));
-    return { png: shots.get(key)! };
-  });
-  assert.ok(
-    [...input.examples.values()].some((c) => c.op !== null && ENGINE_NAMES.every((e) => c.engines[e]?.screenshot === null)),
-    'the sample has a case without screenshots',
+  const generated = await runCli(['campaign', '--generate', '3', '--seed', '7', '--emit']);
+  const corpus = join(root, 'cases.ndjson');
+  writeFileSync(
+    corpus,
+    [
+      JSON.stringify({ id: 'text-line', ...DUMP_REQUESTS['text-line'] }),
+      JSON.stringify({ id: 'agree', ...DUMP_REQUESTS.agree }),
+      ...generated.stdout.trim().split('\n'),
+      '{"id": "broken", "html": "<p>unclosed',
+    ].join('\n') + '\n',
   );
-  dir = mkdtempSync(join(tmpdir(), 'report-e2e-'));
-  const file = join(dir, 'report.html');
-  writeFileSync(file, renderReport(input));
+  for (const args of [
+    ['campaign', '--db', db, '--corpus', corpus, '--quiet', ...FARM],
+    ['reduce', '--db', db, '--case', 'text-line', '--quiet', ...FARM],
+  ]) {
+    const run = await runCli(args);
+    assert.equal(run.code, 0, `${args[0]}: ${run.stderr}`);
+  }
+  const report = await runCli(['report', '--db', db, '-o', file, ...FARM]);
+  assert.equal(report.code, 0, report.stderr);
+  assert.equal(report.stdout, `${file}\n`);
+  buckets = readJournal(db, (sql) =>
+    sql
+      .prepare<[], (typeof buckets)[number]>(
+        `SELECT signature, id AS example, op, verdict, MIN(seq) FROM cases WHERE signature IS NOT NULL GROUP BY signature ORDER BY COUNT(*) DESC, signature`,
+      )
+      .all(),
+  );
+  assert.ok(buckets.filter((b) => b.op !== null).length >= 2, 'findings to show');
   url = pathToFileURL(file).href;
+  // The oracle's own Chromium, as its adapter launches it; the proxy is a port nothing listens on, so a fetch would fail.
+  browser = await chromium.launch(
+    chromiumLaunchOptions({
+      profile: 'default',
+      display: undefined,
+      fontconfigFile: fontconfigFileOf('liberation'),
+      fontDirs: FONT_SETS.liberation.dirs,
+      proxyUrl: 'http://127.0.0.1:9',
+      browsers: 'auto',
+      paths: {},
+      extra: {},
+    }),
+  );
 });
 
 after(async () => {
   await browser?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
 });
 
 /** The report open in a fresh page, with everything it logged, threw and asked for. */
@@ -66,85 +94,72 @@ async function open(): Promise<{ page: Page; errors: string[]; requests: string[
   return { page, errors, requests };
 }
 
-test('the report loads from its file alone: no console errors, no failed requests, nothing fetched but itself and its data: images', async () => {
+test('the report loads from its file alone: no console errors, nothing fetched but itself and its data: images', async () => {
   const { page, errors, requests } = await open();
   try {
     assert.deepEqual(errors, []);
-    assert.ok(requests.length >= 1);
     for (const r of requests) assert.ok(r === url || r.startsWith('data:image/png;base64,'), r.slice(0, 100));
-    // Every image decoded: a data: image that failed would have no natural size.
+    // Every image decoded, at the viewport's size: a data: image that failed would have no natural size.
     const sizes = await page.$$eval('img', (images) =>
       images.map((i) => [(i as HTMLImageElement).naturalWidth, (i as HTMLImageElement).naturalHeight]),
     );
-    assert.ok(sizes.length > 0);
+    assert.equal(sizes.length, 3 * buckets.filter((b) => b.op !== null).length);
     for (const size of sizes) assert.deepEqual(size, [800, 600]);
   } finally {
     await page.context().close();
   }
 });
 
-test('every bucket has three engine pictures (or placeholders) with their box overlays, and the failing node highlighted', async () => {
+test('every bucket has three screenshots, each with an overlay of its boxes and the failing node highlighted', async () => {
   const { page, errors } = await open();
   try {
     const sections = await page.$$eval('section.bucket', (list) =>
       list.map((s) => ({
-        id: s.id,
+        title: s.querySelector('h2 code')?.textContent ?? '',
+        reduced: s.querySelector('h3 .tag')?.textContent ?? null,
         figures: [...s.querySelectorAll('figure.engine')].map((f) => ({
           engine: f.getAttribute('data-engine'),
-          image: f.querySelector('img.shot') !== null,
-          placeholder: f.querySelector('.placeholder')?.textContent ?? null,
+          shown: f.querySelector('img.shot')?.getBoundingClientRect().width ?? 0,
           boxes: f.querySelectorAll('svg.overlay rect.box').length,
-          // Drawn, not just present: the highlighted box's size on screen.
-          hit: [...f.querySelectorAll('svg.overlay .hit rect.box')].map((r) => {
-            const box = r.getBoundingClientRect();
-            return box.width * box.height;
-          }),
+          // Drawn, not just present: the highlighted box's area on screen.
+          hit: [...f.querySelectorAll('svg.overlay .hit rect.box')].map(
+            (r) => r.getBoundingClientRect().width * r.getBoundingClientRect().height,
+          ),
         })),
       })),
     );
-    assert.equal(sections.length, input.summary.buckets.length);
-    let highlighted = 0;
-    for (const [i, bucket] of input.summary.buckets.entries()) {
-      const c = input.examples.get(bucket.signature)!;
+    assert.deepEqual(
+      sections.map((s) => s.title),
+      buckets.map((b) => b.signature),
+    );
+    for (const [i, bucket] of buckets.entries()) {
       const section = sections[i]!;
-      assert.equal(section.id, `bucket-${i + 1}`);
-      if (c.op === null) {
-        assert.deepEqual(section.figures, [], 'an invalid item has no engines');
+      if (bucket.op === null) {
+        assert.deepEqual(section.figures, [], 'an invalid item never ran: no engines');
         continue;
       }
       assert.deepEqual(
         section.figures.map((f) => f.engine),
         [...ENGINE_NAMES],
+        bucket.signature,
       );
-      for (const [k, f] of section.figures.entries()) {
-        const result = c.engines[ENGINE_NAMES[k]!]!;
-        assert.equal(f.image, result.screenshot !== null, `${c.id} ${f.engine}`);
-        assert.equal(f.placeholder !== null, result.screenshot === null);
-        if (result.screenshotError) assert.ok(f.placeholder!.includes(result.screenshotError));
-        assert.equal(f.boxes > 0, result.dump !== undefined, `${c.id} ${f.engine}: an overlay of its boxes`);
-        if (c.vote?.verdict === 'outlier' || c.vote?.verdict === 'split') {
-          assert.equal(f.hit.length, 1, `${c.id} ${f.engine}: the failing node`);
-          assert.ok(f.hit[0]! > 0, `${c.id} ${f.engine}: the failing node is drawn`);
-          highlighted++;
-        }
+      for (const f of section.figures) {
+        assert.ok(f.shown > 0, `${bucket.signature}: ${f.engine}'s screenshot is shown`);
+        assert.ok(f.boxes > 0, `${bucket.signature}: ${f.engine}'s boxes are drawn over it`);
+        assert.equal(f.hit.length, 1, `${bucket.signature}: ${f.engine}'s failing node is highlighted`);
+        assert.ok(f.hit[0]! > 0, `${bucket.signature}: ${f.engine}'s failing node is drawn`);
       }
+      assert.equal(section.reduced, bucket.example === 'text-line' ? 'reduced' : null, `${bucket.signature}: shown reduced when reduced`);
     }
-    assert.ok(highlighted >= 3);
     assert.deepEqual(errors, []);
   } finally {
     await page.context().close();
   }
 });
 
-test("the case's html shows as text, and the copy button copies the request, with the clipboard API or without it", async () => {
+test('the copy button copies the request, with the clipboard API or without it', async () => {
   const { page, errors } = await open();
   try {
-    const first = input.examples.get(input.summary.buckets[0]!.signature)!;
-    const shown = first.reduced?.request ?? first.request;
-    assert.equal(await page.inputValue('#request-1'), shown);
-    const html = (JSON.parse(shown) as { html?: string }).html;
-    if (html !== undefined) assert.equal(await page.textContent('#bucket-1 pre.html'), html);
-
     await page.click('#bucket-1 button[data-copy]');
     await page.waitForFunction(() => document.querySelector('#bucket-1 .copy-status')?.textContent !== '');
     // With the API gone, the script falls back and says what it did; it must not throw.
@@ -178,4 +193,13 @@ test('a screenshot of the report is not blank', async () => {
   } finally {
     await page.context().close();
   }
+});
+
+test('summary says where the report is while it exists', async () => {
+  const shown = await runCli(['summary', '--db', db]);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal(shown.stdout.trimEnd().split('\n').at(-1), `report: ${file}`);
+  rmSync(file);
+  const gone = await runCli(['summary', '--db', db]);
+  assert.doesNotMatch(gone.stdout, /report:/);
 });

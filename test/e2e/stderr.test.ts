@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { ORACLE_BIN, ORACLE_ENV } from '../support/oracle-process.js';
+import { ORACLE_BIN, ORACLE_ENV, OracleProcess } from '../support/oracle-process.js';
 
 const LINE = /^browser-oracle: (error|warn|info|debug): \S/;
 
@@ -48,4 +48,31 @@ test('start-up errors are one line in the same format, without a stack', () => {
     assert.equal(run.stderr.length, 1, run.stderr.join('\n'));
     assert.match(run.stderr[0]!, /^browser-oracle: error: \S/);
   }
+});
+
+test('quiet launches: 50 script-free cases that request nothing leave no refusal on stderr, even at debug, but for one known Chromium component check', async () => {
+  const oracle = new OracleProcess(['--workers=1', '--log-level=debug']);
+  try {
+    await oracle.ready();
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        oracle.request({ id: `q${i}`, html: `<div style="width:${i}px;height:3px"></div><p>text ${i}</p>` }),
+      ),
+    );
+  } finally {
+    await oracle.shutdown();
+  }
+  const refusals = oracle.stderr.split('\n').filter((line) => line.includes('refused'));
+  // Chromium 156 asks on demand for its Optimization Guide on-device models manifest (component
+  // ceofaddefefcbblgcgnibnonglccbfja), which --disable-component-update does not stop: refused, at debug only.
+  const known =
+    /refused a request that names no page: (CONNECT update\.googleapis\.com:443|POST http:\/\/update\.googleapis\.com\/service\/update2\/json\?)/;
+  assert.deepEqual(
+    refusals.filter((line) => !known.test(line)),
+    [],
+  );
+  assert.ok(
+    refusals.every((line) => line.startsWith('browser-oracle: debug: ')),
+    'nothing above debug',
+  );
 });

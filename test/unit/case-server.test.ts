@@ -15,7 +15,7 @@ let port: number;
 
 before(async () => {
   egress = new EgressLog();
-  server = await CaseServer.start(egress);
+  server = await CaseServer.start(egress, 1024 * 1024);
   port = Number(new URL(server.proxyUrl).port);
 });
 

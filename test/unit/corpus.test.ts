@@ -33,6 +33,7 @@ const LINES = [
   '{"op":"reflect","probes":[{"selector":"#a","attr":"x"}]}',
   '[1,2]',
   '{"id":"last","op":"vote","html":"<b>x</b>"}',
+  '{"id":"pic","op":"screenshot","html":"<b>x</b>"}',
 ];
 
 test('an NDJSON file: ids, line keys, invalid lines with the oracle’s error text', async () => {
@@ -55,6 +56,7 @@ test('an NDJSON file: ids, line keys, invalid lines with the oracle’s error te
       ['line:9', 'ok'],
       ['line:10', 'invalid_request: the line must be a JSON object'],
       ['last', 'ok'],
+      ['pic', 'invalid_request: field "op": "screenshot" is not a case (a corpus holds geometry, vote, reflect and trace requests)'],
     ],
   );
   assert.equal(await corpus.count(), items.length);

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Journal, type CaseRecord, type RunInfo } from '../../src/campaign/journal.js';
+import { Journal, type CaseRecord, type ReductionRecord, type RunInfo } from '../../src/campaign/journal.js';
+import { APPLICATION_ID, MIGRATIONS } from '../../src/campaign/journal-schema.js';
 import { openCorpus, type CorpusItem } from '../../src/campaign/corpus.js';
 import { invalidRecord, votedRecord, type CaseAnswer } from '../../src/campaign/case-record.js';
 import { Expectations } from '../../src/campaign/expectations.js';
@@ -230,24 +231,107 @@ test('buckets: count descending, then signature; the example is the first case r
   journal.close();
 });
 
-test('a reduced case is stored beside the original', async () => {
+/** A reduction as `reduce` stores it, of `html`. */
+const reductionOf = (html: string, signature: string | null): ReductionRecord => ({
+  request: JSON.stringify({ id: 'r', html }),
+  signature,
+  vote: '{"verdict":"outlier"}',
+  outcomes: [
+    { engine: 'chromium', version: '1', result: '{"engine":"chromium"}', error: null, ms: 2 },
+    { engine: 'webkit', version: null, result: null, error: 'case_timeout: no answer', ms: null },
+  ],
+  before: { nodes: 9, bytes: 300 },
+  after: { nodes: 4, bytes: 40 },
+  tests: 25,
+  elapsedMs: 1234.5,
+  stopped: null,
+  oneMinimal: true,
+});
+
+test('a reduced case is stored beside the original, with its outcomes', async () => {
   const db = join(temp(), 'run.sqlite');
   await campaign(db, await corpusFile());
   const journal = Journal.open(db);
   const [item] = await itemsOf(CORPUS[0]!);
   assert.equal(journal.reduction(item!), undefined);
-  assert.equal(
-    journal.addReduction(item!, { request: '{"id":"r","html":"<p>x</p>"}', signature: 'outlier firefox | size | P | height' }),
-    true,
-  );
-  assert.equal(
-    journal.addReduction(item!, { request: '{"id":"r","html":"<p>y</p>"}', signature: null }),
-    true,
-    'a later reduction replaces it',
-  );
-  assert.deepEqual(journal.reduction(item!), { request: '{"id":"r","html":"<p>y</p>"}', signature: null });
-  assert.equal(journal.addReduction({ id: 'nope', hash: item!.hash }, { request: '{}', signature: null }), false);
+  const first = reductionOf('<p>x</p>', 'outlier firefox | size | P | height');
+  assert.equal(journal.addReduction(item!, first), true);
+  assert.deepEqual(journal.reduction(item!), {
+    request: first.request,
+    signature: first.signature,
+    vote: first.vote,
+    outcomes: first.outcomes,
+  });
+  const later = { ...reductionOf('<p>y</p>', null), outcomes: first.outcomes.slice(0, 1) };
+  assert.equal(journal.addReduction(item!, later), true, 'a later reduction replaces it');
+  assert.deepEqual(journal.reduction(item!), { request: later.request, signature: null, vote: later.vote, outcomes: later.outcomes });
+  assert.equal(journal.addReduction({ id: 'nope', hash: item!.hash }, first), false);
   journal.close();
+  const sql = new Database(db, { readonly: true });
+  assert.deepEqual(
+    sql.prepare('SELECT before_nodes, after_nodes, before_bytes, after_bytes, tests, stopped, one_minimal FROM reductions').all(),
+    [{ before_nodes: 9, after_nodes: 4, before_bytes: 300, after_bytes: 40, tests: 25, stopped: null, one_minimal: 1 }],
+  );
+  assert.equal(sql.prepare("SELECT error_code FROM reduction_outcomes WHERE engine = 'webkit'").pluck().get(), undefined, 'replaced');
+  sql.close();
+});
+
+test('a recorded case reads back as it was recorded; a bucket gives its first case; runs and reports are listed', async () => {
+  const db = join(temp(), 'run.sqlite');
+  await campaign(db, await corpusFile());
+  const journal = Journal.open(db);
+  const [bucket] = journal.summary().buckets;
+  const example = journal.firstInBucket(bucket!.signature)!;
+  assert.equal(example.id, bucket!.example);
+  assert.equal(example.signature, bucket!.signature);
+  assert.ok(example.outcomes.length > 0 && example.outcomes.every((o) => o.result !== null || o.error !== null));
+  assert.deepEqual(journal.casesWithId(example.id), [example]);
+  assert.deepEqual(journal.casesWithId('no such case'), []);
+  assert.equal(journal.firstInBucket('no | such | bucket'), undefined);
+  const [run] = journal.runs();
+  assert.deepEqual(run!.engines, ['chromium', 'firefox', 'webkit']);
+  assert.deepEqual(journal.runOf(example), run);
+  assert.match(run!.startedAt, /^\d{4}-\d\d-\d\dT/);
+  assert.equal(journal.lastReport(), undefined);
+  const [a, b] = [join(temp(), 'a.html'), join(temp(), 'b.html')];
+  writeFileSync(a, '<p>');
+  writeFileSync(b, '<p>');
+  journal.addReport(a, 3);
+  journal.addReport(b, 3);
+  assert.equal(journal.lastReport(), b);
+  rmSync(b);
+  assert.equal(journal.lastReport(), undefined, 'a report that is gone is not where to look');
+  journal.close();
+});
+
+test('a journal from before reductions kept their outcomes opens, migrated, with what it held', () => {
+  const path = join(temp(), 'old.sqlite');
+  const old = new Database(path);
+  old.exec(MIGRATIONS[0]!);
+  old.pragma('user_version = 1');
+  old.pragma(`application_id = ${APPLICATION_ID}`);
+  old.prepare("INSERT INTO runs (command, engines, versions, started_at) VALUES ('[]', '[]', '{}', '2025-01-01T00:00:00.000Z')").run();
+  old
+    .prepare(
+      "INSERT INTO cases (id, hash, run, op, request, verdict, signature, started_at, elapsed_ms, attempts) VALUES ('c', 'h', 1, 'geometry', '{}', 'split', 'split | size | P | -', '2025-01-01T00:00:00.000Z', 1, 1)",
+    )
+    .run();
+  old
+    .prepare("INSERT INTO reductions (case_seq, request, signature, reduced_at) VALUES (1, '{\"id\":\"c\"}', 'split | size | P | -', 'x')")
+    .run();
+  old.close();
+  const journal = Journal.open(path);
+  assert.deepEqual(journal.reduction({ id: 'c', hash: 'h' }), {
+    request: '{"id":"c"}',
+    signature: 'split | size | P | -',
+    vote: null,
+    outcomes: [],
+  });
+  assert.equal(journal.summary().cases, 1);
+  journal.close();
+  const sql = new Database(path, { readonly: true });
+  assert.equal(sql.pragma('user_version', { simple: true }), MIGRATIONS.length);
+  sql.close();
 });
 
 test('files that are not a journal are refused with one line', () => {
@@ -279,7 +363,7 @@ test('files that are not a journal are refused with one line', () => {
   const newer = new Database(join(dir, 'newer.sqlite'));
   newer.pragma('user_version = 99');
   newer.close();
-  assert.match(refused(join(dir, 'newer.sqlite')), /: written by a newer browser-oracle \(journal schema 99; this one knows up to 1\)$/);
+  assert.match(refused(join(dir, 'newer.sqlite')), /: written by a newer browser-oracle \(journal schema 99; this one knows up to 2\)$/);
 
   assert.equal(refused(join(dir, 'missing.sqlite'), { mustExist: true }), `--db ${join(dir, 'missing.sqlite')}: no such journal`);
   writeFileSync(join(dir, 'empty.sqlite'), '');
@@ -295,12 +379,14 @@ test('an empty file becomes a journal, and reopening keeps its schema', () => {
   writeFileSync(path, '');
   Journal.open(path).close();
   const sql = new Database(path, { readonly: true });
-  assert.equal(sql.pragma('user_version', { simple: true }), 1);
+  assert.equal(sql.pragma('user_version', { simple: true }), 2);
   assert.equal(sql.pragma('journal_mode', { simple: true }), 'wal');
   assert.deepEqual(sql.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all(), [
     'cases',
     'outcomes',
+    'reduction_outcomes',
     'reductions',
+    'reports',
     'runs',
   ]);
   sql.close();

@@ -37,10 +37,10 @@ test('without a TTY: one status line at the start, one per interval, one at the 
   progress.stop();
   t.mock.timers.tick(30000);
   assert.deepEqual(stream.text.split('\n'), [
-    'campaign: 0/10 cases | 0.0 cases/s | ETA ? | unanimous 0 · outlier 0 · split 0 · insufficient 0 · invalid 0 · expected 0',
-    'campaign: 5/10 cases | 1.5 cases/s | ETA 3s | unanimous 1 · outlier 1 · split 0 · insufficient 0 · invalid 1 · expected 1',
-    'campaign: 6/10 cases | 1.0 cases/s | ETA 4s | unanimous 1 · outlier 1 · split 1 · insufficient 0 · invalid 1 · expected 1',
-    'campaign: 6/10 cases | 1.0 cases/s | ETA 4s | unanimous 1 · outlier 1 · split 1 · insufficient 0 · invalid 1 · expected 1',
+    'browser-oracle: info: campaign: 0/10 cases | 0.0 cases/s | ETA ? | unanimous 0 · outlier 0 · split 0 · insufficient 0 · invalid 0 · expected 0',
+    'browser-oracle: info: campaign: 5/10 cases | 1.5 cases/s | ETA 3s | unanimous 1 · outlier 1 · split 0 · insufficient 0 · invalid 1 · expected 1',
+    'browser-oracle: info: campaign: 6/10 cases | 1.0 cases/s | ETA 4s | unanimous 1 · outlier 1 · split 1 · insufficient 0 · invalid 1 · expected 1',
+    'browser-oracle: info: campaign: 6/10 cases | 1.0 cases/s | ETA 4s | unanimous 1 · outlier 1 · split 1 · insufficient 0 · invalid 1 · expected 1',
     '',
   ]);
 });
@@ -55,7 +55,7 @@ test('an unknown total (stdin): no total, no ETA', (t) => {
   progress.stop();
   assert.equal(
     stream.text.split('\n')[1],
-    'campaign: 90 cases | 1.5 cases/s | unanimous 0 · outlier 0 · split 0 · insufficient 90 · invalid 0 · expected 0',
+    'browser-oracle: info: campaign: 90 cases | 1.5 cases/s | unanimous 0 · outlier 0 · split 0 · insufficient 90 · invalid 0 · expected 0',
   );
 });
 

@@ -26,6 +26,8 @@ const rejects: [string, string | null, RegExp][] = [
   ['{"id":"a","op":"launch"}', 'a', /field "op": unknown op "launch"/],
   ['{"id":"a","op":7}', 'a', /field "op": unknown op 7/],
   ['{"id":"a","op":"ping","extra":1}', 'a', /field "extra": unknown field/],
+  ['{"id":"a","op":"screenshot"}', 'a', /field "html": is required/],
+  ['{"id":"a","op":"screenshot","html":"x","dumps":true}', 'a', /field "dumps": unknown field/],
 ];
 
 for (const [line, id, message] of rejects) {
@@ -78,6 +80,11 @@ test('accepts every request kind', () => {
   });
   assert.equal(parseRequestLine('{"id":"p","op":"ping"}').ok, true);
   assert.equal(parseRequestLine('{"id":"s","op":"shutdown"}').ok, true);
+  assert.deepEqual(parseRequestLine('{"id":"p","op":"screenshot","html":"<p>","script":"1","engines":["firefox"]}'), {
+    ok: true,
+    op: 'screenshot',
+    request: { id: 'p', op: 'screenshot', html: '<p>', script: '1', engines: ['firefox'] },
+  });
 });
 
 const raw: RawWalk = {

@@ -30,6 +30,7 @@ test('every request kind is a Request; the oneOf picks exactly one definition', 
     { id: 'v', op: 'vote', html: '<p>', dumps: true },
     { id: 'r', op: 'reflect', probes: [{ selector: '#a', attr: 'maxlength', idl: 'maxLength' }] },
     { id: 't', op: 'trace', script: 'trace.done()' },
+    { id: 'i', op: 'screenshot', html: '<p>', script: '1', engines: ['firefox'] },
     { id: 'p', op: 'ping' },
     { id: 's', op: 'shutdown' },
   ]) {
@@ -37,8 +38,9 @@ test('every request kind is a Request; the oneOf picks exactly one definition', 
   }
 });
 
-test('the shutdown and error replies are Responses', () => {
+test('the shutdown, screenshot and error replies are Responses', () => {
   assert.equal(schemaErrors(response, { id: 's', ok: true }), '');
+  assert.equal(schemaErrors(response, { id: 'i', images: { webkit: 'iVBORw0KGgo=' }, errors: { firefox: 'script_error: x' } }), '');
   assert.equal(schemaErrors(response, { id: null, error: 'invalid_json: the line is not JSON' }), '');
 });
 

@@ -13,12 +13,16 @@ import { OracleError, firstLine } from '../../protocol/errors.js';
 import {
   decodeBatchText,
   decodeReflectionText,
+  decodeScreenshot,
+  decodeSettledText,
   decodeWalk,
   decodeWalkText,
+  type Detour,
   type RawWalk,
   type WalkAnswer,
 } from '../../protocol/page-output.js';
 import type { EngineName } from '../../protocol/schema.js';
+import { discardingCompletion } from '../../page/sources.js';
 import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE, TRACE_COMPLETION_MS, type TraceOutcome } from '../../page/trace-recorder.js';
 import { EngineGoneError, VIEWPORT, type EnginePage } from '../engine.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
@@ -128,19 +132,24 @@ export class CaseRunner {
     await page.load(url, limit + DRIVER_SLACK_MS);
     switch (job.kind) {
       case 'walk': {
-        const answer = decodeWalkText(await page.run({ program: 'walk', args: { check, walk: job.walk }, script: job.script }));
+        const answer = decodeWalkText(await page.run({ program: 'walk', args: { check, walk: job.walk }, script: caseScript(job.script) }));
         if ('tooLarge' in answer) throw tooLarge(answer.tooLarge);
-        const walk = this.walkOf(answer);
+        if (!('walk' in answer)) throw detourError(answer);
+        const { walk } = answer;
         if (!atViewport(walk)) throw new PageFault(viewportText(this.engine, walk));
         return walk;
       }
       case 'reflect': {
         const answer = decodeReflectionText(
-          await page.run({ program: 'reflect', args: { check, probes: job.probes }, script: job.script }),
+          await page.run({
+            program: 'reflect',
+            args: { check, probes: job.probes, maxBytes: job.maxBytes },
+            script: caseScript(job.script),
+          }),
           job.probes.length,
         );
-        if ('elsewhere' in answer) throw leftDocument(answer.elsewhere);
-        if ('scriptError' in answer) throw new OracleError('script_error', answer.scriptError);
+        if ('elsewhere' in answer || 'scriptError' in answer) throw detourError(answer);
+        if ('tooLarge' in answer) throw tooLarge(answer.tooLarge);
         if ('unresolved' in answer) {
           const selector = JSON.stringify(answer.unresolved);
           throw new OracleError(
@@ -149,6 +158,15 @@ export class CaseRunner {
           );
         }
         return answer.values;
+      }
+      case 'screenshot': {
+        await settle(page, { check, painted: true }, caseScript(job.script));
+        const shot = decodeScreenshot(await page.screenshot());
+        if (shot.width !== VIEWPORT.width || shot.height !== VIEWPORT.height)
+          throw new PageFault(`${this.engine} took a ${shot.width}×${shot.height} screenshot, not ${VIEWPORT.width}×${VIEWPORT.height}`);
+        // The picture is the case's only if the case's document was in front of the page all along.
+        await settle(page, { check }, null);
+        return shot.png;
       }
       case 'trace': {
         let outcome = (await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, job.script])) as TraceOutcome | null;
@@ -160,12 +178,6 @@ export class CaseRunner {
         return outcome;
       }
     }
-  }
-
-  private walkOf(answer: Exclude<WalkAnswer, { tooLarge: unknown }>): RawWalk {
-    if ('elsewhere' in answer) throw leftDocument(answer.elsewhere);
-    if ('scriptError' in answer) throw new OracleError('script_error', answer.scriptError);
-    return answer.walk;
   }
 
   /** Whose fault a failure is. A browser that went away under the call is a crash whatever the call said. */
@@ -203,6 +215,8 @@ export class CaseRunner {
   }
 }
 
+const caseScript = (script: string | null): string | null => (script === null ? null : discardingCompletion(script));
+
 const atViewport = (walk: RawWalk) => walk.viewport[0] === VIEWPORT.width && walk.viewport[1] === VIEWPORT.height && walk.ratio === 1;
 
 const viewportText = (engine: EngineName, walk: RawWalk) =>
@@ -210,12 +224,29 @@ const viewportText = (engine: EngineName, walk: RawWalk) =>
 
 const leftDocument = (href: string) => new PageFault(`the page is not on the case's document (it is at ${href.slice(0, 200)})`);
 
+/** Why a program did not answer: the page left the case's document (the page's fault), or the case's script threw (the case's). */
+const detourError = (detour: Detour) =>
+  'elsewhere' in detour ? leftDocument(detour.elsewhere) : new OracleError('script_error', detour.scriptError);
+
+/**
+ * Settles the case's document (fonts), runs `script` after, waits for a paint when asked, and
+ * throws unless the answer came from the case's own document.
+ */
+async function settle(
+  page: EnginePage,
+  args: { check: { url: string; nonce: string }; painted?: boolean },
+  script: string | null,
+): Promise<void> {
+  const detour = decodeSettledText(await page.run({ program: 'settle', args, script }));
+  if (detour) throw detourError(detour);
+}
+
 function tooLarge(size: { nodes: number; fragments?: number; bytes?: number }): OracleError {
   const what =
     size.fragments !== undefined
       ? `${size.fragments} fragments`
       : size.bytes !== undefined
-        ? `about ${size.bytes} bytes of dump`
+        ? `about ${size.bytes} bytes to answer`
         : `${size.nodes} elements`;
   return new OracleError('dump_too_large', `the document has ${what}, over the limit (--max-nodes, --max-answer-bytes)`);
 }

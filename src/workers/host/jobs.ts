@@ -34,6 +34,8 @@ export interface ReflectJob {
   document: CaseDocument;
   probes: readonly ReflectProbe[];
   script: string | null;
+  /** Past this many bytes of values the case is dump_too_large. */
+  maxBytes: number;
 }
 
 /** A trace: the document's recorder runs `script` and answers when the trace ends. */
@@ -43,5 +45,12 @@ export interface TraceJob {
   script: string;
 }
 
-export type Job = WriteJob | WalkJob | ReflectJob | TraceJob;
+/** A picture of a geometry case on its own document, taken where a walk would run: after load, fonts and `script`. */
+export interface ScreenshotJob {
+  kind: 'screenshot';
+  document: CaseDocument;
+  script: string | null;
+}
+
+export type Job = WriteJob | WalkJob | ReflectJob | TraceJob | ScreenshotJob;
 export type DocumentJob = Exclude<Job, WriteJob>;

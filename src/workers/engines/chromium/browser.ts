@@ -2,7 +2,7 @@
 // which adds host-dependent switches and Google API keys), or Playwright's own build where one is
 // installed. Every page gets a browser context of its own, so a page never shares storage or a
 // renderer process with another, and closing it ends everything its case started.
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type LaunchOptions as PlaywrightLaunchOptions } from 'playwright-core';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import type { Executables } from '../../../protocol/launch-options.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine } from '../../engine.js';
@@ -12,17 +12,26 @@ import { PLAYWRIGHT_DISABLED_FEATURES, PROFILE_PERMISSIONS, chromiumArgs } from 
 
 export const SYSTEM_CHROMIUM = '/usr/lib/chromium/chromium';
 
-export const launchChromium: LaunchEngine = async (options) => {
+/**
+ * How Playwright launches the oracle's Chromium for `options`: the executable, the switches and
+ * the environment. Exported so that whatever else must see pages as the oracle's Chromium does (a
+ * test opening a report) launches it the same way.
+ */
+export function chromiumLaunchOptions(options: LaunchOptions): PlaywrightLaunchOptions & { executablePath: string } {
   // A given executable is launched whatever --browsers says; else Playwright's build, else Debian's.
   const executable = options.paths.chromium ?? (useBundled(chromium, options) ? chromium.executablePath() : SYSTEM_CHROMIUM);
-  const browser = await chromium.launch({
+  return {
     headless: true,
     executablePath: executable,
     args: chromiumArgs(options.proxyUrl, options.profile, options.extra.chromiumArgs),
     ignoreDefaultArgs: [`--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}`],
     env: browserEnv(options),
-  });
-  return new ChromiumBrowser(browser, options, { chromium: executable });
+  };
+}
+
+export const launchChromium: LaunchEngine = async (options) => {
+  const launch = chromiumLaunchOptions(options);
+  return new ChromiumBrowser(await chromium.launch(launch), options, { chromium: launch.executablePath });
 };
 
 class ChromiumBrowser implements EngineBrowser {

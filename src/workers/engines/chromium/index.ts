@@ -1,1 +1,1 @@
-export { launchChromium, SYSTEM_CHROMIUM } from './browser.js';
+export { chromiumLaunchOptions, launchChromium, SYSTEM_CHROMIUM } from './browser.js';

@@ -5,7 +5,7 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import { PROGRAMS } from '../../../page/sources.js';
-import { EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
+import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
 
 const PAGE_CLOSE_GRACE_MS = 5_000;
 const WORLD = 'browser-oracle';
@@ -47,14 +47,20 @@ export class ChromiumPage implements EnginePage {
 
   async run(call: ProgramCall): Promise<string> {
     if (call.script !== undefined && call.script !== null) {
-      if (call.program === 'walk') {
+      if (scriptAfterFonts(call.program)) {
         const settled = await this.trusted('settle', { check: (call.args as { check: unknown }).check });
-        // Not on the case's document: the walk would say the same.
+        // Not on the case's document: the program would say the same.
         if (settled !== '{"settled":true}') return settled;
       }
       await this.script(call.script);
     }
     return this.trusted(call.program, call.args);
+  }
+
+  /** Through CDP, of the emulated 800×600 viewport at scale 1; painted from a fresh frame. */
+  async screenshot(): Promise<Uint8Array> {
+    const { data } = await this.send<{ data: string }>('Page.captureScreenshot', { format: 'png', captureBeyondViewport: false });
+    return Buffer.from(data, 'base64');
   }
 
   async callMain(functionSource: string, args: readonly unknown[]): Promise<unknown> {

@@ -5,7 +5,7 @@
 // and the page fails its in-flight calls itself.
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import { PROGRAMS, type ProgramName } from '../../../page/sources.js';
-import { EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
+import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
 import { BidiError, ConnectionClosedError, type BidiConnection } from './connection.js';
 import { withDeadline, withGrace } from './time-limits.js';
 import { fromRemoteValue, toLocalValue, type RemoteValue } from './remote-value.js';
@@ -95,7 +95,7 @@ export class FirefoxPage implements EnginePage {
     try {
       return await this.track('call', async () => {
         if (typeof call.script === 'string') {
-          if (call.program === 'walk') {
+          if (scriptAfterFonts(call.program)) {
             // The script runs once the case's fonts have settled, and only on the case's own document.
             const settled = await this.program('settle', { check: (call.args as { check?: unknown }).check });
             if (!isSettled(settled)) return settled;
@@ -105,6 +105,26 @@ export class FirefoxPage implements EnginePage {
         return this.program(call.program, call.args);
       });
     } catch (error) {
+      throw await this.callError(error);
+    }
+  }
+
+  /** The top-level context's viewport (800×600 at ratio 1, set per user context), painted by Firefox itself. */
+  async screenshot(): Promise<Uint8Array> {
+    try {
+      const { data } = await this.track('call', () =>
+        this.connection.send<{ data: string }>('browsingContext.captureScreenshot', {
+          context: this.context,
+          origin: 'viewport',
+          format: { type: 'image/png' },
+        }),
+      );
+      return Buffer.from(data, 'base64');
+    } catch (error) {
+      // Firefox answers "unable to capture" when the document went away under the picture: a
+      // crash only if the tab-crashed page follows, else the case left (as for documentGone).
+      if (error instanceof BidiError && error.method === 'browsingContext.captureScreenshot' && this.goneReason === undefined)
+        throw await this.leftOrCrashed();
       throw await this.callError(error);
     }
   }

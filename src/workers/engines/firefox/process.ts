@@ -38,6 +38,9 @@ function firefoxEnv(options: LaunchOptions): Record<string, string> {
   env.MOZ_CRASHREPORTER = '1';
   env.MOZ_CRASHREPORTER_NO_REPORT = '1';
   delete env.MOZ_CRASHREPORTER_SHUTDOWN;
+  // A release build takes services.settings.server (prefs.ts) only with this set; without it,
+  // Remote Settings syncs from firefox.settings.services.mozilla.com, about 18 refused requests a run.
+  env.MOZ_REMOTE_SETTINGS_DEVTOOLS = '1';
   // Playwright drops these on Linux: Firefox would take itself for a snap.
   delete env.SNAP_NAME;
   delete env.SNAP_INSTANCE_NAME;

@@ -10,6 +10,9 @@ import { GUARD_HOOK, PROGRAMS } from '../../../page/sources.js';
 import { EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
 import type { WebKitSession } from './session.js';
 
+/** The most pictures taken in search of two in a row that agree. */
+const MAX_SCREENSHOTS = 5;
+
 /** How long a page that failed a call has to show it is still there. */
 const ALIVE_PROBE_MS = 2_000;
 
@@ -56,6 +59,26 @@ export class WebKitPage implements EnginePage {
       );
     if (typeof text !== 'string') throw new OracleError('page_tampered', `the in-page ${call.program} program answered a ${typeof text}`);
     return text;
+  }
+
+  /**
+   * WebDriver's Take Screenshot: the current window's viewport, which sizeViewport made 800×600.
+   * The window is shown first (a page that took a fast-path batch is minimized). WebKitGTK's
+   * picture is what the window last presented, and every page is a window just sized, which may
+   * not have presented its new size yet (seen about once in 40 under load: the frame before the
+   * resize, black where the view grew); so pictures are taken until two in a row agree. A page
+   * that never stands still (an animation) gets its last one.
+   */
+  async screenshot(): Promise<Uint8Array> {
+    await this.visible(true);
+    const take = () => this.driver(() => this.session.client.takeScreenshot());
+    let last = await take();
+    for (let i = 1; i < MAX_SCREENSHOTS; i++) {
+      const next = await take();
+      if (next === last) break;
+      last = next;
+    }
+    return Buffer.from(last, 'base64');
   }
 
   async callMain(functionSource: string, args: readonly unknown[]): Promise<unknown> {

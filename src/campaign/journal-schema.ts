@@ -1,0 +1,122 @@
+// The journal's SQLite schema and how a file becomes a journal: the migrations that build the
+// schema (entry i takes user_version i to i + 1; an entry that has shipped is never edited), and
+// the checks that refuse a file that is not a journal. journal.ts reads and writes through it.
+import type Database from 'better-sqlite3';
+import { CampaignError } from './campaign-error.js';
+
+/** `PRAGMA application_id` of a journal ("BrOr"), so any other SQLite file is refused. */
+export const APPLICATION_ID = 0x42724f72;
+
+/**
+ * The schema, as the migrations that build it: entry i takes user_version i to i + 1. A change
+ * is a new entry appended here; an entry that has shipped is never edited.
+ */
+export const MIGRATIONS = [
+  `CREATE TABLE runs (
+     id          INTEGER PRIMARY KEY,
+     command     TEXT NOT NULL,            -- JSON array: the command line
+     engines     TEXT NOT NULL,            -- JSON array of engine names
+     versions    TEXT NOT NULL,            -- JSON object: engine -> version
+     fonts       TEXT,                     -- liberation | square | null (not said)
+     started_at  TEXT NOT NULL,            -- ISO 8601, UTC
+     ended_at    TEXT                      -- null while running, or when the run was killed
+   );
+   CREATE TABLE cases (
+     seq         INTEGER PRIMARY KEY,      -- recording order
+     id          TEXT NOT NULL,            -- the case's key in its corpus
+     hash        TEXT NOT NULL,            -- sha256 of the canonical request without its id
+     run         INTEGER NOT NULL REFERENCES runs(id),
+     op          TEXT,                     -- geometry | vote | trace | reflect; null: invalid item
+     request     TEXT NOT NULL,            -- as the corpus gave it
+     invalid     TEXT,                     -- an invalid item's error (code: message)
+     verdict     TEXT,                     -- unanimous | outlier | split | insufficient; null: invalid
+     outlier     TEXT,
+     signature   TEXT,                     -- bucket signature; null when unanimous
+     expected    TEXT,                     -- id of the known difference it matched
+     vote        TEXT,                     -- the vote result, JSON
+     started_at  TEXT NOT NULL,
+     elapsed_ms  REAL NOT NULL,            -- from submitting the case to its vote
+     attempts    INTEGER NOT NULL,
+     UNIQUE (id, hash)
+   );
+   CREATE INDEX cases_by_signature ON cases (signature, seq) WHERE signature IS NOT NULL AND expected IS NULL;
+   CREATE TABLE outcomes (
+     case_seq    INTEGER NOT NULL REFERENCES cases(seq),
+     engine      TEXT NOT NULL,
+     version     TEXT,                     -- engine_version of the result
+     result      TEXT,                     -- the dump, trace or state, JSON; null on error
+     error_code  TEXT,
+     error       TEXT,                     -- the oracle's message, code first
+     ms          REAL,                     -- in-page time, when the response carried it
+     PRIMARY KEY (case_seq, engine)
+   ) WITHOUT ROWID;
+   CREATE TABLE reductions (
+     case_seq    INTEGER PRIMARY KEY REFERENCES cases(seq),
+     request     TEXT NOT NULL,            -- the reduced request, JSON
+     signature   TEXT,                     -- the reduced case's bucket signature
+     reduced_at  TEXT NOT NULL
+   );`,
+  // 2: what `reduce` measured and `report` wrote. The columns are null in reductions stored before.
+  `ALTER TABLE reductions ADD COLUMN vote TEXT;              -- the reduced case's vote, JSON
+   ALTER TABLE reductions ADD COLUMN before_nodes INTEGER;   -- elements in the DOM, before and after
+   ALTER TABLE reductions ADD COLUMN after_nodes INTEGER;
+   ALTER TABLE reductions ADD COLUMN before_bytes INTEGER;   -- UTF-8 bytes of html and script
+   ALTER TABLE reductions ADD COLUMN after_bytes INTEGER;
+   ALTER TABLE reductions ADD COLUMN tests INTEGER;          -- candidates run on the engines
+   ALTER TABLE reductions ADD COLUMN elapsed_ms REAL;
+   ALTER TABLE reductions ADD COLUMN stopped TEXT;           -- null at the fixpoint, else max-tests | time-limit | aborted
+   ALTER TABLE reductions ADD COLUMN one_minimal INTEGER;    -- 1: removing any one element loses the signature
+   CREATE TABLE reduction_outcomes (
+     case_seq    INTEGER NOT NULL REFERENCES reductions(case_seq),
+     engine      TEXT NOT NULL,
+     version     TEXT,
+     result      TEXT,                     -- the reduced case's dump, trace or state, JSON; null on error
+     error_code  TEXT,
+     error       TEXT,
+     ms          REAL,
+     PRIMARY KEY (case_seq, engine)
+   ) WITHOUT ROWID;
+   CREATE TABLE reports (
+     id          INTEGER PRIMARY KEY,
+     path        TEXT NOT NULL,            -- absolute
+     written_at  TEXT NOT NULL,
+     buckets     INTEGER NOT NULL
+   );`,
+];
+
+/** Checks that `db` is a journal (or, unless `mustExist`, an empty file), sets the connection up, and migrates it. */
+export function prepare(db: Database.Database, path: string, mustExist: boolean): void {
+  let applicationId: number;
+  let tables: number;
+  try {
+    applicationId = db.pragma('application_id', { simple: true }) as number;
+    tables = db.prepare<[], number>("SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'").pluck().get()!;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB') throw new CampaignError(`--db ${path}: not a browser-oracle journal (not an SQLite database)`);
+    throw new CampaignError(`--db ${path}: cannot read it (${(e as Error).message})`);
+  }
+  if (mustExist && applicationId === 0 && tables === 0)
+    throw new CampaignError(`--db ${path}: not a browser-oracle journal (an empty file)`);
+  if (applicationId !== APPLICATION_ID && !(applicationId === 0 && tables === 0)) {
+    throw new CampaignError(`--db ${path}: not a browser-oracle journal (an SQLite database of something else); name a new file`);
+  }
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    throw new CampaignError(
+      `--db ${path}: written by a newer browser-oracle (journal schema ${version}; this one knows up to ${MIGRATIONS.length})`,
+    );
+  }
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  // A `summary` may read while a campaign writes; WAL lets it, and a brief lock is waited out.
+  db.pragma('busy_timeout = 5000');
+  if (version === MIGRATIONS.length) return;
+  db.transaction(() => {
+    // Read again under the write lock: another process may have migrated the file meanwhile.
+    for (let v = db.pragma('user_version', { simple: true }) as number; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
+    db.pragma(`user_version = ${MIGRATIONS.length}`);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+  }).immediate();
+}

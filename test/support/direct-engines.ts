@@ -1,0 +1,102 @@
+// One page per engine, launched straight through the adapters beside a case server of its own —
+// no worker, no queue, no retries: the naive oracle of ENGINES.md, for the bench's baselines and
+// for tests that hold the fast path's batches to the navigation route.
+import { CaseServer } from '../../src/coordinator/case-server.js';
+import { EgressLog } from '../../src/coordinator/egress-log.js';
+import { dumpLimits } from '../../src/coordinator/oracle-service.js';
+import { defaultOptions } from '../../src/api/oracle.js';
+import type { LaunchOptions } from '../../src/farm/launch.js';
+import { FONT_SETS } from '../../src/fonts/font-sets.js';
+import { decodeBatchText, decodeWalk, decodeWalkText, type RawWalk } from '../../src/protocol/page-output.js';
+import { ENGINE_NAMES, type EngineName } from '../../src/protocol/schema.js';
+import type { EngineBrowser, EnginePage } from '../../src/workers/engine.js';
+import { LAUNCHERS } from '../../src/workers/engines/index.js';
+import { walkOptions } from '../../src/workers/worker-context.js';
+
+const TIMEOUT_MS = 30_000;
+/** The walk as the oracle runs it with its default limits. */
+export const WALK = walkOptions(dumpLimits({ ...defaultOptions(), engines: [...ENGINE_NAMES] }));
+
+/** How the oracle launches an engine by default, with `proxyUrl` as its proxy. */
+export const launchOptions = (proxyUrl: string, overrides: Partial<LaunchOptions> = {}): LaunchOptions => ({
+  profile: 'default',
+  display: undefined,
+  fontconfigFile: FONT_SETS.liberation.fontconfigFile,
+  fontDirs: FONT_SETS.liberation.dirs,
+  proxyUrl,
+  browsers: 'auto',
+  paths: {},
+  extra: {},
+  ...overrides,
+});
+
+export class DirectEngines {
+  private constructor(
+    private readonly server: CaseServer,
+    private readonly browsers: EngineBrowser[],
+    /** Each engine's one page; `written` pages sit on the blank page the fast path writes into. */
+    readonly pages: Map<EngineName, { page: EnginePage; guarded: boolean }>,
+  ) {}
+
+  /** Launches `engines`, one page each, loaded with the blank page when `written`. */
+  static async open(engines: readonly EngineName[], written: boolean): Promise<DirectEngines> {
+    const server = await CaseServer.start(new EgressLog(), WALK.maxBytes);
+    const browsers: EngineBrowser[] = [];
+    const pages = new Map<EngineName, { page: EnginePage; guarded: boolean }>();
+    try {
+      for (const engine of engines) {
+        const browser = await LAUNCHERS[engine](launchOptions(server.proxyUrl));
+        browsers.push(browser);
+        const page = await browser.newPage({ freshStorage: false });
+        if (written) await page.load(server.blankUrl, TIMEOUT_MS);
+        pages.set(engine, { page, guarded: browser.guarded });
+      }
+      return new DirectEngines(server, browsers, pages);
+    } catch (error) {
+      await Promise.all(browsers.map((b) => b.close()));
+      await server.close();
+      throw error;
+    }
+  }
+
+  /** The page the fast path writes cases into. */
+  get blankUrl(): string {
+    return this.server.blankUrl;
+  }
+
+  /** `html` loaded as a document of its own in `engine`, then fonts and one walk (the navigation route). */
+  async loadAndWalk(engine: EngineName, id: string, html: string): Promise<RawWalk> {
+    const { page, guarded } = this.pages.get(engine)!;
+    const published = this.server.publish(id, 'geometry', html, [engine], guarded ? new Set([engine]) : new Set());
+    try {
+      const { url, nonce } = published.documents[engine]!;
+      await page.load(url, TIMEOUT_MS);
+      const answer = decodeWalkText(await page.run({ program: 'walk', args: { check: { url, nonce }, walk: WALK } }));
+      if (!('walk' in answer)) throw new Error(`${engine}: ${id}: ${JSON.stringify(answer).slice(0, 200)}`);
+      return answer.walk;
+    } finally {
+      published.release();
+    }
+  }
+
+  /** `htmls` written one after another into `engine`'s blank page and walked, in one driver call (the fast path's batch). */
+  async writeAndWalk(engine: EngineName, htmls: readonly string[]): Promise<RawWalk[]> {
+    const { page } = this.pages.get(engine)!;
+    const text = await page.run({
+      program: 'batch',
+      args: { blankUrl: this.server.blankUrl, htmls, walk: WALK, budgetMs: TIMEOUT_MS },
+    });
+    const answer = decodeBatchText(text);
+    if (!('walks' in answer) || answer.walks.length !== htmls.length) throw new Error(`${engine}: ${text.slice(0, 200)}`);
+    return answer.walks.map((w) => {
+      const walk = decodeWalk(w);
+      if (!('walk' in walk)) throw new Error(`${engine}: ${JSON.stringify(walk).slice(0, 200)}`);
+      return walk.walk;
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.browsers.map((b) => b.close()));
+    await this.server.close();
+  }
+}

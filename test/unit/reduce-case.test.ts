@@ -1,0 +1,73 @@
+// reduceCase on a fake oracle: every candidate is asked as a vote without dumps under an id of its
+// own, at most `parallel` at once; the result keeps the signature, is smaller, and is run once more
+// with its dumps so its vote and outcomes can be stored.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CaseAnswer, SentOp } from '../../src/campaign/case-record.js';
+import { caseSignature } from '../../src/campaign/case-record.js';
+import { reduceCase } from '../../src/campaign/reduce-case.js';
+import type { CaseRunner } from '../../src/campaign/run-campaign.js';
+import { NotReproducibleError } from '../../src/reduce/index.js';
+import { voteGeometry } from '../../src/comparator/vote.js';
+import { encodeJson } from '../../src/protocol/wire.js';
+import type { Request } from '../../src/protocol/schema.js';
+import { response } from '../fixtures/dumps/load.js';
+
+const RECORDED = response('text-line');
+const VOTES = { outlier: encodeJson(voteGeometry(RECORDED)), unanimous: encodeJson(voteGeometry(response('agree'))) };
+
+/** Firefox is the outlier while the page holds a <b> element; its dumps come back when asked for. */
+class FakeOracle implements CaseRunner {
+  readonly ran: { op: SentOp; request: Request }[] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+
+  async run(op: SentOp, request: Request): Promise<CaseAnswer> {
+    this.ran.push({ op, request });
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    await new Promise((resolve) => setImmediate(resolve));
+    this.inFlight--;
+    const html = 'html' in request ? (request.html ?? '') : '';
+    const answer: CaseAnswer = { id: request.id, vote: /<b[ >]/.test(html) ? VOTES.outlier : VOTES.unanimous };
+    return 'dumps' in request && request.dumps ? { ...answer, dumps: { chromium: encodeJson(RECORDED.dumps.chromium!) } } : answer;
+  }
+}
+
+const REQUEST = {
+  id: 'case-7',
+  html: '<!doctype html><div id=a style="width:10px"><span>one two</span><p class=x>three <b>four</b> five</p></div><section><em>six</em></section>',
+};
+const SIGNATURE = caseSignature(REQUEST, { id: 'x', vote: VOTES.outlier })!;
+
+test('the reduced case keeps the signature, is smaller, and is stored with its vote and outcomes', async () => {
+  const oracle = new FakeOracle();
+  const progress: string[] = [];
+  const r = await reduceCase({ oracle, request: REQUEST, signature: SIGNATURE, parallel: 3, onProgress: (p) => progress.push(p.pass) });
+  assert.equal(r.signature, SIGNATURE);
+  assert.ok(r.after.nodes < r.before.nodes && r.after.bytes < r.before.bytes, JSON.stringify([r.before, r.after]));
+  assert.match(String('html' in r.reduced && r.reduced.html), /<b>/);
+  assert.equal(r.reduced.id, 'case-7');
+  assert.deepEqual(JSON.parse(r.request), r.reduced);
+  assert.equal(r.stopped, null);
+  assert.equal(r.oneMinimal, true);
+  assert.deepEqual(
+    r.outcomes.map((o) => o.engine),
+    ['chromium'],
+  );
+  assert.equal(JSON.parse(r.vote!).verdict, 'outlier');
+  const candidates = oracle.ran.slice(0, -1);
+  assert.equal(candidates.length, r.tests);
+  assert.ok(candidates.every(({ op, request }) => op === 'vote' && !('dumps' in request)));
+  assert.equal(new Set(candidates.map(({ request }) => request.id)).size, candidates.length, 'an id per candidate');
+  assert.deepEqual(oracle.ran.at(-1)!.request, { ...r.reduced, op: 'vote', dumps: true, timing: true }, 'the result, with its dumps');
+  assert.ok(oracle.maxInFlight > 1 && oracle.maxInFlight <= 3, `${oracle.maxInFlight} at once`);
+  assert.equal(progress.at(-1), 'done');
+});
+
+test('a case that no longer shows the signature is not reproducible', async () => {
+  await assert.rejects(
+    reduceCase({ oracle: new FakeOracle(), request: { id: 'c', html: '<p>no bold here</p>' }, signature: SIGNATURE, parallel: 2 }),
+    NotReproducibleError,
+  );
+});
