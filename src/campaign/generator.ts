@@ -81,10 +81,10 @@ export function generateCase(seed: number, index: number, options: CaseOptions =
     declarations: [
       ['position', 'relative'],
       ...(clip ? [['overflow', 'hidden'] as const] : []),
-      // Lines without leading: where a line box has an odd number of pixels of leading, Blink and
-      // WebKit put the smaller whole-pixel half above the text and Gecko half of it exactly, which
-      // moved every inline box 0.5 px in Firefox (docs/campaign.md, "Generator"). Elements that
-      // declare a line-height still have leading.
+      // Under the square font, lines without leading: where a line box has an odd number of pixels
+      // of leading, Blink and WebKit put the smaller whole-pixel half above the text and Gecko half
+      // of it exactly, which moved every inline box 0.5 px in Firefox (docs/campaign.md,
+      // "Generator"). Elements that declare a line-height still have leading.
       ['line-height', '1'],
       ['width', `${random.int(minWidth, maxWidth)}px`],
       ['height', `${random.int(minHeight, maxHeight)}px`],
