@@ -22,6 +22,7 @@ export const launchOptions = (proxyUrl: string, overrides: Partial<LaunchOptions
   profile: 'default',
   display: undefined,
   fontconfigFile: FONT_SETS.liberation.fontconfigFile,
+  fontDirs: FONT_SETS.liberation.dirs,
   proxyUrl,
   browsers: 'auto',
   paths: {},
