@@ -6,6 +6,7 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import { PROGRAMS } from '../../../page/sources.js';
 import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
+import { withGrace } from '../time-limits.js';
 
 const PAGE_CLOSE_GRACE_MS = 5_000;
 const WORLD = 'browser-oracle';
@@ -76,7 +77,7 @@ export class ChromiumPage implements EnginePage {
   }
 
   async close(): Promise<void> {
-    await Promise.race([this.context.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, PAGE_CLOSE_GRACE_MS).unref())]);
+    await withGrace(this.context.close(), PAGE_CLOSE_GRACE_MS);
   }
 
   /** The case's script, in the main world, as a classic script at global scope. */

@@ -7,7 +7,7 @@ import { OracleError, firstLine } from '../../../protocol/errors.js';
 import { PROGRAMS, type ProgramName } from '../../../page/sources.js';
 import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
 import { BidiError, ConnectionClosedError, type BidiConnection } from './connection.js';
-import { withDeadline, withGrace } from './time-limits.js';
+import { withDeadline, withGrace } from '../time-limits.js';
 import { fromRemoteValue, toLocalValue, type RemoteValue } from './remote-value.js';
 
 /** The sandbox every trusted program runs in (one per window; the page cannot reach it). */

@@ -12,6 +12,7 @@ import WebDriver from 'webdriver';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { VIEWPORT } from '../../engine.js';
 import { browserEnv } from '../bundled.js';
+import { withGrace } from '../time-limits.js';
 import { miniBrowserArgs, webkitExecutables } from './minibrowser.js';
 
 // @wdio's logger prints to stdout, which is the protocol channel.
@@ -89,10 +90,7 @@ export class WebKitSession {
 
   async close(): Promise<void> {
     if (this.alive) {
-      await Promise.race([
-        this.client.deleteSession().catch(() => {}),
-        new Promise((resolve) => setTimeout(resolve, SESSION_CLOSE_GRACE_MS).unref()),
-      ]);
+      await withGrace(this.client.deleteSession(), SESSION_CLOSE_GRACE_MS);
       killGroup(this.driver);
       await this.closed;
     }
