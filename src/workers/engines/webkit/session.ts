@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import logger from '@wdio/logger';
 import pTimeout from 'p-timeout';
 import WebDriver from 'webdriver';
@@ -119,7 +120,7 @@ async function newSession(port: number, binary: string, args: string[]): Promise
     } catch (error) {
       const refused = /ECONNREFUSED|fetch failed|Unable to connect/i.test(String((error as Error).message));
       if (!refused || Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
   }
 }
