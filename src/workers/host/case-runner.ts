@@ -8,6 +8,7 @@
 //     ran script had a page of its own), so no earlier case's deferred work can have hung it;
 //   - when a batch fails as a whole (a hang, a crash), nobody knows which case to blame: every case
 //     of it runs again by itself, so only the guilty one ends in an error.
+import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout, { TimeoutError } from 'p-timeout';
 import { OracleError, firstLine } from '../../protocol/errors.js';
 import {
@@ -184,7 +185,7 @@ export class CaseRunner {
   private async classify(error: unknown, generation: number): Promise<Failure> {
     if (error instanceof TimeoutError) return 'timeout';
     // The browser's exit can be reported just after the failed call it caused.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     if (error instanceof EngineGoneError || generation !== this.supervisor.generation) return 'crash';
     if (error instanceof PageFault || (error instanceof OracleError && error.code === 'page_tampered')) return 'page';
     return 'final';

@@ -6,6 +6,7 @@ import { OracleError, firstLine } from '../../protocol/errors.js';
 import { decodePageStateText } from '../../protocol/page-output.js';
 import { log } from '../../system/log.js';
 import { VIEWPORT, type EnginePage } from '../engine.js';
+import { backOff } from './backoff.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 
 /** A page and what the pool knows of it. */
@@ -16,8 +17,6 @@ export interface Slot {
   /** The browser generation the page belongs to. */
   generation: number;
 }
-
-const MAX_BACKOFF_MS = 30_000;
 
 export class PagePool {
   private readonly free: Slot[] = [];
@@ -107,7 +106,7 @@ export class PagePool {
       } catch (error) {
         if (this.closing) return;
         log.warn(`${this.supervisor.engine}: could not open a page (attempt ${attempt + 1}): ${firstLine(error)}`);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt)));
+        await backOff(attempt + 1);
       }
     }
   }

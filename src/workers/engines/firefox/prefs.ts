@@ -1,10 +1,9 @@
 // Every pref a Firefox profile is created with, and the user.js text that carries them.
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { networkPrefs } from './network-prefs.js';
+import type { Prefs } from './pref-map.js';
 import { PLAYWRIGHT_PREFS } from './playwright-prefs.js';
 import { PROFILE_PREFS } from './profile-prefs.js';
-
-export type Prefs = Record<string, string | number | boolean>;
 
 /** The oracle's own prefs on top of Playwright's. */
 const ORACLE_PREFS: Prefs = {

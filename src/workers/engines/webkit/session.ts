@@ -6,12 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import logger from '@wdio/logger';
 import pTimeout from 'p-timeout';
 import WebDriver from 'webdriver';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { VIEWPORT } from '../../engine.js';
 import { browserEnv } from '../env.js';
+import { withGrace } from '../time-limits.js';
 import { miniBrowserArgs, webkitExecutables } from './minibrowser.js';
 
 // @wdio's logger prints to stdout, which is the protocol channel.
@@ -89,10 +91,7 @@ export class WebKitSession {
 
   async close(): Promise<void> {
     if (this.alive) {
-      await Promise.race([
-        this.client.deleteSession().catch(() => {}),
-        new Promise((resolve) => setTimeout(resolve, SESSION_CLOSE_GRACE_MS).unref()),
-      ]);
+      await withGrace(this.client.deleteSession(), SESSION_CLOSE_GRACE_MS);
       killGroup(this.driver);
       await this.closed;
     }
@@ -121,7 +120,7 @@ async function newSession(port: number, binary: string, args: string[]): Promise
     } catch (error) {
       const refused = /ECONNREFUSED|fetch failed|Unable to connect/i.test(String((error as Error).message));
       if (!refused || Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
   }
 }
