@@ -14,6 +14,8 @@ export interface Slot {
   page: EnginePage;
   /** On the blank page, which never runs page script: the fast path may write into it. */
   clean: boolean;
+  /** A case written into the blank page has turned on its document's bidi processing (see script-free.ts). */
+  bidi: boolean;
   /** The browser generation the page belongs to. */
   generation: number;
 }
@@ -124,7 +126,7 @@ export class PagePool {
             `the oracle serves only ${VIEWPORT.width}×${VIEWPORT.height} at 1`,
         );
       }
-      return { page, clean: false, generation };
+      return { page, clean: false, bidi: false, generation };
     } catch (error) {
       await page.close();
       throw error;
