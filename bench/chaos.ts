@@ -1,6 +1,6 @@
 // npm run chaos [cases] [--soak] — thousands of cases under random browser kills and periodic
 // hangs; with --soak, no kills, to watch resident memory over a long run. Not part of npm test
-// (a shorter run of the same checks is: test/chaos.test.ts).
+// (a shorter run of the same checks is: test/e2e/chaos.test.ts).
 import { SingleBar, Presets } from 'cli-progress';
 import { runChaos } from '../test/support/chaos.js';
 

@@ -19,7 +19,7 @@ import { dumpJson } from '../src/protocol/dump.js';
 import type { RawWalk } from '../src/protocol/page-output.js';
 import { descendantsOf } from '../src/system/processes.js';
 import { VIEWPORT } from '../src/workers/engine.js';
-import { browserEnv } from '../src/workers/engines/bundled.js';
+import { browserEnv } from '../src/workers/engines/env.js';
 import { launchFirefox } from '../src/workers/engines/firefox/index.js';
 import { firefoxPrefs } from '../src/workers/engines/firefox/prefs.js';
 import { SYSTEM_FIREFOX } from '../src/workers/engines/firefox/process.js';

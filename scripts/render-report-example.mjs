@@ -11,32 +11,20 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const report = process.argv[2];
-const adapter = `${root}dist/src/workers/engines/chromium/index.js`;
-const fonts = `${root}dist/src/fonts/fontconfig-file.js`;
+const launcher = `${root}dist/test/support/playwright-chromium.js`;
 if (!report || !existsSync(report)) {
   process.stderr.write('render-report-example: give the report to picture: node scripts/render-report-example.mjs REPORT.html\n');
   process.exit(2);
 }
-if (!existsSync(adapter)) {
-  process.stderr.write(`render-report-example: ${adapter} is missing; build first with \`npm run build\`\n`);
+if (!existsSync(launcher)) {
+  process.stderr.write(`render-report-example: ${launcher} is missing; build first with \`npm run build\`\n`);
   process.exit(2);
 }
-const { chromium } = await import('playwright-core');
-const { chromiumLaunchOptions } = await import(adapter);
-const { fontconfigFileOf } = await import(fonts);
+const { launchPlaywrightChromium } = await import(launcher);
+const { launchOptions } = await import(`${root}dist/test/support/direct-engines.js`);
 
-const browser = await chromium.launch(
-  chromiumLaunchOptions({
-    profile: 'default',
-    display: undefined,
-    fontconfigFile: fontconfigFileOf('liberation'),
-    // Nothing listens there: the report needs no network, and gets none.
-    proxyUrl: 'http://127.0.0.1:9',
-    browsers: 'auto',
-    paths: {},
-    extra: {},
-  }),
-);
+// Nothing listens at the proxy's address: the report needs no network, and gets none.
+const browser = await launchPlaywrightChromium(launchOptions('http://127.0.0.1:9'));
 try {
   // bypassCSP: the picture hides the other buckets with a style of its own, which the report's policy refuses.
   const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, deviceScaleFactor: 1, bypassCSP: true });

@@ -1,9 +1,9 @@
 // One random element: its tag and its inline style, drawn with the parent's display in mind
 // (a flex or grid item gets item properties, a flex or grid container container ones).
-import { BOX, DISPLAY, FLEX_CONTAINER, FLEX_ITEM, GRID_CONTAINER, GRID_ITEM, TEXT, type Declarations } from './css-values.js';
+import { BOX, displaysFor, FLEX_CONTAINER, FLEX_ITEM, GRID_CONTAINER, GRID_ITEM, TEXT, type Declarations } from './css-values.js';
 import type { Random, Weighted } from './random.js';
 import { words } from './text.js';
-import type { ElementNode } from './tree.js';
+import { displayOf, INLINE_TAGS, type ElementNode } from './tree.js';
 
 /** b and em bring the bold and italic faces in. p is left out: the parser closes it at a nested block. */
 const TAGS: Weighted<string>[] = [
@@ -31,20 +31,27 @@ export interface ElementContext {
   parentDisplay: string;
 }
 
-/** A childless element with a random tag and style; with text on, it may hold a few words. */
+/**
+ * A childless element with a random tag and style; with text on, it may hold a few words, and an
+ * inline one always does. Without text no element is an inline box (an empty one has no agreed
+ * geometry, src/campaign/inline-boxes.ts): span, b and em always declare another display.
+ */
 export function drawElement(random: Random, id: string, context: ElementContext): ElementNode {
   const tag = random.weighted(TAGS);
-  const display = random.chance(0.7) ? random.weighted(DISPLAY) : undefined;
+  const displays = displaysFor(context.text);
+  const display = random.chance(0.7) || (!context.text && INLINE_TAGS.has(tag)) ? random.weighted(displays) : undefined;
   const pools: [Declarations[], number][] = [[context.text ? [...BOX, ...TEXT] : BOX, random.weighted(PROPERTY_COUNTS)]];
   if (display === 'flex' || display === 'inline-flex') pools.push([FLEX_CONTAINER, random.int(1, 3)]);
   if (display === 'grid' || display === 'inline-grid') pools.push([GRID_CONTAINER, random.int(1, 3)]);
   if (/flex$/.test(context.parentDisplay)) pools.push([FLEX_ITEM, random.int(0, 2)]);
   if (/grid$/.test(context.parentDisplay)) pools.push([GRID_ITEM, random.int(0, 2)]);
   const declarations = pools.flatMap(([pool, count]) => random.sample(pool, count).flatMap((draw) => draw(random)));
-  return {
+  const element: ElementNode = {
     id,
     tag,
     declarations: display === undefined ? declarations : [['display', display], ...declarations],
-    children: context.text && random.chance(0.5) ? [words(random, random.int(1, 8))] : [],
+    children: [],
   };
+  if (context.text && (displayOf(element) === 'inline' || random.chance(0.5))) element.children.push(words(random, random.int(1, 8)));
+  return element;
 }

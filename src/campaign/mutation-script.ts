@@ -2,8 +2,9 @@
 // engine has to relayout incrementally what it laid out before. Plain DOM only; one change a
 // line, each naming elements by id, so a reducer can drop lines. The generator tracks the tree
 // as it changes, so that no line names a removed element or moves one into itself.
-import { BOX, DISPLAY, TEXT } from './css-values.js';
+import { BOX, displaysFor, TEXT } from './css-values.js';
 import { drawElement } from './element.js';
+import { hasInlineTrouble, hostFor } from './inline-boxes.js';
 import type { Random, Weighted } from './random.js';
 import { words } from './text.js';
 import { displayOf, elementHtml, elementsOf, type ElementNode } from './tree.js';
@@ -29,21 +30,34 @@ export interface ScriptContext {
   nextId: () => string;
 }
 
+/** Changes drawn again when they would put a block inside an inline box or empty one; after that, an insert, which never does. */
+const RETRIES = 8;
+
 /** A script of 1 to MAX_SCRIPT_CHANGES changes to the tree under `root`, which it updates to match. */
 export function drawScript(random: Random, root: ElementNode, context: ScriptContext): string {
   const lines = [FORCE_LAYOUT];
   const changes = random.int(1, MAX_SCRIPT_CHANGES);
   for (let i = 0; i < changes; i++) {
-    lines.push(...change(random, root, context));
+    let made: string[] | undefined;
+    for (let attempt = 0; !made; attempt++) {
+      const before = structuredClone(root);
+      made = change(random, root, context, attempt < RETRIES ? undefined : 'insert');
+      if (hasInlineTrouble(root)) {
+        Object.assign(root, before);
+        made = undefined;
+      }
+    }
+    lines.push(...made);
     if (i < changes - 1 && random.chance(0.3)) lines.push(FORCE_LAYOUT);
   }
   return lines.join('\n');
 }
 
-function change(random: Random, root: ElementNode, context: ScriptContext): string[] {
+/** One change, applied to the model, and its lines. */
+function change(random: Random, root: ElementNode, context: ScriptContext, forced?: Change): string[] {
   const all = elementsOf(root);
   const movable = all.slice(1);
-  let kind = random.weighted(CHANGES);
+  let kind = forced ?? random.weighted(CHANGES);
   if (kind === 'text' && !context.text) kind = 'insert';
   if (kind === 'unstyle' && !movable.some((element) => element.declarations.length > 0)) kind = 'style';
   if (movable.length === 0) kind = 'insert';
@@ -51,9 +65,10 @@ function change(random: Random, root: ElementNode, context: ScriptContext): stri
     case 'insert': {
       const parent = random.pick(all);
       const element = drawElement(random, context.nextId(), { text: context.text, parentDisplay: displayOf(parent) });
-      const first = attach(random, parent, element);
+      const host = hostFor(root, parent, element);
+      const first = attach(random, host, element);
       return [
-        `${byId(parent)}.insertAdjacentHTML(${JSON.stringify(first ? 'afterbegin' : 'beforeend')}, ${JSON.stringify(elementHtml(element))});`,
+        `${byId(host)}.insertAdjacentHTML(${JSON.stringify(first ? 'afterbegin' : 'beforeend')}, ${JSON.stringify(elementHtml(element))});`,
       ];
     }
     case 'remove': {
@@ -66,13 +81,14 @@ function change(random: Random, root: ElementNode, context: ScriptContext): stri
       const inside = new Set(elementsOf(element));
       const parent = random.pick(all.filter((candidate) => !inside.has(candidate)));
       detach(root, element);
-      const first = attach(random, parent, element);
-      return [`${byId(parent)}.${first ? 'prepend' : 'append'}(${byId(element)});`];
+      const host = hostFor(root, parent, element);
+      const first = attach(random, host, element);
+      return [`${byId(host)}.${first ? 'prepend' : 'append'}(${byId(element)});`];
     }
     case 'style': {
       const element = random.pick(movable);
       const declarations = random.chance(0.3)
-        ? [['display', random.weighted(DISPLAY)] as const]
+        ? [['display', random.weighted(displaysFor(context.text))] as const]
         : random.pick(context.text ? [...BOX, ...TEXT] : BOX)(random);
       element.declarations.push(...declarations);
       return declarations.map(

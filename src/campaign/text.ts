@@ -1,7 +1,10 @@
 // Words for text cases: runs of letters of random length, so line breaking depends on how
-// many characters fit, not on the look of one passage. Each word is in one script; Hebrew
-// brings right-to-left runs (bidi). Every character is one both font sets draw: Liberation
-// covers Latin, Greek, Cyrillic and Hebrew, and the square font everything.
+// many characters fit, not on the look of one passage. The words of one text node are in one
+// script, so bidi (Hebrew brings right-to-left runs) comes from elements meeting, not from runs
+// inside one inline box: there the engines' client rects part ways (WebKit one rect for the
+// inline, Blink one per run, Gecko one more for a space; docs/campaign.md, "Text"). Every
+// character is one both font sets draw: Liberation covers Latin, Greek, Cyrillic and Hebrew, and
+// the square font everything.
 import type { Random, Weighted } from './random.js';
 
 const ALPHABETS: Weighted<string>[] = [
@@ -12,18 +15,18 @@ const ALPHABETS: Weighted<string>[] = [
 ];
 const PUNCTUATION = [',', '.', ';', ':', '!', '?'];
 
-/** `count` words separated by spaces (now and then a no-break space). */
+/** `count` words of one script separated by spaces (now and then a no-break space). */
 export function words(random: Random, count: number): string {
+  const alphabet = [...random.weighted(ALPHABETS)];
   let text = '';
   for (let i = 0; i < count; i++) {
     if (i > 0) text += random.chance(0.1) ? '\u00a0' : ' ';
-    text += word(random);
+    text += word(random, alphabet);
   }
   return text;
 }
 
-function word(random: Random): string {
-  const alphabet = [...random.weighted(ALPHABETS)];
+function word(random: Random, alphabet: string[]): string {
   const letters = () => Array.from({ length: random.int(1, 8) }, () => random.pick(alphabet)).join('');
   let text = letters();
   if (random.chance(0.1)) text += `-${letters()}`; // a break opportunity inside the word

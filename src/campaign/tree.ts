@@ -11,7 +11,7 @@ export interface ElementNode {
 }
 
 /** Tags whose boxes are inline unless a display says otherwise. */
-const INLINE_TAGS = new Set(['span', 'b', 'em']);
+export const INLINE_TAGS = new Set(['span', 'b', 'em']);
 
 /** The element's display: its declared one, or its tag's. */
 export function displayOf(element: ElementNode): string {

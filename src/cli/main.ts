@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `browser-oracle` executable.
-import { ConfigError } from '../protocol/errors.js';
+import { ConfigError, firstLine } from '../protocol/errors.js';
 import { log } from '../system/log.js';
 import { buildProgram } from './program.js';
 import { guardStderr } from './stderr-guard.js';
@@ -9,8 +9,7 @@ guardStderr();
 
 /** One line for the user; the stack only at --log-level=debug, and never for a setting they gave. */
 function fail(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  log.error(message.split('\n')[0]!);
+  log.error(firstLine(error));
   if (!(error instanceof ConfigError) && error instanceof Error && error.stack) log.debug(error.stack);
   process.exitCode = 1;
 }

@@ -105,11 +105,13 @@ function unusableEngines(engines: Record<EngineName, EngineStatus>): Bucket['unu
  * Where a geometry vote's engines first part ways, and the largest failing delta (exported for the
  * report, which highlights this node; an insufficient vote's usable pair is read the same way).
  * A pair whose documents diverged is the first failure (kind shape, at the lowest divergence
- * index): the DOMs differ, so that pair's geometry was never compared. Otherwise the first node
- * in document order that fails without any failing child: a size difference travels up through
- * every auto-sized ancestor, so the lowest failing index is nearly always HTML; the innermost
- * failing node is where it starts. Its kind is the most structural it shows: fragment_count,
- * then size (a fragment's size counts as size), then offset.
+ * index): the DOMs differ, so that pair's geometry was never compared. Otherwise a node that fails
+ * without any failing child: a size difference travels up through every auto-sized ancestor, so
+ * the lowest failing index is nearly always HTML; the innermost failing node is where it starts.
+ * Among those, the first whose own size (or fragment count) differs, else the first: a size
+ * difference also moves the siblings around it, earlier ones included (centred, reversed, end-
+ * aligned), and a sibling that merely moved is not where the difference starts. Its kind is the
+ * most structural it shows: fragment_count, then size (a fragment's size counts as size), then offset.
  */
 export function geometryFirst(vote: VoteResult): Pick<Bucket, 'first' | 'maxDelta'> {
   const pairs = Object.values(vote.pairs);
@@ -121,7 +123,8 @@ export function geometryFirst(vote: VoteResult): Pick<Bucket, 'first' | 'maxDelt
   const failing = pairs.filter((p) => p.verdict === 'fail');
   const maxDelta = failing.length ? Math.max(...failing.map((p) => p.summary.max_abs_delta)) : null;
   const parents = new Set(vote.nodes.map((n) => n.parent));
-  const node = vote.nodes.find((n) => !parents.has(n.index));
+  const innermost = vote.nodes.filter((n) => !parents.has(n.index));
+  const node = innermost.find((n) => n.kinds.some((k) => k !== 'offset')) ?? innermost[0];
   if (!node) return { first: null, maxDelta };
   const has = (k: FailureKind) => node.kinds.includes(k);
   const kind: (typeof GEOMETRY_KINDS)[number] = has('fragment_count')

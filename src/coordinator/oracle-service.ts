@@ -97,6 +97,7 @@ export class OracleService {
           profile: options.profile,
           display: options.display,
           fontconfigFile: fontconfigFileOf(options.fonts),
+          fontDirs: FONT_SETS[options.fonts].dirs,
           proxyUrl: cases.proxyUrl,
           browsers: options.browsers,
           paths,

@@ -9,6 +9,8 @@ export interface LaunchOptions {
   display: string | undefined;
   /** Every engine's FONTCONFIG_FILE, which pins the fonts it sees (src/fonts/fontconfig-file.ts). */
   fontconfigFile: string;
+  /** The folders holding those fonts (FontSet.dirs), for engines whose sandbox must be told. */
+  fontDirs: readonly string[];
   /** The oracle's own server, which every request of every engine is sent to (network isolation). */
   proxyUrl: string;
   /** `auto` prefers Playwright's own browser builds when they are installed. */

@@ -18,6 +18,8 @@ export interface FontSet {
   name: FontSetName;
   /** What FONTCONFIG_FILE is set to for every engine launched with this set. */
   fontconfigFile: string;
+  /** The folders holding its fonts, which an engine that sandboxes its content processes must let them read. */
+  dirs: readonly string[];
   /** Files that must exist for the set to work. */
   files: readonly string[];
   /** What provides them, for the message when one is missing. */
@@ -31,12 +33,14 @@ export const FONT_SETS: Readonly<Record<FontSetName, FontSet>> = {
   liberation: {
     name: 'liberation',
     fontconfigFile: `${ROOT}config/fonts.conf`,
+    dirs: [LIBERATION_DIR],
     files: ['Serif', 'Sans', 'Mono'].map((kind) => `${LIBERATION_DIR}/Liberation${kind}-Regular.ttf`),
     install: 'npm run setup (it installs the Debian package fonts-liberation2)',
   },
   square: {
     name: 'square',
     fontconfigFile: `${SQUARE_FONT_DIR}/fonts.conf`,
+    dirs: [SQUARE_FONT_DIR],
     files: [...SQUARE_FACES.map((face) => `${SQUARE_FONT_DIR}/${squareFaceFile(face)}`), `${SQUARE_FONT_DIR}/fonts.conf`],
     install: 'npm run build (it generates the square font)',
   },

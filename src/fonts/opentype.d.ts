@@ -29,6 +29,8 @@ declare module 'opentype.js' {
       createdTimestamp?: number;
       version?: string;
       glyphs: Glyph[];
+      /** Fields written over the ones opentype.js computes, per table (only os2 is read). */
+      tables?: { os2?: Record<string, number> };
     });
     unitsPerEm: number;
     ascender: number;

@@ -4,10 +4,25 @@
 // wide in every engine as its character count says, whatever each engine's text stack would
 // do with real outlines, kerning or hinting.
 import opentype, { type Glyph, type Path } from 'opentype.js';
+import { withHheaLineGap } from './hhea-line-gap.js';
 import { SQUARE_FAMILY, type SquareFace } from './square-faces.js';
 
-/** Units per em, ascent and descent (negative: below the baseline) — Ahem's proportions. */
-export const SQUARE_METRICS = { unitsPerEm: 1000, ascender: 800, descender: -200 } as const;
+/**
+ * The vertical metrics, in font units, the same in hhea and OS/2 typo (win has no line gap):
+ *
+ * - 1024 units per em. FreeType scales by a 16.16 factor, size × 64 / unitsPerEm, which is exact
+ *   only for a power of two. With 1000 units a glyph advanced a hair more than the size at most
+ *   sizes, and Blink, which rounds a text run's width up to 1/64 px, made runs at 9, 12, 13, 16,
+ *   25 and 32 px 1/64 px wider than Gecko and WebKit did, a difference that added up along a line.
+ * - Ascent 819 and descent 205: 0.8 and 0.2 em, Ahem's, to 0.0002 em; they add up to the em, and
+ *   rounded to whole pixels they are Ahem's at every size below 500 px.
+ * - A line gap of 205 (0.2 em). Gecko makes `line-height: normal` 1.2 em for any font without
+ *   leading (GetNormalLineHeight in layout/generic/ReflowInput.cpp; no pref turns that off since
+ *   it was hard-coded), where Blink and WebKit make it the ascent plus descent. With the gap all
+ *   three make it round(1.2 × size) px at a whole-pixel size: Gecko rounds the sum, Blink and
+ *   WebKit the three parts apiece, which agree because 0.2 × size never ends in .5.
+ */
+export const SQUARE_METRICS = { unitsPerEm: 1024, ascender: 819, descender: -205, lineGap: 205 } as const;
 
 /** Planes 0–3 hold every assigned graphic character; 4–13 are unassigned, 14 only format controls, 15–16 private use. */
 export const COVERED_PLANES = 4;
@@ -24,20 +39,22 @@ const BOLD = 32;
 const REGULAR = 64;
 const USE_TYPO_METRICS = 128;
 
-/** One face as OpenType (CFF outlines) bytes. */
+/** One face as OpenType (CFF outlines) bytes; opentype.js writes hhea without a line gap, so the gap is put in afterwards. */
 export function buildSquareFace(face: SquareFace): Uint8Array {
+  const { lineGap, ...metrics } = SQUARE_METRICS;
   const font = new opentype.Font({
     familyName: SQUARE_FAMILY,
     styleName: face.style,
-    ...SQUARE_METRICS,
+    ...metrics,
     weightClass: face.weight,
     fsSelection: USE_TYPO_METRICS | ((face.italic ? ITALIC : 0) | (face.weight >= 600 ? BOLD : 0) || REGULAR),
     // Fixed, so that the bytes do not depend on the day of the build (only head.modified does).
     createdTimestamp: 1767225600,
     version: 'Version 1.0',
     glyphs: glyphs(),
+    tables: { os2: { sTypoLineGap: lineGap } },
   });
-  return new Uint8Array(font.toArrayBuffer());
+  return withHheaLineGap(new Uint8Array(font.toArrayBuffer()), lineGap);
 }
 
 function glyphs(): Glyph[] {

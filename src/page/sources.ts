@@ -16,7 +16,7 @@ import {
   walkProgram,
 } from './programs.js';
 import { canonicalIdl, readIdl, readProbes } from './reflect.js';
-import { afterFonts, walkDocument } from './walk.js';
+import { afterFonts, freshLayout, walkDocument } from './walk.js';
 
 /** Everything the programs and the guard call, by the names they call it. */
 const LIBRARY = [
@@ -25,6 +25,7 @@ const LIBRARY = [
   numberJson,
   afterFonts,
   afterPaint,
+  freshLayout,
   walkDocument,
   canonicalIdl,
   readIdl,

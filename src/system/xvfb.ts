@@ -3,6 +3,7 @@
 // engine hosts), and stopped with the oracle. -displayfd lets the first start pick a free
 // display number itself.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { log } from './log.js';
 import { ownedEnv } from './processes.js';
 
@@ -46,7 +47,7 @@ export async function startXvfb(): Promise<Display> {
     void run.exited.then(async () => {
       if (stopping) return;
       log.warn(`Xvfb ${name} exited; restarting it`);
-      await new Promise((r) => setTimeout(r, RESTART_PAUSE_MS));
+      await sleep(RESTART_PAUSE_MS);
       if (stopping) return;
       current = launch(name);
       supervise(current);

@@ -32,7 +32,7 @@ export interface EnginePage {
   /**
    * Runs a trusted program where page script cannot reach it (an isolated world, a sandbox, or the
    * guard served before any page script) and resolves with the JSON text the program made. The
-   * text is the page's word, not checked here: the caller decodes it (src/workers/page-output.ts).
+   * text is the page's word, not checked here: the caller decodes it (src/protocol/page-output.ts).
    * A program whose args carry a `check` runs on a case document (a guarded adapter goes through
    * the guard); one without runs on a page that never ran page script (the blank page).
    */

@@ -10,13 +10,14 @@ import { voteColumnar } from '../comparator/vote.js';
 import type { GeometryResult, GeometryTask } from '../farm/tasks.js';
 import { forEachEngine } from './for-each-engine.js';
 import type { Job, WalkJob } from './host/jobs.js';
-import { mayRunScript } from './script-free.js';
+import { mayEnableBidi, mayRunScript } from './script-free.js';
 import type { WorkerContext } from './worker-context.js';
 
 export async function runGeometry(task: GeometryTask, ctx: WorkerContext): Promise<GeometryResult> {
   const result: GeometryResult = { dumps: {}, errors: {}, inPageMs: {} };
   const walks: Partial<Record<EngineName, RawWalk>> = {};
   const scriptFree = task.script === null && !mayRunScript(task.html);
+  const bidi = mayEnableBidi(task.html);
   await forEachEngine(task.engines, ctx.hosts, result.errors, async (engine, host) => {
     const own: WalkJob = {
       kind: 'walk',
@@ -24,7 +25,7 @@ export async function runGeometry(task: GeometryTask, ctx: WorkerContext): Promi
       walk: ctx.walk,
       script: task.script,
     };
-    const job: Job = scriptFree ? { kind: 'write', html: task.html, blankUrl: task.blankUrl, walk: ctx.walk, fallback: own } : own;
+    const job: Job = scriptFree ? { kind: 'write', html: task.html, blankUrl: task.blankUrl, walk: ctx.walk, fallback: own, bidi } : own;
     const walk = await host.submit<RawWalk>(job);
     walks[engine] = walk;
     if (task.keepDumps) result.dumps[engine] = dumpJson(engine, host.version, walk);

@@ -12,5 +12,19 @@ export function mayRunScript(html: string): boolean {
   return SCRIPT_CAPABLE.test(html);
 }
 
+// Gecko turns a document's bidi processing on when right-to-left content appears, and keeps it on
+// through document.open: a left-to-right case written after an rtl one then gets other fragments
+// than in a document of its own (measured: an inline split in two on its line). A case that may
+// turn it on is written after the left-to-right cases of its batch, and the page goes back to a
+// fresh blank document before it takes a left-to-right case again. The test errs towards yes:
+// rtl anywhere, dir=auto, bdo/bdi, numeric entities, &rlm;, CSS escapes, and the strong
+// right-to-left characters and controls.
+const BIDI_CAPABLE =
+  /rtl|\bdir\s*=\s*["']?\s*auto|<\s*bd[io]\b|&#|&rlm|\\|[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200f\u202b\u202e\u2067]/i;
+
+export function mayEnableBidi(html: string): boolean {
+  return BIDI_CAPABLE.test(html);
+}
+
 /** The same test on the parsed document, run inside the page by the walk. */
 export const SCRIPT_CAPABLE_SELECTOR = 'script,iframe,frame,frameset,object,embed,portal,meta[http-equiv],[autofocus],[srcdoc]';

@@ -44,6 +44,46 @@ describe('every batch size gives the dumps of the navigation route, byte for byt
   }
 });
 
+describe('a case written after a right-to-left one gets the dump of its own document', () => {
+  // Found by the generator (seed 11): Gecko keeps a document's bidi processing on through
+  // document.open, and written after an rtl case this left-to-right one had an inline box split
+  // in two on its line; in its own document, one box.
+  const ltr =
+    "<!doctype html><html><head><meta charset='utf-8'></head><body style='margin:0'><div id='root' style='position:" +
+    "relative;overflow:hidden;width:594px;height:333px'><div id='e4' style='display:inline-block;vertical-align:bas" +
+    "eline;direction:ltr;max-width:45%;padding:10px;width:min-content'><div id='e14' style='height:68px;width:54.75" +
+    "px;min-height:26%'></div><div id='e5' style='display:grid;max-height:74px;margin:21px;grid-template-columns:au" +
+    "to fit-content(76px) 35px 36px'><div id='e8' style='min-width:max-content;vertical-align:1px;border:8px solid;" +
+    "justify-self:start'><div id='e9' style='height:16.75px;direction:ltr;border:11px solid;box-sizing:border-box'>" +
+    "</div></div><div id='e6' style='padding:7.5px 8.5px 24px 8%;vertical-align:baseline;margin:28.75px 1px;positio" +
+    "n:fixed;grid-row:span 2'><div id='e7' style='display:block;overflow:visible;position:relative;max-width:94px;b" +
+    "ox-sizing:border-box;padding:11px 0% 18.25px 22px'></div></div></div></div><div id='e10' style='display:inline" +
+    ";width:77%;border:7px solid;padding:11px 1% 17px;min-width:63px;height:92%'><span id='e11' style='display:cont" +
+    "ents;min-height:1px;padding:4px 5px 1%'><span id='e13'></span><div id='e12' style='display:inline;min-width:9." +
+    "75px;border:7.75px solid;max-width:100%'></div></span></div><span id='e0' style='display:inline-grid;clear:lef" +
+    "t;overflow:hidden;justify-content:start'><div id='e3' style='display:flex;height:72%;position:relative;flex-di" +
+    "rection:row;align-content:center;justify-content:space-between;order:1'></div><div id='e1' style='display:grid" +
+    ';float:none;margin:24.25px 4% -16px 4%;vertical-align:middle;grid-auto-columns:57px;grid-auto-rows:53px;justif' +
+    "y-self:stretch'><div id='e2' style='display:block;overflow:hidden;padding:15px 19px 7.5px;border:11px solid;mi" +
+    "n-width:11px;position:static;top:94px;bottom:43%'></div></div></span></div></body></html>";
+  test('firefox, one page: rtl, then the case, then the case as its own document', async () => {
+    const oracle = new OracleProcess(['--engines=firefox', '--workers=1', '--pages=1']);
+    try {
+      await oracle.ready();
+      const answers = await pipeline(oracle, [
+        { id: 'rtl', html: '<!doctype html><p style="direction:rtl">right to left</p>' },
+        { id: 'written', html: ltr },
+        { id: 'own', html: ltr, script: '' },
+      ]);
+      const dump = (id: string) => JSON.stringify(answers.get(id)!.dumps?.firefox);
+      assert.ok(answers.get('own')!.dumps?.firefox, 'a dump');
+      assert.equal(dump('written'), dump('own'));
+    } finally {
+      await oracle.shutdown();
+    }
+  });
+});
+
 /** Sends every case at once and waits for every answer; checks each id is answered exactly once. */
 async function pipeline(oracle: OracleProcess, requests: Line[], whenFirstAnswered?: () => void): Promise<Map<string, Line>> {
   const answers = await Promise.all(

@@ -4,13 +4,12 @@
 import { WALK, launchOptions } from '../support/direct-engines.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dumpJson } from '../../src/protocol/dump.js';
 import type { RawWalk } from '../../src/protocol/page-output.js';
-import { OracleError } from '../../src/protocol/errors.js';
 import type { WalkOptions } from '../../src/page/walk.js';
 import { EngineGoneError, type EngineBrowser, type EnginePage } from '../../src/workers/engine.js';
 import { launchFirefox } from '../../src/workers/engines/firefox/index.js';
@@ -18,84 +17,14 @@ import type { BidiConnection } from '../../src/workers/engines/firefox/connectio
 import type { FirefoxPage } from '../../src/workers/engines/firefox/page.js';
 import { startFirefox } from '../../src/workers/engines/firefox/process.js';
 import { descendantsOf } from '../../src/system/processes.js';
-import { engineProcesses } from '../support/processes.js';
+import { adapterContract, isCode } from '../support/adapter-contract.js';
+import { CaseProxy } from '../support/case-proxy.js';
+import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
+import { engineProcesses, survivors } from '../support/processes.js';
 
 const LOAD_MS = 30_000;
 /** Stands in for the engine host's per-case timeout: the adapter must answer long before it. */
 const HOST_TIMEOUT_MS = 120_000;
-
-/**
- * The oracle's proxy in miniature: every request Firefox makes arrives here, and only the
- * documents the test put at http://localhost:<port>/… are served; everything else is refused.
- */
-class CaseProxy {
-  readonly seen: string[] = [];
-  private readonly documents = new Map<string, { html: string; headers: Record<string, string> }>();
-  private readonly waiters = new Map<string, () => void>();
-  /** Paths answered never: their requests hang until the proxy closes. */
-  private readonly held = new Set<string>();
-  private nonces = 0;
-  private constructor(
-    private readonly server: Server,
-    readonly port: number,
-  ) {
-    server.on('request', (req, res) => this.answer(req, res));
-    server.on('connect', (req, socket) => {
-      this.seen.push(`CONNECT ${req.url}`);
-      // A browser killed mid-request resets its sockets.
-      socket.on('error', () => {});
-      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-    });
-  }
-
-  static async start(): Promise<CaseProxy> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return new CaseProxy(server, (server.address() as { port: number }).port);
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  /** Serves `html` at a path; returns its URL and the nonce its Server-Timing header carries. */
-  serve(path: string, html: string, headers: Record<string, string> = {}): { url: string; nonce: string } {
-    const nonce = `nonce-${++this.nonces}`;
-    this.documents.set(path, { html, headers: { 'server-timing': `browser-oracle-nonce;desc="${nonce}"`, ...headers } });
-    return { url: `http://localhost:${this.port}${path}`, nonce };
-  }
-
-  /** Serves `path` never: a load of it hangs. */
-  hold(path: string): string {
-    this.held.add(path);
-    return `http://localhost:${this.port}${path}`;
-  }
-
-  /** Resolves when a request for `path` arrives. */
-  requested(path: string): Promise<void> {
-    return new Promise((resolve) => this.waiters.set(path, resolve));
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  private answer(req: IncomingMessage, res: ServerResponse): void {
-    this.seen.push(`${req.method} ${req.url}`);
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '');
-    } catch {
-      return void res.writeHead(400).end();
-    }
-    this.waiters.get(url.pathname)?.();
-    if (this.held.has(url.pathname)) return;
-    const document = url.host === `localhost:${this.port}` ? this.documents.get(url.pathname) : undefined;
-    if (!document) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('refused');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...document.headers }).end(document.html);
-  }
-}
 
 let proxy: CaseProxy;
 let browser: EngineBrowser;
@@ -159,22 +88,6 @@ const windowsOf = async (page: EnginePage) => {
   return tree.contexts.filter((c) => c.userContext === (page as FirefoxPage).userContext);
 };
 
-const HOSTILE = `
-  const get = Map.prototype.get;
-  Map.prototype.get = function (k) { const v = get.call(this, k); return k instanceof Element ? '-1}]}}}\\n{"id":"victim"}' : v; };
-  JSON.stringify = () => 'FORGED';
-  Array.prototype.push = function () { return 0; };
-  Element.prototype.getBoundingClientRect = () => ({ x: 666, y: 666, width: 666, height: 666, left: 666, top: 666, right: 1332, bottom: 1332 });
-  Element.prototype.getClientRects = () => [];
-  window.getComputedStyle = () => ({ getPropertyValue: () => 'forged' });
-  Object.defineProperty(window, 'innerWidth', { get: () => 1 });
-  Object.defineProperty(Element.prototype, 'tagName', { get: () => 'FORGED' });
-  Object.defineProperty(Document.prototype, 'fonts', { get: () => ({ ready: new Promise(() => {}) }) });
-`;
-const LAYOUT = `<!doctype html><style>p { width: 300px; font: 16px serif }</style>
-  <p>some text that <b>wraps</b> across lines at three hundred pixels wide</p>
-  <form><input name=tagName><input name=getBoundingClientRect></form><img name=fonts alt=x>`;
-
 describe('firefox adapter', () => {
   test('launch: the version is browserVersion; the profile holds the oracle prefs', () => {
     assert.match(browser.version, /^\d+\.\d+/);
@@ -193,34 +106,12 @@ describe('firefox adapter', () => {
     }
   });
 
-  test('a served case: pageState, walk and reflect from the sandbox', async () => {
-    const { page, args } = await caseOn('<!doctype html><p style="width:120px">hello <b>world</b></p><input id=n type=number min=5>');
-    const state = JSON.parse(await page.run({ program: 'pageState', args: {} }));
-    assert.deepEqual(state, { href: args.check.url, viewport: [800, 600], ratio: 1 });
-    const walk = JSON.parse(await page.run({ program: 'walk', args })) as RawWalk;
-    assert.deepEqual(walk.tags, ['HTML', 'HEAD', 'BODY', 'P', 'B', 'INPUT']);
-    assert.deepEqual(walk.parents, [-1, 0, 0, 2, 3, 2]);
-    assert.deepEqual(walk.viewport, [800, 600]);
-    assert.equal(walk.bounding[3 * 4 + 2], 120, "the p's width");
-    const reflected = JSON.parse(
-      await page.run({
-        program: 'reflect',
-        args: { check: args.check, probes: [{ selector: '#n', attr: 'min', idl: 'min' }] },
-        script: "document.getElementById('n').setAttribute('min', '7')",
-      }),
-    );
-    assert.deepEqual(reflected, { values: [['7', '7']] });
-    await page.close();
-  });
-
-  test('a page elsewhere than its case is reported, not walked', async () => {
-    const { page, args } = await caseOn('<!doctype html><p>x</p>');
-    const other = proxy.serve(`/case/${++paths}`, '<!doctype html><p>other</p>');
-    await page.load(other.url, LOAD_MS);
-    assert.deepEqual(JSON.parse(await page.run({ program: 'walk', args })), { elsewhere: other.url });
-    // The script is not run on a document that is not the case's.
-    assert.deepEqual(JSON.parse(await page.run({ program: 'walk', args, script: 'throw new Error("ran")' })), { elsewhere: other.url });
-    await page.close();
+  adapterContract({
+    world: 'the sandbox',
+    browser: () => browser,
+    caseOn: (html) => caseOn(html),
+    serveCase: (html) => proxy.serve(`/case/${++paths}`, html),
+    neverAnswered: () => proxy.hold(`/never/${++paths}`),
   });
 
   test("a case's script that replaces built-ins gets the walk of the same case without them", async () => {
@@ -243,44 +134,10 @@ describe('firefox adapter', () => {
     await Promise.all([clean.page.close(), hostile.page.close()]);
   });
 
-  test("a script that throws is the case's script_error (first line), and the page lives on", async () => {
-    const { page, args } = await caseOn('<!doctype html><p>x</p>');
-    await assert.rejects(page.run({ program: 'walk', args, script: 'throw new TypeError("bad thing\\nmore")' }), (error: unknown) => {
-      assert.ok(error instanceof OracleError);
-      assert.equal(error.code, 'script_error');
-      assert.equal(error.message, 'TypeError: bad thing');
-      return true;
-    });
-    await assert.rejects(
-      page.run({ program: 'reflect', args: { check: args.check, probes: [] }, script: 'let x = ;' }),
-      (error: unknown) => {
-        assert.ok(
-          error instanceof OracleError && error.code === 'script_error' && error.message.startsWith('SyntaxError: '),
-          String(error),
-        );
-        return true;
-      },
-    );
-    assert.deepEqual((JSON.parse(await page.run({ program: 'walk', args })) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
-    await page.close();
-  });
-
   test('a document Firefox cannot load is navigation_failed', async () => {
     const page = await browser.newPage({ freshStorage: true });
     // Port 1 is on Firefox's list of banned ports: refused before any request.
-    await assert.rejects(page.load('http://localhost:1/case', LOAD_MS), (error: unknown) => {
-      assert.ok(error instanceof OracleError && error.code === 'navigation_failed', String(error));
-      return true;
-    });
-    await page.close();
-  });
-
-  test('a load that does not finish within its time is navigation_failed', async () => {
-    const page = await browser.newPage({ freshStorage: true });
-    await assert.rejects(page.load(proxy.hold('/never'), 1_000), (error: unknown) => {
-      assert.ok(error instanceof OracleError && error.code === 'navigation_failed', String(error));
-      return true;
-    });
+    await assert.rejects(page.load('http://localhost:1/case', LOAD_MS), isCode('navigation_failed'));
     await page.close();
   });
 
@@ -463,21 +320,4 @@ describe('firefox adapter', () => {
 function profileOf(pid: number): string {
   const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
   return cmdline[cmdline.indexOf('--profile') + 1]!;
-}
-
-/** Live (not zombie) processes of `leader`'s process group, and its crash helper (which leaves the group). */
-function survivors(leader: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        if (fields[0] === 'Z') return false;
-        const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-        return Number(fields[2]) === leader || (argv[0]!.endsWith('/crashhelper') && argv[1] === String(leader));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SYSTEM_CHROMIUM } from '../../src/workers/engines/chromium/browser.js';
+import { SYSTEM_CHROMIUM } from '../../src/workers/engines/chromium/index.js';
 import { SYSTEM_FIREFOX } from '../../src/workers/engines/firefox/process.js';
 import { MINIBROWSER, WEBKIT_DRIVER } from '../../src/workers/engines/webkit/index.js';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';

@@ -89,7 +89,7 @@ describe('canonical values', () => {
   });
 
   test("what a case plants or replaces is not read: the engine's own accessor is", async () => {
-    // The forms JSON cannot carry (infinities, -0) are the page code's, tested in test/unit/page-text.
+    // The forms JSON cannot carry (infinities, -0) are the page code's, tested in test/unit/page-text.test.ts.
     const observations = agreed(
       await reflect({
         html: '<!doctype html><div id=a class="x y"></div>',

@@ -10,13 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { fontconfigFileOf } from '../../src/fonts/fontconfig-file.js';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { chromiumLaunchOptions } from '../../src/workers/engines/chromium/index.js';
 import { DUMP_REQUESTS } from '../fixtures/dumps/requests.js';
 import { readJournal, runCli } from '../support/campaign-process.js';
+import { launchOptions } from '../support/direct-engines.js';
+import { launchPlaywrightChromium } from '../support/playwright-chromium.js';
 
 const root = mkdtempSync(join(tmpdir(), 'report-e2e-'));
 const FARM = ['--workers=1', '--pages=2', '--timeout-ms=15000'];
@@ -58,17 +58,7 @@ before(async () => {
   assert.ok(buckets.filter((b) => b.op !== null).length >= 2, 'findings to show');
   url = pathToFileURL(file).href;
   // The oracle's own Chromium, as its adapter launches it; the proxy is a port nothing listens on, so a fetch would fail.
-  browser = await chromium.launch(
-    chromiumLaunchOptions({
-      profile: 'default',
-      display: undefined,
-      fontconfigFile: fontconfigFileOf('liberation'),
-      proxyUrl: 'http://127.0.0.1:9',
-      browsers: 'auto',
-      paths: {},
-      extra: {},
-    }),
-  );
+  browser = await launchPlaywrightChromium(launchOptions('http://127.0.0.1:9'));
 });
 
 after(async () => {

@@ -22,6 +22,7 @@ export const launchOptions = (proxyUrl: string, overrides: Partial<LaunchOptions
   profile: 'default',
   display: undefined,
   fontconfigFile: FONT_SETS.liberation.fontconfigFile,
+  fontDirs: FONT_SETS.liberation.dirs,
   proxyUrl,
   browsers: 'auto',
   paths: {},
@@ -56,6 +57,11 @@ export class DirectEngines {
       await server.close();
       throw error;
     }
+  }
+
+  /** The version `engine` reports (its dumps' engine_version). */
+  versionOf(engine: EngineName): string {
+    return this.browsers.find((b) => b.engine === engine)!.version;
   }
 
   /** The page the fast path writes cases into. */

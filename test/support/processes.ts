@@ -1,5 +1,5 @@
 // Finds an engine's processes below the oracle, to kill them as a crash would.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { EngineName } from '../../src/protocol/schema.js';
 
 function cmdline(pid: number): string {
@@ -29,4 +29,21 @@ export function killAll(pids: number[]): void {
       // already gone
     }
   }
+}
+
+/** Live (not zombie) processes of `leader`'s process group, and its crash helper (which leaves the group). */
+export function survivors(leader: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        if (fields[0] === 'Z') return false;
+        const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+        return Number(fields[2]) === leader || (argv[0]!.endsWith('/crashhelper') && argv[1] === String(leader));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }

@@ -86,7 +86,7 @@ test('the case is the tree the parser builds: elements e0… once each, under th
     const count = ids.length;
     assert.ok(count >= 8 && count <= 12, `${c.id}: ${count} elements`);
     assert.deepEqual(ids.sort(), Array.from({ length: count }, (_, n) => `e${n}`).sort());
-    assert.match(root.getAttribute('style')!, /^position:relative;overflow:hidden;width:\d+px;height:\d+px$/);
+    assert.match(root.getAttribute('style')!, /^position:relative;overflow:hidden;line-height:1;width:\d+px;height:\d+px$/);
   }
   assert.doesNotMatch(generateCase(31, 0, { clip: false }).html, /id="root" style="[^"]*overflow/);
 });
@@ -177,16 +177,49 @@ test('the CSS drawn touches every style property a dump records, and every displ
   }
 });
 
-test('font sizes and letter and word spacing are whole pixels, so square glyphs advance by whole pixels', () => {
-  const text = all(200, 8, { text: true, script: true })
-    .map((c) => c.html + (c.script ?? ''))
-    .join('');
-  const values = [...text.matchAll(/(font-size|letter-spacing|word-spacing)(?::|", ")"?([^;"\\]+)/g)].map(([, , value]) => value!);
-  assert.ok(values.length > 100, `${values.length} values`);
+test('every length is whole pixels, margins and padding hold no percentage, line-heights are normal, 1, 2 or whole pixels', () => {
+  const cases = all(200, 8, { text: true, script: true });
+  const source = cases.map((c) => c.html + (c.script ?? '')).join('');
+  const lengths = [...source.matchAll(/-?[\d.]+px/g)].map(([length]) => length);
+  assert.ok(lengths.length > 1000, `${lengths.length} lengths`);
   assert.deepEqual(
-    values.filter((value) => !/^\d+px$/.test(value)),
+    lengths.filter((length) => !/^-?\d+px$/.test(length)),
     [],
   );
+  // Declarations from the markup (property:value) and from scripts (setProperty("property", "value")).
+  const declared = (name: string) =>
+    [...source.matchAll(new RegExp(`[;"]${name}(?::|", ")"?([^;"\\\\]+)`, 'g'))].map(([, value]) => value!);
+  for (const property of ['margin', 'padding']) {
+    const values = declared(property);
+    assert.ok(values.length > 50, `${values.length} ${property} values`);
+    assert.deepEqual(
+      values.filter((value) => value.includes('%')),
+      [],
+      property,
+    );
+  }
+  const lineHeights = declared('line-height');
+  assert.ok(lineHeights.length > 50, `${lineHeights.length} line-heights`);
+  assert.deepEqual(
+    lineHeights.filter((value) => !/^(normal|1|2|\d+px)$/.test(value)),
+    [],
+  );
+});
+
+test('the words of one text node are in one script', () => {
+  const scripts = [/\p{Script=Latin}|\d/u, /\p{Script=Greek}/u, /\p{Script=Cyrillic}/u, /\p{Script=Hebrew}/u];
+  const seen = new Set<number>();
+  for (const generated of all(200, 9, { text: true })) {
+    const document = parse(generated.html);
+    const walker = document.createTreeWalker(document.body, 4); // NodeFilter.SHOW_TEXT
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const letters = [...(node.textContent ?? '')].filter((character) => /[\p{L}\d]/u.test(character));
+      const inNode = new Set(letters.map((character) => scripts.findIndex((script) => script.test(character))));
+      assert.equal(inNode.size, 1, `${generated.id}: ${JSON.stringify(node.textContent)}`);
+      for (const script of inNode) seen.add(script);
+    }
+  }
+  assert.deepEqual([...seen].sort(), [0, 1, 2, 3], 'all four scripts appear');
 });
 
 test('trees are small by default: 5 to 30 elements', () => {

@@ -1,7 +1,7 @@
 // Which cases take the fast path (written in place) and which are loaded by navigation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mayRunScript } from '../../src/workers/script-free.js';
+import { mayEnableBidi, mayRunScript } from '../../src/workers/script-free.js';
 import { layoutCorpus } from '../support/layout-corpus.js';
 
 test('plain layout markup takes the fast path', () => {
@@ -37,4 +37,24 @@ test('a handler the markup test cannot see is left to the DOM check in the page'
   // No whitespace before the attribute: the regular expression misses it by design; the walk's
   // DOM check catches it (see the oracle test "script the fast path cannot see in the markup").
   assert.equal(mayRunScript('<img src="x"onerror="f()">'), false);
+});
+
+test('a case that may turn on bidi processing is told apart from one that cannot', () => {
+  const may = [
+    '<p style="direction:rtl">x</p>',
+    '<p dir=RTL>x</p>',
+    '<p dir="auto">x</p>',
+    '<bdo dir=ltr>x</bdo>',
+    '<bdi>x</bdi>',
+    '<p>\u05d0</p>',
+    '<p>\u0627</p>',
+    '<p>&#1488;</p>',
+    '<p>&#x5d0;</p>',
+    '<p>a&rlm;b</p>',
+    '<p>\u200f</p>',
+    '<style>p::after{content:"\\5d0"}</style><p>x</p>',
+  ];
+  const cannot = ['<p style="direction:ltr">x</p>', '<div id="dir">x</div>', '<p dir="ltr">x</p>', '<p>caf\u00e9 \u4e2d\u6587</p>'];
+  for (const html of may) assert.equal(mayEnableBidi(html), true, html);
+  for (const html of cannot) assert.equal(mayEnableBidi(html), false, html);
 });

@@ -96,6 +96,20 @@ test('an offset alone is kind offset (derived: agree with firefox moving the las
   assert.equal(geometry(r), 'outlier firefox | offset | DIV | -');
 });
 
+test('of the innermost failing nodes, one whose own size differs comes before an earlier one that only moved (derived: agree)', () => {
+  // A size difference moves the siblings around it too, earlier ones included (centred,
+  // end-aligned, reversed); the one that grew is where the difference starts.
+  const r = response('agree');
+  const [moved, grew] = [r.dumps.firefox!.nodes[5]!, r.dumps.firefox!.nodes[6]!];
+  moved.bounding.x += 1;
+  moved.rects[0]!.x += 1;
+  grew.bounding.w += 2;
+  grew.rects[0]!.w += 2;
+  const bucket = bucketOf({ op: 'geometry', vote: voteGeometry(r) })!;
+  assert.equal(signatureOf(bucket), 'outlier firefox | size | DIV | -');
+  assert.equal(bucket.first?.index, 6);
+});
+
 test('a different DOM is kind shape, naming the tags either side of the divergence', () => {
   const r = response('shape-a');
   r.dumps.firefox = dump('shape-b', 'firefox');

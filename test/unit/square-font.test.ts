@@ -14,13 +14,37 @@ const regular = faces[0]!;
 const SQUARE_BOX = { x1: 0, y1: SQUARE_METRICS.descender, x2: SQUARE_METRICS.unitsPerEm, y2: SQUARE_METRICS.ascender };
 const EMPTY_BOX = { x1: 0, y1: 0, x2: 0, y2: 0 };
 
-test('every face has Ahem metrics: 1 em, ascent 0.8 em, descent 0.2 em, no line gap, in hhea, typo and win alike', () => {
+test('every face has the metrics engines agree on: 1024 units per em, ascent 819, descent 205, line gap 205, in hhea and typo alike', () => {
   for (const { font } of faces) {
     const { os2, hhea } = font.tables;
-    assert.equal(font.unitsPerEm, 1000);
-    assert.deepEqual([hhea.ascender, hhea.descender, hhea.lineGap], [800, -200, 0]);
-    assert.deepEqual([os2.sTypoAscender, os2.sTypoDescender, os2.sTypoLineGap], [800, -200, 0]);
-    assert.deepEqual([os2.usWinAscent, os2.usWinDescent], [800, 200]);
+    assert.equal(font.unitsPerEm, 1024);
+    assert.deepEqual([hhea.ascender, hhea.descender, hhea.lineGap], [819, -205, 205]);
+    assert.deepEqual([os2.sTypoAscender, os2.sTypoDescender, os2.sTypoLineGap], [819, -205, 205]);
+    assert.deepEqual([os2.usWinAscent, os2.usWinDescent], [819, 205]);
+    assert.equal(os2.fsSelection & 128, 128, 'USE_TYPO_METRICS');
+  }
+});
+
+test('rounded to whole pixels, the ascent and descent are Ahem 0.8 and 0.2 em at every size up to 499 px', () => {
+  const { unitsPerEm, ascender, descender } = SQUARE_METRICS;
+  for (let size = 1; size < 500; size++) {
+    assert.equal(Math.round((ascender * size) / unitsPerEm), Math.round(0.8 * size), `${size}px ascent`);
+    assert.equal(Math.round((-descender * size) / unitsPerEm), Math.round(0.2 * size), `${size}px descent`);
+  }
+});
+
+test('every table checksum and the whole-font checksum hold after the hhea line gap is written', () => {
+  for (const { face, bytes } of faces) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = 0; i < view.getUint16(4); i++) {
+      const record = 12 + 16 * i;
+      const tag = String.fromCharCode(...bytes.subarray(record, record + 4));
+      const offset = view.getUint32(record + 8);
+      const copy = bytes.slice(offset, offset + view.getUint32(record + 12));
+      if (tag === 'head') copy.fill(0, 8, 12); // its checksum is taken with checkSumAdjustment zeroed
+      assert.equal(checksum(copy), view.getUint32(record + 4), `${face.style}: ${tag} checksum`);
+    }
+    assert.equal(checksum(bytes), 0xb1b0afba, `${face.style}: whole-font checksum`);
   }
 });
 
@@ -39,12 +63,12 @@ test('letters, symbols, CJK and emoji are one-em squares; whitespace advances on
   const { font } = regular;
   for (const character of ['A', 'g', 'é', 'ß', 'Ω', 'ж', 'א', '—', '€', '中', '😀', '\u{2A6D6}']) {
     const glyph = font.charToGlyph(character);
-    assert.equal(glyph.advanceWidth, 1000, character);
+    assert.equal(glyph.advanceWidth, SQUARE_METRICS.unitsPerEm, character);
     assert.deepEqual({ ...glyph.getBoundingBox() }, SQUARE_BOX, character);
   }
   for (const character of [' ', '\u00a0', '\u2003', '\u3000']) {
     const glyph = font.charToGlyph(character);
-    assert.equal(glyph.advanceWidth, 1000, `U+${character.codePointAt(0)!.toString(16)}`);
+    assert.equal(glyph.advanceWidth, SQUARE_METRICS.unitsPerEm, `U+${character.codePointAt(0)!.toString(16)}`);
     assert.equal(glyph.path.commands.length, 0);
   }
   for (const character of ['\u00ad', '\u200b', '\u200d', '\ufe0f', '\ufeff']) {
@@ -63,7 +87,8 @@ test('every covered code point draws what its kind says, in every face', () => {
       const kind = codePointKind(codePoint);
       if (kind === 'unmapped') continue; // surrogates have no string to look up
       const glyph = font.charToGlyph(String.fromCodePoint(codePoint));
-      const expected = kind === 'square' ? [1000, SQUARE_BOX] : [kind === 'whitespace' ? 1000 : 0, EMPTY_BOX];
+      const em = SQUARE_METRICS.unitsPerEm;
+      const expected = kind === 'square' ? [em, SQUARE_BOX] : [kind === 'whitespace' ? em : 0, EMPTY_BOX];
       const actual = [glyph.advanceWidth, glyph.getBoundingBox()];
       if (JSON.stringify(actual) !== JSON.stringify(expected)) {
         assert.fail(`${face.style}: U+${codePoint.toString(16)} (${kind}) draws ${JSON.stringify(actual)}`);
@@ -88,6 +113,16 @@ test('the format 4 subtable maps every BMP code point to the same glyph as the f
 test('the faces stay small, so building them is cheap', () => {
   for (const { face, bytes } of faces) assert.ok(bytes.length < 64 * 1024, `${face.style}: ${bytes.length} bytes`);
 });
+
+/** The OpenType checksum: big-endian uint32 words, the last padded with zeros, summed modulo 2^32. */
+function checksum(bytes: Uint8Array): number {
+  const padded = new Uint8Array(Math.ceil(bytes.length / 4) * 4);
+  padded.set(bytes);
+  const view = new DataView(padded.buffer);
+  let sum = 0;
+  for (let at = 0; at < padded.length; at += 4) sum = (sum + view.getUint32(at)) >>> 0;
+  return sum;
+}
 
 /** A glyph lookup in the (3, 1) format 4 cmap subtable, read per the OpenType spec. */
 function readFormat4(bytes: Uint8Array): (codePoint: number) => number {

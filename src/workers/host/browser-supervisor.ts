@@ -6,8 +6,7 @@ import type { Executables } from '../../protocol/launch-options.js';
 import type { EngineName } from '../../protocol/schema.js';
 import { log } from '../../system/log.js';
 import type { EngineBrowser, EnginePage, LaunchEngine } from '../engine.js';
-
-const MAX_BACKOFF_MS = 30_000;
+import { backOff } from './backoff.js';
 
 export class BrowserSupervisor {
   private browser: EngineBrowser | undefined;
@@ -60,7 +59,7 @@ export class BrowserSupervisor {
   }
 
   private async launch(): Promise<EngineBrowser> {
-    if (this.failures) await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_BACKOFF_MS, 500 * 2 ** (this.failures - 1))));
+    await backOff(this.failures);
     try {
       const browser = await this.launchEngine(this.options);
       this.browser = browser;

@@ -8,6 +8,7 @@
 //     ran script had a page of its own), so no earlier case's deferred work can have hung it;
 //   - when a batch fails as a whole (a hang, a crash), nobody knows which case to blame: every case
 //     of it runs again by itself, so only the guilty one ends in an error.
+import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout, { TimeoutError } from 'p-timeout';
 import { OracleError, firstLine } from '../../protocol/errors.js';
 import {
@@ -56,7 +57,10 @@ export class CaseRunner {
     return batch[0]!.job.kind === 'write' ? this.writeBatch(slot, batch) : this.document(slot, batch[0]!);
   }
 
-  private async writeBatch(slot: Slot, batch: Pending[]): Promise<void> {
+  private async writeBatch(slot: Slot, given: Pending[]): Promise<void> {
+    // Left-to-right cases first: one that may turn bidi on goes where it can touch no other.
+    const isBidi = (p: Pending) => (p.job as WriteJob).bidi;
+    const batch = [...given.filter((p) => !isBidi(p)), ...given.filter(isBidi)];
     const jobs = batch.map((p) => p.job as WriteJob);
     const { blankUrl, walk } = jobs[0]!;
     const generation = this.supervisor.generation;
@@ -66,7 +70,7 @@ export class CaseRunner {
       retired = true;
     };
     try {
-      if (!slot.clean) {
+      if (!slot.clean || (slot.bidi && !jobs[0]!.bidi)) {
         try {
           await pTimeout(slot.page.load(blankUrl, this.timeoutMs + DRIVER_SLACK_MS), { milliseconds: this.timeoutMs });
         } catch (error) {
@@ -74,7 +78,9 @@ export class CaseRunner {
           throw error instanceof EngineGoneError ? error : new PageFault(`the blank page did not load (${firstLine(error)})`);
         }
         slot.clean = true;
+        slot.bidi = false;
       }
+      if (jobs.some((j) => j.bidi)) slot.bidi = true;
       const call = slot.page.run({
         program: 'batch',
         args: { blankUrl, htmls: jobs.map((j) => j.html), walk, budgetMs: this.timeoutMs / 2 },
@@ -184,7 +190,7 @@ export class CaseRunner {
   private async classify(error: unknown, generation: number): Promise<Failure> {
     if (error instanceof TimeoutError) return 'timeout';
     // The browser's exit can be reported just after the failed call it caused.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     if (error instanceof EngineGoneError || generation !== this.supervisor.generation) return 'crash';
     if (error instanceof PageFault || (error instanceof OracleError && error.code === 'page_tampered')) return 'page';
     return 'final';

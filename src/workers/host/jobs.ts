@@ -19,6 +19,8 @@ export interface WriteJob {
   blankUrl: string;
   walk: WalkOptions;
   fallback: WalkJob;
+  /** May turn on its document's bidi processing, which then stays on for cases written after it. */
+  bidi: boolean;
 }
 
 /** A geometry case on its own document; `script` runs after load and fonts, before the walk. */

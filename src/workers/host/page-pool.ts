@@ -6,6 +6,7 @@ import { OracleError, firstLine } from '../../protocol/errors.js';
 import { decodePageStateText } from '../../protocol/page-output.js';
 import { log } from '../../system/log.js';
 import { VIEWPORT, type EnginePage } from '../engine.js';
+import { backOff } from './backoff.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 
 /** A page and what the pool knows of it. */
@@ -13,11 +14,11 @@ export interface Slot {
   page: EnginePage;
   /** On the blank page, which never runs page script: the fast path may write into it. */
   clean: boolean;
+  /** A case written into the blank page has turned on its document's bidi processing (see script-free.ts). */
+  bidi: boolean;
   /** The browser generation the page belongs to. */
   generation: number;
 }
-
-const MAX_BACKOFF_MS = 30_000;
 
 export class PagePool {
   private readonly free: Slot[] = [];
@@ -107,7 +108,7 @@ export class PagePool {
       } catch (error) {
         if (this.closing) return;
         log.warn(`${this.supervisor.engine}: could not open a page (attempt ${attempt + 1}): ${firstLine(error)}`);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt)));
+        await backOff(attempt + 1);
       }
     }
   }
@@ -125,7 +126,7 @@ export class PagePool {
             `the oracle serves only ${VIEWPORT.width}×${VIEWPORT.height} at 1`,
         );
       }
-      return { page, clean: false, generation };
+      return { page, clean: false, bidi: false, generation };
     } catch (error) {
       await page.close();
       throw error;

@@ -1,68 +1,132 @@
-// Chromium launched through playwright-core: Debian's binary (not its /usr/bin/chromium wrapper,
-// which adds host-dependent switches and Google API keys), or Playwright's own build where one is
-// installed. Every page gets a browser context of its own, so a page never shares storage or a
-// renderer process with another, and closing it ends everything its case started.
-import { chromium, type Browser, type LaunchOptions as PlaywrightLaunchOptions } from 'playwright-core';
-import type { LaunchOptions } from '../../../farm/launch.js';
+// The browser: one CDP connection to one Chromium process. It opens pages (each a target in a
+// browser context of its own, emulated as Playwright's newContext did) and routes the few events
+// it receives to them.
 import type { Executables } from '../../../protocol/launch-options.js';
-import { VIEWPORT, type EngineBrowser, type EnginePage, type LaunchEngine } from '../../engine.js';
-import { browserEnv, useBundled } from '../bundled.js';
+import { VIEWPORT, type EngineBrowser, type EnginePage } from '../../engine.js';
+import { withGrace } from '../time-limits.js';
+import type { CdpConnection } from './connection.js';
+import { PAGE_EMULATION, WINDOW_BOUNDS } from './emulation.js';
 import { ChromiumPage } from './page.js';
-import { PLAYWRIGHT_DISABLED_FEATURES, PROFILE_PERMISSIONS, chromiumArgs } from './switches.js';
+import type { ChromiumProcess } from './process.js';
+import { PROFILE_PERMISSIONS } from './switches.js';
+import type { ProfileName } from '../../../protocol/schema.js';
 
-export const SYSTEM_CHROMIUM = '/usr/lib/chromium/chromium';
-
-/**
- * How Playwright launches the oracle's Chromium for `options`: the executable, the switches and
- * the environment. Exported so that whatever else must see pages as the oracle's Chromium does (a
- * test opening a report) launches it the same way.
+/*
+ * Every event the adapter receives, and why its payload is bounded. No domain is enabled on a
+ * page, so no Runtime (console calls, exceptions), Page, Network or Log event is ever sent; there
+ * is no target discovery and no auto-attach, and downloads are denied without events.
+ * - Target.attachedToTarget (browser): follows the adapter's own Target.attachToTarget of a target
+ *   at about:blank — ids, about:blank and an empty title.
+ * - Target.detachedFromTarget (browser): a session id, a target id — the page's target closed.
+ * - Inspector.targetCrashed (page): no fields — its renderer died.
+ * - Inspector.detached (page): a reason in Chromium's own words.
+ * Whatever else came would be dropped unread past EVENT_MAX_BYTES (connection.ts).
  */
-export function chromiumLaunchOptions(options: LaunchOptions): PlaywrightLaunchOptions & { executablePath: string } {
-  // A given executable is launched whatever --browsers says; else Playwright's build, else Debian's.
-  const executable = options.paths.chromium ?? (useBundled(chromium, options) ? chromium.executablePath() : SYSTEM_CHROMIUM);
-  return {
-    headless: true,
-    executablePath: executable,
-    args: chromiumArgs(options.proxyUrl, options.profile, options.extra.chromiumArgs),
-    ignoreDefaultArgs: [`--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}`],
-    env: browserEnv(options),
-  };
-}
 
-export const launchChromium: LaunchEngine = async (options) => {
-  const launch = chromiumLaunchOptions(options);
-  return new ChromiumBrowser(await chromium.launch(launch), options, { chromium: launch.executablePath });
-};
+/** disposeBrowserContext answers in milliseconds even for a hung page; this bounds a dead browser. */
+const PAGE_CLOSE_GRACE_MS = 5_000;
+const BROWSER_CLOSE_GRACE_MS = 3_000;
+const EXIT_GRACE_MS = 3_000;
 
-class ChromiumBrowser implements EngineBrowser {
+export class ChromiumBrowser implements EngineBrowser {
   readonly engine = 'chromium' as const;
   readonly guarded = false;
-  readonly version: string;
   readonly exited: Promise<void>;
+  /** Pages by their session. */
+  private readonly pages = new Map<string, ChromiumPage>();
+  private readonly connection: CdpConnection;
+  private closing = false;
 
-  constructor(
-    private readonly browser: Browser,
-    private readonly options: LaunchOptions,
+  private constructor(
+    private readonly process: ChromiumProcess,
+    private readonly profile: ProfileName,
+    /** As Playwright's browser.version() reported it, so engine_version is unchanged. */
+    readonly version: string,
     readonly executables: Executables,
   ) {
-    this.version = browser.version();
-    this.exited = new Promise((resolve) => browser.once('disconnected', () => resolve()));
+    this.connection = process.connection;
+    this.exited = process.exited;
+    this.connection.onEvent((method, params, sessionId) => this.route(method, params, sessionId));
+    void this.connection.closed.then(() => {
+      for (const page of this.pages.values()) page.gone('the browser went away');
+    });
   }
 
-  async newPage(): Promise<EnginePage> {
-    const context = await this.browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, acceptDownloads: false });
+  /** The browser on a started Chromium, once it answers: its version is the product's, past its "Chrome/". */
+  static async start(process: ChromiumProcess, profile: ProfileName, executables: Executables): Promise<ChromiumBrowser> {
+    const { product } = await process.connection.send<{ product: string }>('Browser.getVersion');
+    return new ChromiumBrowser(process, profile, product.slice(product.indexOf('/') + 1), executables);
+  }
+
+  async newPage(_options: { freshStorage: boolean }): Promise<EnginePage> {
+    // Every page has a browser context of its own, so its storage is always fresh.
+    const { browserContextId } = await this.connection.send<{ browserContextId: string }>('Target.createBrowserContext', {
+      disposeOnDetach: true,
+    });
+    let page: ChromiumPage | undefined;
     try {
-      const permissions = PROFILE_PERMISSIONS[this.options.profile];
-      if (permissions.length) await context.grantPermissions(permissions);
-      const page = await context.newPage();
-      return new ChromiumPage(context, page, await context.newCDPSession(page));
+      const permissions = PROFILE_PERMISSIONS[this.profile];
+      await Promise.all([
+        // Per context, so every popup a case opens inherits it too.
+        this.connection.send('Browser.setDownloadBehavior', { behavior: 'deny', browserContextId }),
+        permissions.length ? this.connection.send('Browser.grantPermissions', { browserContextId, permissions }) : undefined,
+      ]);
+      const { targetId } = await this.connection.send<{ targetId: string }>('Target.createTarget', {
+        url: 'about:blank',
+        browserContextId,
+      });
+      const { sessionId } = await this.connection.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+      page = new ChromiumPage(this.connection, sessionId, targetId, browserContextId, () => this.dispose(sessionId, browserContextId));
+      this.pages.set(sessionId, page);
+      const { windowId } = await this.connection.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId });
+      await Promise.all([
+        this.connection.send('Browser.setWindowBounds', { windowId, bounds: WINDOW_BOUNDS }),
+        ...PAGE_EMULATION.map(({ method, params }) => this.connection.send(method, params, { sessionId })),
+      ]);
+      await this.checkViewport(page);
+      return page;
     } catch (error) {
-      await context.close().catch(() => {});
+      if (page) await page.close();
+      else await withGrace(this.connection.send('Target.disposeBrowserContext', { browserContextId }), PAGE_CLOSE_GRACE_MS);
       throw error;
     }
   }
 
+  /** Closes the browser, then kills its process group (whatever it did); the user data folder goes with it. */
   async close(): Promise<void> {
-    await this.browser.close().catch(() => {});
+    if (!this.closing) {
+      this.closing = true;
+      await withGrace(this.connection.send('Browser.close'), BROWSER_CLOSE_GRACE_MS);
+      await withGrace(this.exited, EXIT_GRACE_MS);
+      this.process.kill();
+    }
+    await this.exited;
+  }
+
+  private async dispose(sessionId: string, browserContextId: string): Promise<void> {
+    await withGrace(this.connection.send('Target.disposeBrowserContext', { browserContextId }), PAGE_CLOSE_GRACE_MS);
+    this.pages.delete(sessionId);
+  }
+
+  private async checkViewport(page: ChromiumPage): Promise<void> {
+    const state = JSON.parse(await page.run({ program: 'pageState', args: {} })) as { viewport: [number, number]; ratio: number };
+    const [width, height] = state.viewport;
+    if (width !== VIEWPORT.width || height !== VIEWPORT.height || state.ratio !== 1) {
+      throw new Error(`chromium: a new page is ${width}×${height} at ratio ${state.ratio}, not ${VIEWPORT.width}×${VIEWPORT.height} at 1`);
+    }
+  }
+
+  private route(method: string, params: Record<string, unknown>, sessionId: string | undefined): void {
+    switch (method) {
+      case 'Target.detachedFromTarget':
+        this.pages.get(params.sessionId as string)?.gone('its target was closed');
+        break;
+      case 'Inspector.targetCrashed':
+        this.pages.get(sessionId!)?.gone('its renderer crashed');
+        break;
+      case 'Inspector.detached':
+        this.pages.get(sessionId!)?.gone(`its session was detached (${String(params.reason)})`);
+        break;
+    }
   }
 }

@@ -1,1 +1,38 @@
-export { chromiumLaunchOptions, launchChromium, SYSTEM_CHROMIUM } from './browser.js';
+// Chromium: Debian's binary (or Playwright's build, or the user's) driven over the DevTools
+// protocol by the oracle's own small client on --remote-debugging-pipe: nothing a page logs or
+// throws is sent to Node, and every message is bounded as it is read (the research behind it:
+// Playwright's page session received, and kept, every console call in full).
+import type { LaunchEngine } from '../../engine.js';
+import { browserEnv } from '../env.js';
+import { withDeadline } from '../time-limits.js';
+import { ChromiumBrowser } from './browser.js';
+import { ConnectionClosedError } from './connection.js';
+import { chromiumExecutable } from './executable.js';
+import { startChromium } from './process.js';
+import { chromiumArgs } from './switches.js';
+
+export { SYSTEM_CHROMIUM } from './executable.js';
+
+/** From spawn to its first answer: a second or two, unless the machine is very busy. */
+const START_TIMEOUT_MS = 30_000;
+
+export const launchChromium: LaunchEngine = async (options) => {
+  const executable = await chromiumExecutable(options);
+  const chromium = await startChromium(
+    executable,
+    chromiumArgs(options.proxyUrl, options.profile, options.extra.chromiumArgs),
+    browserEnv(options),
+  );
+  try {
+    return await withDeadline(
+      ChromiumBrowser.start(chromium, options.profile, { chromium: executable }),
+      START_TIMEOUT_MS,
+      () => new Error(`chromium did not answer on its DevTools pipe within ${START_TIMEOUT_MS} ms`),
+    );
+  } catch (error) {
+    if (error instanceof ConnectionClosedError) throw new Error(`chromium did not start: ${await chromium.failure()}`);
+    chromium.kill();
+    await chromium.exited;
+    throw error;
+  }
+};

@@ -1,144 +1,260 @@
-// A Chromium page: its own browser context (storage, cookies, processes), loaded and closed
-// through Playwright, and driven through raw CDP for the rest: the trusted programs run in an
-// isolated world (Page.createIsolatedWorld), whose built-ins and wrappers page script cannot
-// reach; the case's script runs in the main world as a script (Runtime.evaluate).
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+// One Chromium page: a target in a browser context of its own (its storage, its processes, every
+// popup it opens), driven over its flattened CDP session. Only what the adapter asks for comes
+// back: no domain is enabled on it (no Runtime, Page, Network or Log events), so nothing the page
+// logs, throws or loads is sent to Node. Trusted programs run in an isolated world
+// (Page.createIsolatedWorld), whose built-ins and wrappers page script cannot reach; the case's
+// script runs in the main world as a classic script (Runtime.evaluate).
 import { OracleError, firstLine } from '../../../protocol/errors.js';
-import { PROGRAMS } from '../../../page/sources.js';
+import { PROGRAMS, type ProgramName } from '../../../page/sources.js';
 import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
+import { withDeadline } from '../time-limits.js';
+import {
+  AnswerTooLargeError,
+  CdpError,
+  ConnectionClosedError,
+  type CdpConnection,
+  PROGRAM_ANSWER_MAX_BYTES,
+  type SendOptions,
+} from './connection.js';
 
-const PAGE_CLOSE_GRACE_MS = 5_000;
 const WORLD = 'browser-oracle';
 
+/**
+ * An 800×600 RGBA PNG is at most about 1.9 MB however noisy the picture (deflate stores what it
+ * cannot compress), so 2.6 MB as base64; anything past this is not a picture of the viewport.
+ */
+const SCREENSHOT_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Each program as a function of its args that resolves with the JSON text it made. */
+const PROGRAM_CALLS = Object.fromEntries(
+  Object.entries(PROGRAMS).map(([name, source]) => [name, `(args) => new Promise((resolve) => (${source})(args, resolve))`]),
+) as Record<ProgramName, string>;
+
+/**
+ * Resolves once the document has loaded: in the task after readyState turns `complete`, that is
+ * after the load event's listeners, as Playwright's `waitUntil: 'load'` did. The poll is for a page
+ * listener that stops readystatechange before the isolated world's.
+ */
+const LOADED = `() => new Promise((resolve) => {
+  const loaded = () => {
+    if (document.readyState !== 'complete') return;
+    document.removeEventListener('readystatechange', loaded);
+    clearInterval(poll);
+    setTimeout(resolve);
+  };
+  document.addEventListener('readystatechange', loaded);
+  const poll = setInterval(loaded, 50);
+  loaded();
+})`;
+
+/** How CDP words a call whose session, target or browser went away under it. */
+const TARGET_GONE = /Target crashed|Target closed|Session with given id not found|No target with given id|Not attached to an active page/i;
+/** How CDP words a call whose document went away under it (the case navigated), the page still alive. */
+const CONTEXT_GONE = /Execution context was destroyed|Cannot find context with specified id|Inspected target navigated or closed/i;
+
 interface Evaluated {
-  result: { value?: unknown; description?: string };
+  result: { value?: unknown };
   exceptionDetails?: { text: string; exception?: { description?: string; value?: unknown } };
 }
 
 export class ChromiumPage implements EnginePage {
-  /** Settles (never rejects) once the page, its renderer or its browser is gone. */
-  private readonly gone: Promise<void>;
-  private isGone = false;
+  private goneReason: string | undefined;
+  /** Rejects each call in flight: the page is gone and Chromium may never answer. */
+  private readonly inFlight = new Set<(error: Error) => void>();
 
   constructor(
-    private readonly context: BrowserContext,
-    private readonly page: Page,
-    private readonly cdp: CDPSession,
-  ) {
-    this.gone = new Promise((resolve) => {
-      const gone = () => {
-        this.isGone = true;
-        resolve();
-      };
-      page.once('crash', gone);
-      page.once('close', gone);
-      context.browser()?.once('disconnected', gone);
-    });
+    private readonly connection: CdpConnection,
+    /** The page's flattened session. */
+    readonly sessionId: string,
+    /** Its target, whose id is also its main frame's. */
+    readonly targetId: string,
+    /** Its browser context: its storage, and every window the case opens from it. */
+    readonly browserContextId: string,
+    /** Disposes of the browser context, bounded in time. */
+    private readonly dispose: () => Promise<void>,
+  ) {}
+
+  /** The page (its target, its renderer, or the browser) is gone for good: every operation fails. */
+  gone(reason: string): void {
+    if (this.goneReason !== undefined) return;
+    this.goneReason = reason;
+    for (const reject of this.inFlight) reject(new EngineGoneError(`chromium: ${reason}`));
   }
 
   async load(url: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
     try {
-      await this.guard(this.page.goto(url, { waitUntil: 'load', timeout: timeoutMs }));
+      await this.track(() =>
+        withDeadline(
+          this.navigate(url, deadline),
+          timeoutMs,
+          () => new OracleError('navigation_failed', `chromium did not finish loading the case within ${timeoutMs} ms`),
+        ),
+      );
     } catch (error) {
-      if (error instanceof EngineGoneError) throw error;
+      const gone = this.asGone(error);
+      if (gone) throw gone;
+      if (error instanceof OracleError) throw error;
       throw new OracleError('navigation_failed', `chromium could not load the case: ${firstLine(error)}`);
     }
   }
 
   async run(call: ProgramCall): Promise<string> {
-    if (call.script !== undefined && call.script !== null) {
-      if (scriptAfterFonts(call.program)) {
-        const settled = await this.trusted('settle', { check: (call.args as { check: unknown }).check });
-        // Not on the case's document: the program would say the same.
-        if (settled !== '{"settled":true}') return settled;
+    return this.calling(async () => {
+      if (typeof call.script === 'string') {
+        if (scriptAfterFonts(call.program)) {
+          const settled = await this.program('settle', { check: (call.args as { check?: unknown }).check });
+          // Not on the case's document: the program would say the same.
+          if (settled !== '{"settled":true}') return settled;
+        }
+        await this.script(call.script);
       }
-      await this.script(call.script);
-    }
-    return this.trusted(call.program, call.args);
+      return this.program(call.program, call.args);
+    });
   }
 
-  /** Through CDP, of the emulated 800×600 viewport at scale 1; painted from a fresh frame. */
+  /** The emulated 800×600 viewport at scale 1, painted from a fresh frame (--enable-features=CDPScreenshotNewSurface). */
   async screenshot(): Promise<Uint8Array> {
-    const { data } = await this.send<{ data: string }>('Page.captureScreenshot', { format: 'png', captureBeyondViewport: false });
-    return Buffer.from(data, 'base64');
+    return this.calling(async () => {
+      const { data } = await this.send<{ data: string }>(
+        'Page.captureScreenshot',
+        { format: 'png', captureBeyondViewport: false },
+        SCREENSHOT_MAX_BYTES,
+      );
+      return Buffer.from(data, 'base64');
+    });
   }
 
   async callMain(functionSource: string, args: readonly unknown[]): Promise<unknown> {
-    const expression = `(${functionSource})(${args.map((a) => JSON.stringify(a)).join(', ')})`;
-    const evaluated = await this.send<Evaluated>('Runtime.evaluate', {
-      expression,
-      awaitPromise: true,
-      returnByValue: true,
-      userGesture: true,
+    return this.calling(async () => {
+      const evaluated = await this.send<Evaluated>(
+        'Runtime.evaluate',
+        {
+          expression: `(${functionSource})(${args.map((a) => JSON.stringify(a)).join(', ')})`,
+          awaitPromise: true,
+          returnByValue: true,
+          userGesture: true,
+        },
+        PROGRAM_ANSWER_MAX_BYTES,
+      );
+      if (evaluated.exceptionDetails) throw new OracleError('script_error', describe(evaluated));
+      return evaluated.result.value;
     });
-    if (evaluated.exceptionDetails) throw new OracleError('script_error', describe(evaluated));
-    return evaluated.result.value;
   }
 
+  /** Ends every call in flight, then disposes of the browser context: the page, its popups and workers. */
   async close(): Promise<void> {
-    await Promise.race([this.context.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, PAGE_CLOSE_GRACE_MS).unref())]);
+    this.gone('the page was closed');
+    await this.dispose();
   }
 
-  /** The case's script, in the main world, as a classic script at global scope. */
-  private async script(source: string): Promise<void> {
-    const evaluated = await this.send<Evaluated>('Runtime.evaluate', {
-      expression: source,
-      returnByValue: false,
-      userGesture: true,
-      silent: true,
+  /**
+   * Page.navigate answers once the new document has committed (or failed to); its load is then
+   * waited for in the isolated world. A document the case replaced as it loaded is waited for in
+   * its turn: the programs will find the page elsewhere than its case.
+   */
+  private async navigate(url: string, deadline: number): Promise<void> {
+    const navigated = await this.send<{ errorText?: string; isDownload?: boolean }>('Page.navigate', {
+      url,
+      frameId: this.targetId,
+      referrerPolicy: 'unsafeUrl',
     });
+    if (navigated.isDownload) throw new Error(`${url} is a download`);
+    if (navigated.errorText) throw new Error(`${navigated.errorText} at ${url}`);
+    while (Date.now() < deadline) {
+      try {
+        await this.inWorld(LOADED, {});
+        return;
+      } catch (error) {
+        if (!(error instanceof CdpError && CONTEXT_GONE.test(error.message))) throw error;
+      }
+    }
+    throw new Error('the case kept leaving its document as it loaded');
+  }
+
+  /** The case's script, in the main world, as a classic script at global scope, with a user activation as Playwright's evaluate gave it. */
+  private async script(source: string): Promise<void> {
+    let evaluated: Evaluated;
+    try {
+      // The host made its completion value undefined, so an answer over the limit can only be what it threw.
+      evaluated = await this.send<Evaluated>('Runtime.evaluate', {
+        expression: source,
+        returnByValue: false,
+        userGesture: true,
+        silent: true,
+      });
+    } catch (error) {
+      if (error instanceof AnswerTooLargeError)
+        throw new OracleError('script_error', `the script threw an error too large to read (${error.bytes} bytes)`);
+      throw error;
+    }
     if (evaluated.exceptionDetails) throw new OracleError('script_error', describe(evaluated));
   }
 
-  /** A trusted program in the isolated world of the page's current document. */
-  private async trusted(program: keyof typeof PROGRAMS, args: object): Promise<string> {
-    const { frameTree } = await this.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree', {});
-    const { executionContextId } = await this.send<{ executionContextId: number }>('Page.createIsolatedWorld', {
-      frameId: frameTree.frame.id,
-      worldName: WORLD,
-      grantUniveralAccess: false,
-    });
-    const evaluated = await this.send<Evaluated>('Runtime.callFunctionOn', {
-      functionDeclaration: `(args) => new Promise((resolve) => (${PROGRAMS[program]})(args, resolve))`,
-      executionContextId,
-      arguments: [{ value: args }],
-      awaitPromise: true,
-      returnByValue: true,
-    });
-    if (evaluated.exceptionDetails) throw new OracleError('page_tampered', `the in-page ${program} program failed: ${describe(evaluated)}`);
+  /** A trusted program in the isolated world of the page's current document: its JSON text. */
+  private async program(name: ProgramName, args: object): Promise<string> {
+    const evaluated = await this.inWorld(PROGRAM_CALLS[name], args);
+    if (evaluated.exceptionDetails) throw new OracleError('page_tampered', `the in-page ${name} program failed: ${describe(evaluated)}`);
     return evaluated.result.value as string;
   }
 
-  private async send<T>(method: string, params: object): Promise<T> {
-    return this.guard(this.cdp.send(method as never, params as never) as Promise<T>);
+  /** `functionDeclaration` called with `args` in the isolated world, its result by value. */
+  private async inWorld(functionDeclaration: string, args: object): Promise<Evaluated> {
+    const { executionContextId } = await this.send<{ executionContextId: number }>('Page.createIsolatedWorld', {
+      frameId: this.targetId,
+      worldName: WORLD,
+      grantUniveralAccess: false,
+    });
+    return this.send<Evaluated>(
+      'Runtime.callFunctionOn',
+      { functionDeclaration, executionContextId, arguments: [{ value: args }], awaitPromise: true, returnByValue: true },
+      PROGRAM_ANSWER_MAX_BYTES,
+    );
   }
 
-  /** `call`, unless the page goes away first: then, or when the call failed because it went, EngineGoneError. */
-  private async guard<T>(call: Promise<T>): Promise<T> {
+  private send<T>(method: string, params: object, maxBytes?: SendOptions['maxBytes']): Promise<T> {
+    return this.connection.send<T>(method, params, { sessionId: this.sessionId, maxBytes });
+  }
+
+  /** A call on the current document: a page gone under it is EngineGoneError; a document gone under it, page_tampered. */
+  private async calling<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await Promise.race([
-        call,
-        this.gone.then(() => Promise.reject(new EngineGoneError('chromium: the page or its renderer went away'))),
-      ]);
+      return await this.track(work);
     } catch (error) {
-      if (error instanceof EngineGoneError) throw error;
-      // The call can fail before the page's own crash or close event arrives: trust its words too.
-      if (this.isGone || this.page.isClosed() || TARGET_GONE.test(firstLine(error)))
-        throw new EngineGoneError(`chromium: ${firstLine(error)}`);
-      if (CONTEXT_GONE.test(firstLine(error))) throw new OracleError('page_tampered', 'the case left its document during the call');
+      const gone = this.asGone(error);
+      if (gone) throw gone;
+      if (error instanceof CdpError && CONTEXT_GONE.test(error.message))
+        throw new OracleError('page_tampered', 'the case left its document during the call');
       throw error;
     }
   }
+
+  /** Runs `work` unless the page is gone, and fails it the moment the page goes. */
+  private async track<T>(work: () => Promise<T>): Promise<T> {
+    if (this.goneReason !== undefined) throw new EngineGoneError(`chromium: ${this.goneReason}`);
+    let reject: (error: Error) => void = () => {};
+    const gone = new Promise<never>((_, fail) => {
+      reject = fail;
+    });
+    this.inFlight.add(reject);
+    try {
+      return await Promise.race([work(), gone]);
+    } finally {
+      this.inFlight.delete(reject);
+    }
+  }
+
+  /** The error as an EngineGoneError when it says the page, its renderer or the browser went away. */
+  private asGone(error: unknown): EngineGoneError | undefined {
+    if (error instanceof EngineGoneError) return error;
+    if (this.goneReason !== undefined) return new EngineGoneError(`chromium: ${this.goneReason}`);
+    if (error instanceof ConnectionClosedError) return new EngineGoneError(`chromium: ${error.message}`);
+    if (error instanceof CdpError && TARGET_GONE.test(error.message)) return new EngineGoneError(`chromium: ${error.message}`);
+    return undefined;
+  }
 }
 
-/** How Playwright and CDP word a call whose page, context or browser went away under it. */
-const TARGET_GONE =
-  /Target page, context or browser has been closed|Target crashed|Target closed|Browser has been closed|Connection closed|Session closed/i;
-
 /** What the script threw: an error's "Name: message", or the thrown value. */
-/** How CDP words a call whose document went away under it (the case navigated), the page still alive. */
-const CONTEXT_GONE = /Execution context was destroyed|Cannot find context with specified id|Inspected target navigated or closed/i;
-
 function describe({ exceptionDetails }: Evaluated): string {
   const exception = exceptionDetails?.exception;
   if (exception?.description !== undefined) return firstLine(exception.description);

@@ -1,13 +1,13 @@
-// Chromium's own launch switches, by concern (Playwright keeps a chromiumSwitches.ts the same way).
+// Chromium's launch switches, by concern (Playwright keeps a chromiumSwitches.ts the same way):
+// what playwright-core 1.60 passed, which made every Chromium dump before this adapter, then the
+// oracle's own.
 import type { ProfileName } from '../../../protocol/schema.js';
 
 /**
  * playwright-core 1.60's own --disable-features list (its chromiumSwitches.ts). Chromium keeps
- * only the last --disable-features switch, so the oracle tells Playwright to leave its switch out
- * (ignoreDefaultArgs) and passes one switch with both lists. A test reads the launched command
- * line: a playwright-core version with another list would show two switches and fail it.
+ * only the last --disable-features switch, so the oracle passes one switch with both lists.
  */
-export const PLAYWRIGHT_DISABLED_FEATURES = [
+const PLAYWRIGHT_DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
   'BoundaryEventDispatchTracksNodeRemoval',
   'DestroyProfileOnBrowserClose',
@@ -24,6 +24,53 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
   'OptimizationHints',
   'msForceBrowserSignIn',
   'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * playwright-core 1.60's chromiumSwitches() but its --disable-features (above), in its order,
+ * then what its launch added for `headless: true` without a sandbox (chromium.ts
+ * _innerDefaultArgs). Its one repeated switch (--disable-search-engine-choice-screen) is passed once.
+ */
+const PLAYWRIGHT_SWITCHES = [
+  '--disable-field-trial-config',
+  '--disable-background-networking',
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
+  '--disable-back-forward-cache',
+  '--disable-breakpad',
+  '--disable-client-side-phishing-detection',
+  '--disable-component-extensions-with-background-pages',
+  '--disable-component-update',
+  '--no-default-browser-check',
+  '--disable-default-apps',
+  '--disable-dev-shm-usage',
+  '--disable-edgeupdater',
+  '--disable-extensions',
+  '--enable-features=CDPScreenshotNewSurface',
+  '--allow-pre-commit-input',
+  '--disable-hang-monitor',
+  '--disable-ipc-flooding-protection',
+  '--disable-popup-blocking',
+  '--disable-prompt-on-repost',
+  '--disable-renderer-backgrounding',
+  '--force-color-profile=srgb',
+  '--metrics-recording-only',
+  '--no-first-run',
+  '--password-store=basic',
+  '--use-mock-keychain',
+  '--no-service-autorun',
+  '--export-tagged-pdf',
+  '--disable-search-engine-choice-screen',
+  '--unsafely-disable-devtools-self-xss-warnings',
+  '--edge-skip-compat-layer-relaunch',
+  '--disable-infobars',
+  '--disable-sync',
+  '--enable-unsafe-swiftshader',
+  '--headless',
+  '--hide-scrollbars',
+  '--mute-audio',
+  '--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4',
+  '--no-sandbox', // the oracle runs as root on the build machines
 ];
 
 const ORACLE_DISABLED_FEATURES = [
@@ -43,15 +90,11 @@ const ORACLE_DISABLED_FEATURES = [
   'PrivacySandboxSettings4',
 ];
 
-const BASE = [
-  '--no-sandbox', // the oracle runs as root on the build machines
+const ORACLE_SWITCHES = [
   '--force-device-scale-factor=1',
-  // This network refuses every outside connection; without these Chromium keeps dialling out.
+  // This network refuses every outside connection; without these (and Playwright's
+  // --disable-background-networking, --disable-component-update, --disable-sync) Chromium keeps dialling out.
   '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
   '--disable-quic',
   '--disable-domain-reliability',
   '--no-pings',
@@ -70,10 +113,17 @@ const PROFILE_ARGS: Record<ProfileName, string[]> = {
   media: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--enable-unsafe-swiftshader'],
 };
 
-/** Granted on every context; the fake-UI flag answers the prompt, but getUserMedia still rejects without them. */
-export const PROFILE_PERMISSIONS: Record<ProfileName, string[]> = { default: [], media: ['camera', 'microphone'] };
+/**
+ * Granted on every browser context, as CDP names them (Playwright's `camera` and `microphone`);
+ * the fake-UI flag answers the prompt, but getUserMedia still rejects without them.
+ */
+export const PROFILE_PERMISSIONS: Record<ProfileName, string[]> = { default: [], media: ['videoCapture', 'audioCapture'] };
 
-/** The oracle's switches, the profile's, the user's (`extra`), then network isolation's, which none may undo (Chromium takes a switch's last value). */
+/**
+ * Playwright's switches, the oracle's, the profile's, the user's (`extra`), then network
+ * isolation's, which none may undo (Chromium takes a switch's last value). The transport's
+ * (--user-data-dir, --remote-debugging-pipe, --no-startup-window) are the process's to add.
+ */
 export function chromiumArgs(proxyUrl: string, profile: ProfileName, extra: readonly string[] = []): string[] {
-  return [...BASE, ...PROFILE_ARGS[profile], ...extra, ...isolation(proxyUrl)];
+  return [...PLAYWRIGHT_SWITCHES, ...ORACLE_SWITCHES, ...PROFILE_ARGS[profile], ...extra, ...isolation(proxyUrl)];
 }

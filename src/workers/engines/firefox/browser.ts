@@ -4,7 +4,7 @@ import { log } from '../../../system/log.js';
 import type { Executables } from '../../../protocol/launch-options.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage } from '../../engine.js';
 import type { BidiConnection } from './connection.js';
-import { withGrace } from './time-limits.js';
+import { withGrace } from '../time-limits.js';
 import { FirefoxPage, PAGE_CLOSE_GRACE_MS } from './page.js';
 import type { FirefoxProcess } from './process.js';
 

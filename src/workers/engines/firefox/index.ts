@@ -5,7 +5,7 @@ import type { LaunchEngine } from '../../engine.js';
 import { FirefoxBrowser } from './browser.js';
 import { BidiConnection } from './connection.js';
 import { SYSTEM_FIREFOX, startFirefox } from './process.js';
-import { withDeadline } from './time-limits.js';
+import { withDeadline } from '../time-limits.js';
 
 /** From the BiDi address to a session: seconds at most, unless Firefox is stuck. */
 const SESSION_TIMEOUT_MS = 30_000;

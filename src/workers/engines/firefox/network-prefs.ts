@@ -2,7 +2,7 @@
 // (LaunchOptions.proxyUrl), which serves only the oracle's own documents and refuses the rest.
 // So a case reaches no other loopback port or address (127.0.0.2, foo.localhost, 2130706433,
 // [::ffff:127.0.0.1] and [::1] all go to the proxy too: measured on firefox-esr 153).
-import type { Prefs } from './prefs.js';
+import type { Prefs } from './pref-map.js';
 
 export function networkPrefs(proxyUrl: string): Prefs {
   const { hostname, port } = new URL(proxyUrl);

@@ -3,11 +3,12 @@
 // there); a case's own script runs in the main world. Firefox may never answer a call whose
 // document went away (a crashed content process), so the browser tells the page about such events
 // and the page fails its in-flight calls itself.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import { PROGRAMS, type ProgramName } from '../../../page/sources.js';
 import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
+import { withDeadline, withGrace } from '../time-limits.js';
 import { BidiError, ConnectionClosedError, type BidiConnection } from './connection.js';
-import { withDeadline, withGrace } from './time-limits.js';
 import { fromRemoteValue, toLocalValue, type RemoteValue } from './remote-value.js';
 
 /** The sandbox every trusted program runs in (one per window; the page cannot reach it). */
@@ -68,7 +69,7 @@ export class FirefoxPage implements EnginePage {
 
   /** What a call whose document went away met: a crash if the tab-crashed page follows within moments, else the case left. */
   private async leftOrCrashed(): Promise<Error> {
-    await new Promise((resolve) => setTimeout(resolve, CRASH_SETTLE_MS));
+    await sleep(CRASH_SETTLE_MS);
     return this.goneReason === undefined
       ? new OracleError('page_tampered', 'the case left its document during the call')
       : new EngineGoneError(`firefox: ${this.goneReason}`);

@@ -2,7 +2,7 @@
 // in its order. Until this adapter, Firefox dumps were made by playwright-core with exactly these
 // prefs; launching with the same ones keeps dumps byte-identical (bench/firefox-bidi.ts checks it).
 // playwright-core does not export them, hence the copy; move it only together with that check.
-import type { Prefs } from './prefs.js';
+import type { Prefs } from './pref-map.js';
 
 /** Playwright 1.60's defaults, as it writes them into user.js. */
 export const PLAYWRIGHT_PREFS: Prefs = {

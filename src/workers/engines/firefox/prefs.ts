@@ -1,10 +1,9 @@
 // Every pref a Firefox profile is created with, and the user.js text that carries them.
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { networkPrefs } from './network-prefs.js';
+import type { Prefs } from './pref-map.js';
 import { PLAYWRIGHT_PREFS } from './playwright-prefs.js';
 import { PROFILE_PREFS } from './profile-prefs.js';
-
-export type Prefs = Record<string, string | number | boolean>;
 
 /** The oracle's own prefs on top of Playwright's. */
 const ORACLE_PREFS: Prefs = {
@@ -25,11 +24,23 @@ const ORACLE_PREFS: Prefs = {
   'layout.frame_rate': 10,
 };
 
-/** Playwright's defaults, then the oracle's, the launch profile's, the user's (`extra`) and network isolation's, which none may undo: later ones win. */
+/**
+ * Firefox's content processes may read only the folders its sandbox allows, system font folders
+ * among them; a trailing slash allows a whole folder. The square font is built under dist/, so
+ * without this Firefox listed it (fontconfig runs in the parent) but could not open it where text
+ * is laid out: every glyph was a missing-glyph box, at least 13 px wide, with the metrics of the
+ * only font it could read, its own Twemoji Mozilla (measured with firefox-esr 153).
+ */
+function fontPrefs(fontDirs: readonly string[]): Prefs {
+  return { 'security.sandbox.content.read_path_whitelist': fontDirs.map((dir) => `${dir.replace(/\/+$/, '')}/`).join(',') };
+}
+
+/** Playwright's defaults, then the oracle's (fonts included), the launch profile's, the user's (`extra`) and network isolation's, which none may undo: later ones win. */
 export function firefoxPrefs(options: LaunchOptions): Prefs {
   return {
     ...PLAYWRIGHT_PREFS,
     ...ORACLE_PREFS,
+    ...fontPrefs(options.fontDirs),
     ...PROFILE_PREFS[options.profile],
     ...options.extra.firefoxPrefs,
     ...networkPrefs(options.proxyUrl),

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { LaunchOptions } from '../../../farm/launch.js';
-import { browserEnv } from '../bundled.js';
+import { browserEnv } from '../env.js';
 import { firefoxPrefs, userJs } from './prefs.js';
 
 export const SYSTEM_FIREFOX = '/usr/bin/firefox-esr';

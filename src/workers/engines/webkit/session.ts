@@ -6,10 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout from 'p-timeout';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { VIEWPORT } from '../../engine.js';
-import { browserEnv } from '../bundled.js';
+import { browserEnv } from '../env.js';
+import { withGrace } from '../time-limits.js';
 import { WebDriverClient } from './client.js';
 import { miniBrowserArgs, webkitExecutables } from './minibrowser.js';
 
@@ -83,10 +85,7 @@ export class WebKitSession {
 
   async close(): Promise<void> {
     if (this.alive) {
-      await Promise.race([
-        this.client.deleteSession().catch(() => {}),
-        new Promise((resolve) => setTimeout(resolve, SESSION_CLOSE_GRACE_MS).unref()),
-      ]);
+      await withGrace(this.client.deleteSession(), SESSION_CLOSE_GRACE_MS);
       killGroup(this.driver);
       await this.closed;
     }
@@ -108,7 +107,7 @@ async function newSession(port: number, binary: string, args: string[]): Promise
       // The driver is not listening yet.
       const refused = /ECONNREFUSED/.test(String((error as Error).message));
       if (!refused || Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
   }
 }

@@ -1,0 +1,57 @@
+// What playwright-core 1.60 set on a new page of `browser.newContext({ viewport: 800×600,
+// deviceScaleFactor: 1 })` in headless Chromium, command for command (read from its protocol log,
+// DEBUG=pw:protocol), so that pages lay out as they did when Playwright made every Chromium dump.
+// Left out: what only fed Playwright's own machinery (Page/Runtime/Network/Log.enable, lifecycle
+// events, its utility world, auto-attach, runIfWaitingForDebugger).
+import { VIEWPORT } from '../../engine.js';
+
+/** One command on the page's session. */
+export interface PageCommand {
+  method: string;
+  params: object;
+}
+
+/** Headless Playwright sets the generic families to its Linux defaults (crPage.ts, platformToFontFamilies). */
+const FONT_FAMILIES = {
+  standard: 'Times New Roman',
+  fixed: 'Monospace',
+  serif: 'Times New Roman',
+  sansSerif: 'Arial',
+  cursive: 'Comic Sans MS',
+  fantasy: 'Impact',
+};
+
+/** The page's emulation, in Playwright's order; the window's size is set beside it (windowBounds). */
+export const PAGE_EMULATION: readonly PageCommand[] = [
+  // document.hasFocus() and :focus as in a focused window.
+  { method: 'Emulation.setFocusEmulationEnabled', params: { enabled: true } },
+  {
+    method: 'Emulation.setDeviceMetricsOverride',
+    params: {
+      mobile: false,
+      width: VIEWPORT.width,
+      height: VIEWPORT.height,
+      screenWidth: VIEWPORT.width,
+      screenHeight: VIEWPORT.height,
+      deviceScaleFactor: 1,
+      screenOrientation: { angle: 0, type: 'landscapePrimary' },
+    },
+  },
+  { method: 'Page.setFontFamilies', params: { fontFamilies: FONT_FAMILIES } },
+  // Playwright's defaults for a context that names none: light, no-preference, none, no-preference.
+  {
+    method: 'Emulation.setEmulatedMedia',
+    params: {
+      media: '',
+      features: [
+        { name: 'prefers-color-scheme', value: 'light' },
+        { name: 'prefers-reduced-motion', value: 'no-preference' },
+        { name: 'forced-colors', value: 'none' },
+        { name: 'prefers-contrast', value: 'no-preference' },
+      ],
+    },
+  },
+];
+
+/** The headless window is resized to the viewport too (window.outerWidth and outerHeight say so); headless has no insets. */
+export const WINDOW_BOUNDS = { width: VIEWPORT.width, height: VIEWPORT.height };

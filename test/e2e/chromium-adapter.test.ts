@@ -1,0 +1,361 @@
+// The Chromium adapter against a real Chromium, directly (no engine host, no coordinator): pages,
+// the contract every adapter keeps (test/support/adapter-contract.ts), the isolated world against
+// hostile cases, error classes, crashes, hangs, screenshots, what a page can send to Node, and
+// what is left once the browser closes. What the whole oracle does with a hostile case (every
+// engine: popups, storage, the network) is hostile-*.test.ts's.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { PNG } from 'pngjs';
+import { dumpJson } from '../../src/protocol/dump.js';
+import { pngSize } from '../../src/protocol/png.js';
+import type { RawWalk } from '../../src/protocol/page-output.js';
+import { OracleError } from '../../src/protocol/errors.js';
+import type { WalkOptions } from '../../src/page/walk.js';
+import { EngineGoneError, type EngineBrowser, type EnginePage } from '../../src/workers/engine.js';
+import { SYSTEM_CHROMIUM, launchChromium } from '../../src/workers/engines/chromium/index.js';
+import type { CdpConnection } from '../../src/workers/engines/chromium/connection.js';
+import type { ChromiumPage } from '../../src/workers/engines/chromium/page.js';
+import { descendantsOf } from '../../src/system/processes.js';
+import { WALK, launchOptions } from '../support/direct-engines.js';
+import { adapterContract, isCode } from '../support/adapter-contract.js';
+import { CaseProxy } from '../support/case-proxy.js';
+import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
+import { engineProcesses, survivors } from '../support/processes.js';
+
+const LOAD_MS = 30_000;
+/**
+ * Stands in for the engine host's per-case timeout, for tests of a page that will never answer by
+ * itself: the adapter must settle the call, so the test fails rather than hangs when it does not.
+ */
+const UNANSWERED = { timeout: 120_000 };
+
+/** What the case server sends with a case's document, and with a trace page (its own origin, popups that escape the sandbox). */
+const CASE = { 'content-security-policy': 'sandbox allow-scripts' };
+const TRACE = { 'content-security-policy': 'sandbox allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox' };
+
+let proxy: CaseProxy;
+let browser: EngineBrowser;
+let paths = 0;
+
+before(async () => {
+  proxy = await CaseProxy.start();
+  browser = await launchChromium(launchOptions(proxy.url, { browsers: 'system' }));
+});
+
+after(async () => {
+  await browser?.close();
+  await proxy.close();
+});
+
+/** A page with `html` loaded as a case document; its walk arguments check that document. */
+async function caseOn(html: string): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; walk: WalkOptions } }> {
+  const check = proxy.serve(`/case/${++paths}`, html, CASE);
+  const page = await browser.newPage({ freshStorage: true });
+  await page.load(check.url, LOAD_MS);
+  return { page, args: { check, walk: WALK } };
+}
+
+const dumpOf = (text: string) => String(dumpJson('chromium', browser.version, JSON.parse(text) as RawWalk));
+const chromiumPid = () => engineProcesses(descendantsOf(process.pid), 'chromium')[0]!;
+const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+/** Renderers rewrite their command line as one string (setproctitle). */
+const renderers = (root: number) =>
+  descendantsOf(root).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer'));
+/** The white-box view of a browser: its CDP connection, to ask Chromium what exists. */
+const connectionOf = (b: EngineBrowser) => (b as unknown as { connection: CdpConnection }).connection;
+const targetsOf = async (page: EnginePage) => {
+  const { targetInfos } = await connectionOf(browser).send<{ targetInfos: { browserContextId: string; type: string; url: string }[] }>(
+    'Target.getTargets',
+  );
+  return targetInfos.filter((t) => t.browserContextId === (page as ChromiumPage).browserContextId);
+};
+
+describe('chromium adapter', () => {
+  test('launch: the version is the product build; one process group on a pipe; one --disable-features with both lists', () => {
+    assert.match(browser.version, /^\d+\.\d+\.\d+\.\d+$/);
+    assert.equal(browser.engine, 'chromium');
+    assert.equal(browser.guarded, false);
+    assert.deepEqual(browser.executables, { chromium: SYSTEM_CHROMIUM });
+    const argv = commandLine(chromiumPid());
+    assert.equal(argv[0], SYSTEM_CHROMIUM);
+    for (const arg of ['--headless', '--remote-debugging-pipe', '--no-startup-window', '--no-sandbox', '--hide-scrollbars'])
+      assert.ok(argv.includes(arg), arg);
+    const features = argv.filter((arg) => arg.startsWith('--disable-features='));
+    assert.equal(features.length, 1, features.join(' '));
+    for (const feature of ['PaintHolding', 'RenderDocument', 'IsolateSandboxedIframes', 'site-per-process'])
+      assert.ok(features[0]!.split(/[=,]/).includes(feature), feature);
+    const userDataDir = argv.find((arg) => arg.startsWith('--user-data-dir='))!.split('=')[1]!;
+    assert.ok(existsSync(userDataDir));
+  });
+
+  adapterContract({
+    world: 'the isolated world',
+    browser: () => browser,
+    caseOn: (html) => caseOn(html),
+    serveCase: (html) => proxy.serve(`/case/${++paths}`, html, CASE),
+    neverAnswered: () => proxy.hold(`/never/${++paths}`),
+  });
+
+  test("a page is emulated as Playwright's newContext made it: screen, window, media, pointer, focus", async () => {
+    const { page } = await caseOn('<!doctype html><p>x</p>');
+    assert.deepEqual(
+      await page.callMain(
+        `() => [screen.width, screen.height, outerWidth, outerHeight, devicePixelRatio, document.hasFocus(),
+          ...['(prefers-color-scheme: light)', '(prefers-reduced-motion: no-preference)', '(forced-colors: none)',
+              '(pointer: fine)', '(hover: hover)', '(orientation: landscape)'].map((q) => matchMedia(q).matches)]`,
+        [],
+      ),
+      [800, 600, 800, 600, 1, true, true, true, true, true, true, true],
+    );
+    await page.close();
+  });
+
+  test('a case that leaves its document as it loads: the load ends on the document it went to', async () => {
+    const other = proxy.serve(`/case/${++paths}`, '<!doctype html><p>other</p>', CASE);
+    const { page, args } = await caseOn(`<!doctype html><p>x</p><script>location.href = ${JSON.stringify(other.url)}</script>`);
+    assert.deepEqual(JSON.parse(await page.run({ program: 'walk', args })), { elsewhere: other.url });
+    await page.close();
+  });
+
+  test('a page that stops readystatechange before the isolated world hears it still loads', async () => {
+    const { page, args } = await caseOn(
+      "<!doctype html><p>x</p><script>document.addEventListener('readystatechange', (e) => e.stopImmediatePropagation())</script>",
+    );
+    assert.deepEqual((JSON.parse(await page.run({ program: 'walk', args })) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P', 'SCRIPT']);
+    await page.close();
+  });
+
+  test("the isolated world is out of the page's reach: built-ins replaced by its script or inline give the same walk as without", async () => {
+    const clean = await caseOn(LAYOUT);
+    const fromScript = await caseOn(LAYOUT);
+    const inline = await caseOn(`${LAYOUT}<script>${HOSTILE}</script>`);
+    const expected = dumpOf(await clean.page.run({ program: 'walk', args: clean.args, script: 'void 0' }));
+    assert.equal(dumpOf(await fromScript.page.run({ program: 'walk', args: fromScript.args, script: HOSTILE })), expected);
+    assert.equal(dumpOf(await inline.page.run({ program: 'walk', args: inline.args })), expected);
+    // The main world really is hostile: what the page itself sees is forged.
+    for (const { page } of [fromScript, inline])
+      assert.equal(await page.callMain('() => JSON.stringify({ a: 1 }) + innerWidth', []), 'FORGED1');
+    await Promise.all([clean, fromScript, inline].map(({ page }) => page.close()));
+  });
+
+  test('a thrown value that is not an error is named; one too large to read is a script_error of a few words', async () => {
+    const { page, args } = await caseOn('<!doctype html><p>x</p>');
+    await assert.rejects(page.run({ program: 'walk', args, script: 'throw "plain"' }), (error: unknown) => {
+      assert.ok(error instanceof OracleError && error.message === 'uncaught "plain"', String(error));
+      return true;
+    });
+    for (const thrown of ["new Error('x'.repeat(2e7))", "'y'.repeat(2e7)"]) {
+      await assert.rejects(page.run({ program: 'walk', args, script: `throw ${thrown}` }), (error: unknown) => {
+        assert.ok(error instanceof OracleError && error.code === 'script_error', String(error));
+        assert.match(error.message, /^the script threw an error too large to read \(\d+ bytes\)$/);
+        return true;
+      });
+    }
+    assert.deepEqual((JSON.parse(await page.run({ program: 'walk', args })) as RawWalk).tags.length, 4);
+    await page.close();
+  });
+
+  test('console calls, uncaught exceptions and rejections of any size send Node nothing', async () => {
+    const { page, args } = await caseOn('<!doctype html><p>x</p>');
+    const fromChromium = (connectionOf(browser) as unknown as { fromChromium: Readable }).fromChromium;
+    let received = 0;
+    const count = (data: Buffer) => {
+      received += data.length;
+    };
+    fromChromium.on('data', count);
+    try {
+      // 20 × 5 MB through console.log, console.error, uncaught exceptions and unhandled rejections: 400 MB.
+      const flood = `const s = 'x'.repeat(5e6);
+        for (let i = 0; i < 20; i++) {
+          console.log(s + i); console.error(s, i);
+          setTimeout(() => { throw new Error(s + i) });
+          Promise.reject(new Error(s + i));
+        }`;
+      const walk = await page.run({ program: 'walk', args, script: flood });
+      // The timers that throw ran before this one: the flood is over when it answers.
+      await page.callMain('() => new Promise((resolve) => setTimeout(resolve))', []);
+      assert.deepEqual((JSON.parse(walk) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
+    } finally {
+      fromChromium.off('data', count);
+    }
+    // The answers to the adapter's own commands (a small walk among them), and nothing of the flood.
+    assert.ok(received < 64 * 1024, `${received} bytes came from Chromium during a 400 MB flood`);
+    await page.close();
+  });
+
+  test('a document Chromium cannot load is navigation_failed', async () => {
+    const page = await browser.newPage({ freshStorage: true });
+    // Port 1 is on Chromium's list of unsafe ports: refused before any request.
+    await assert.rejects(page.load('http://localhost:1/case', LOAD_MS), isCode('navigation_failed'));
+    await page.close();
+  });
+
+  test('callMain runs in the main world and answers plain values', async () => {
+    const { page } = await caseOn('<!doctype html><p>x</p><script>window.fromPage = 41</script>');
+    assert.deepEqual(await page.callMain('(a, b) => ({ sum: fromPage + a, list: [b, null, true] })', [1, 'x']), {
+      sum: 42,
+      list: ['x', null, true],
+    });
+    await assert.rejects(page.callMain('() => { throw new RangeError("no") }', []), /RangeError: no/);
+    await page.close();
+  });
+
+  test('a case that leaves its document during a call is page_tampered, and the page lives on', async () => {
+    const { page } = await caseOn('<!doctype html><p>x</p>');
+    const away = proxy.serve(`/case/${++paths}`, '<!doctype html><p>away</p>', CASE);
+    await assert.rejects(
+      page.callMain('(url) => { location.href = url; return new Promise(() => {}) }', [away.url]),
+      isCode('page_tampered'),
+    );
+    assert.equal(JSON.parse(await page.run({ program: 'pageState', args: {} })).href, away.url);
+    await page.close();
+  });
+
+  // Two ways to be in flight when the renderer dies: the case's script busy in the main world,
+  // and a main-world call waiting on a promise that will never settle.
+  const IN_FLIGHT = {
+    'a busy script': (page: EnginePage, args: object, started: string) =>
+      page.run({
+        program: 'walk',
+        args,
+        script: `const x = new XMLHttpRequest(); x.open('GET', '${started}', false); try { x.send() } catch {} for (;;) {}`,
+      }),
+    'a pending call': (page: EnginePage, _args: object, started: string) =>
+      page.callMain(
+        "(url) => { const x = new XMLHttpRequest(); x.open('GET', url, false); try { x.send() } catch {} return new Promise(() => {}) }",
+        [started],
+      ),
+  };
+  for (const [form, start] of Object.entries(IN_FLIGHT)) {
+    test(`a killed renderer fails ${form} as EngineGoneError; the script is not re-run; the browser lives on`, UNANSWERED, async () => {
+      const { page, args } = await caseOn('<!doctype html><p>x</p>');
+      // A synchronous request says the script runs. It names the proxy's port itself: a re-run in
+      // any other document would show too.
+      const path = `/started/${++paths}`;
+      const started = proxy.requested(path);
+      const inFlight = start(page, args, `http://localhost:${proxy.port}${path}`);
+      inFlight.catch(() => {});
+      await started;
+      for (const pid of renderers(chromiumPid())) process.kill(pid, 'SIGKILL');
+      await assert.rejects(inFlight, EngineGoneError);
+      await assert.rejects(page.run({ program: 'pageState', args: {} }), EngineGoneError);
+      await assert.rejects(page.screenshot(), EngineGoneError);
+      await page.close();
+      const fresh = await caseOn('<!doctype html><p>after</p>');
+      const walk = await fresh.page.run({ program: 'walk', args: fresh.args });
+      assert.deepEqual((JSON.parse(walk) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
+      await fresh.page.close();
+      assert.equal(proxy.seen.filter((line) => line.endsWith(path)).length, 1, 'the script ran once');
+    });
+  }
+
+  test('a killed browser: the in-flight call is EngineGoneError, exited resolves, nothing is left', UNANSWERED, async () => {
+    const running = new Set(engineProcesses(descendantsOf(process.pid), 'chromium'));
+    const own = await launchChromium(launchOptions(proxy.url, { browsers: 'system' }));
+    const ownPid = engineProcesses(descendantsOf(process.pid), 'chromium').find((pid) => !running.has(pid))!;
+    const userDataDir = userDataDirOf(ownPid);
+    const page = await own.newPage({ freshStorage: true });
+    await page.load(proxy.serve(`/case/${++paths}`, '<!doctype html><p>x</p>', CASE).url, LOAD_MS);
+    const inFlight = page.callMain('() => new Promise(() => {})', []);
+    inFlight.catch(() => {});
+    process.kill(ownPid, 'SIGKILL');
+    await assert.rejects(inFlight, EngineGoneError);
+    await own.exited;
+    assert.equal(existsSync(userDataDir), false, 'the user data folder is gone');
+    assert.deepEqual(survivors(ownPid), [], 'no process of its group is alive');
+    await assert.rejects(own.newPage({ freshStorage: true }), /closed/);
+    await own.close();
+  });
+
+  test(
+    'a hung page does not block another, closes with its browser context disposed, and fails its call as EngineGoneError',
+    UNANSWERED,
+    async () => {
+      const other = await caseOn('<!doctype html><p>other</p>');
+      const { page } = await caseOn('<!doctype html><p>hung</p>');
+      const started = proxy.requested('/hung');
+      const hung = page.run({
+        program: 'reflect',
+        args: { check: { url: '', nonce: '' }, probes: [] },
+        script: "const x = new XMLHttpRequest(); x.open('GET', '/hung', false); try { x.send() } catch {} for (;;) {}",
+      });
+      hung.catch(() => {});
+      await started;
+      assert.deepEqual(JSON.parse(await other.page.run({ program: 'pageState', args: {} })).viewport, [800, 600]);
+      await page.close();
+      await assert.rejects(hung, EngineGoneError);
+      // Disposed by Chromium, not left behind once the adapter's grace ran out: its renderer is gone.
+      assert.deepEqual(await targetsOf(page), []);
+      await other.page.close();
+    },
+  );
+
+  test('http://localhost through the proxy is a secure context (what trace pages rely on)', async () => {
+    const trace = proxy.serve(`/trace/${++paths}`, '<!doctype html><p>trace</p>', TRACE).url;
+    const page = await browser.newPage({ freshStorage: true });
+    await page.load(trace, LOAD_MS);
+    assert.equal(await page.callMain('() => isSecureContext', []), true);
+    assert.ok(proxy.seen.includes(`GET ${trace}`), 'the trace page came through the proxy');
+    await page.close();
+  });
+
+  test('a screenshot is an 800×600 PNG of the viewport as the page shows it', async () => {
+    const { page } = await caseOn(
+      '<!doctype html><style>body { margin: 0 } div { position: absolute; left: 100px; top: 50px; width: 200px; height: 100px; background: rgb(255, 0, 0) }</style><div></div>',
+    );
+    const shot = await page.screenshot();
+    assert.deepEqual(pngSize(shot), { width: 800, height: 600 });
+    const { data, width } = PNG.sync.read(Buffer.from(shot));
+    const rgb = (x: number, y: number) => [...data.subarray((y * width + x) * 4, (y * width + x) * 4 + 3)];
+    assert.deepEqual(rgb(200, 100), [255, 0, 0], 'inside the box');
+    assert.deepEqual(rgb(50, 25), [255, 255, 255], 'outside it');
+    assert.deepEqual(rgb(799, 599), [255, 255, 255], 'the far corner: no scrollbar, the whole viewport');
+    await page.close();
+  });
+
+  test('close: the browser exits, no process of its group survives, the user data folder is removed; media grants the camera', async () => {
+    const running = new Set(engineProcesses(descendantsOf(process.pid), 'chromium'));
+    const own = await launchChromium(launchOptions(proxy.url, { browsers: 'system', profile: 'media' }));
+    const ownPid = engineProcesses(descendantsOf(process.pid), 'chromium').find((pid) => !running.has(pid))!;
+    const userDataDir = userDataDirOf(ownPid);
+    assert.ok(commandLine(ownPid).includes('--use-fake-device-for-media-stream'));
+    const page = await own.newPage({ freshStorage: true });
+    await page.load(proxy.serve(`/trace/${++paths}`, '<!doctype html><p>x</p>', TRACE).url, LOAD_MS);
+    assert.equal(await page.callMain("() => navigator.permissions.query({ name: 'camera' }).then((p) => p.state)", []), 'granted');
+    let exited = false;
+    void own.exited.then(() => (exited = true));
+    await own.close();
+    assert.ok(exited, 'exited resolved');
+    assert.equal(existsSync(userDataDir), false, 'the user data folder is gone');
+    assert.deepEqual(survivors(ownPid), [], 'no process of its group is alive');
+  });
+
+  test('a Chromium that cannot start is a one-line error, and leaves no user data folder behind', async (t) => {
+    // A temporary folder of its own: other oracles on the machine make folders too.
+    const tmp = mkdtempSync(join(tmpdir(), 'chromium-adapter-tmp-'));
+    t.after(() => rmSync(tmp, { recursive: true, force: true }));
+    const realTmp = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      await assert.rejects(
+        launchChromium(launchOptions(proxy.url, { paths: { chromium: '/nonexistent/chromium' } })),
+        /^Error: chromium did not start: \/nonexistent\/chromium not found/,
+      );
+    } finally {
+      if (realTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = realTmp;
+    }
+    assert.deepEqual(readdirSync(tmp), []);
+  });
+});
+
+/** The user data folder a Chromium was started with. */
+function userDataDirOf(pid: number): string {
+  return commandLine(pid)
+    .find((arg) => arg.startsWith('--user-data-dir='))!
+    .slice('--user-data-dir='.length);
+}

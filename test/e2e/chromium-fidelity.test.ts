@@ -1,0 +1,79 @@
+// Fidelity of the CDP adapter: its Chromium dumps are byte for byte those of the playwright-core
+// adapter it replaced, on the bench's layout corpus. The other side is the same Chromium with the
+// same command line, driven as the old adapter drove it: a new context per page at 800×600 and
+// scale 1, goto until load, then the walk in an isolated world over a CDP session.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { CaseServer } from '../../src/coordinator/case-server.js';
+import { EgressLog } from '../../src/coordinator/egress-log.js';
+import { PROGRAMS } from '../../src/page/sources.js';
+import { dumpJson } from '../../src/protocol/dump.js';
+import { decodeWalkText, type RawWalk } from '../../src/protocol/page-output.js';
+import { VIEWPORT } from '../../src/workers/engine.js';
+import { DirectEngines, WALK, launchOptions } from '../support/direct-engines.js';
+import { layoutCorpus } from '../support/layout-corpus.js';
+import { launchPlaywrightChromium } from '../support/playwright-chromium.js';
+
+let adapter: DirectEngines;
+let server: CaseServer;
+let browser: Browser;
+
+before(async () => {
+  adapter = await DirectEngines.open(['chromium'], false);
+  server = await CaseServer.start(new EgressLog(), WALK.maxBytes);
+  browser = await launchPlaywrightChromium(launchOptions(server.proxyUrl));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  await adapter?.close();
+});
+
+/** `html` walked as the playwright-core adapter walked a case. */
+async function playwrightWalk(id: string, html: string): Promise<RawWalk> {
+  const published = server.publish(id, 'geometry', html, ['chromium'], new Set());
+  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, acceptDownloads: false });
+  try {
+    const { url, nonce } = published.documents.chromium!;
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'load' });
+    const cdp = await context.newCDPSession(page);
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const { executionContextId } = await cdp.send('Page.createIsolatedWorld', {
+      frameId: frameTree.frame.id,
+      worldName: 'browser-oracle',
+      grantUniveralAccess: false,
+    });
+    const { result, exceptionDetails } = await cdp.send('Runtime.callFunctionOn', {
+      functionDeclaration: `(args) => new Promise((resolve) => (${PROGRAMS.walk})(args, resolve))`,
+      executionContextId,
+      arguments: [{ value: { check: { url, nonce }, walk: WALK } }],
+      awaitPromise: true,
+      returnByValue: true,
+    });
+    assert.equal(exceptionDetails, undefined, `${id}: ${exceptionDetails?.text}`);
+    const answer = decodeWalkText(result.value as string);
+    if (!('walk' in answer)) throw new Error(`${id}: ${JSON.stringify(answer).slice(0, 200)}`);
+    return answer.walk;
+  } finally {
+    published.release();
+    await context.close();
+  }
+}
+
+test('engine_version is what Playwright reported', () => {
+  assert.equal(adapter.versionOf('chromium'), browser.version());
+});
+
+test("every layout corpus case: the CDP adapter's dump is the Playwright adapter's, byte for byte", async () => {
+  const cases = layoutCorpus();
+  const differing: string[] = [];
+  for (const { id, html } of cases) {
+    const ours = dumpJson('chromium', browser.version(), await adapter.loadAndWalk('chromium', id, html));
+    const theirs = dumpJson('chromium', browser.version(), await playwrightWalk(id, html));
+    if (String(ours) !== String(theirs)) differing.push(id);
+  }
+  assert.deepEqual(differing, [], `${cases.length - differing.length}/${cases.length} identical`);
+});
