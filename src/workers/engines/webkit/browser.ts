@@ -91,11 +91,11 @@ class WebKitBrowser implements EngineBrowser {
           const { client } = session;
           const fresh = await client.createWindow('window');
           for (const handle of await client.getWindowHandles()) {
-            if (handle === fresh.handle) continue;
+            if (handle === fresh) continue;
             await client.switchToWindow(handle);
             await client.closeWindow();
           }
-          await client.switchToWindow(fresh.handle);
+          await client.switchToWindow(fresh);
         })(),
         { milliseconds: WINDOW_SWAP_TIMEOUT_MS },
       );

@@ -8,6 +8,7 @@ import pTimeout from 'p-timeout';
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import { GUARD_HOOK, PROGRAMS } from '../../../page/sources.js';
 import { EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
+import { errorCode } from './client.js';
 import type { WebKitSession } from './session.js';
 
 /** The most pictures taken in search of two in a row that agree. */
@@ -126,16 +127,17 @@ export class WebKitPage implements EnginePage {
     try {
       return await command();
     } catch (error) {
-      const name = (error as Error).name;
-      // W3C errors have lowercase names; WebKit puts an exception thrown by page code where W3C has "javascript error".
-      const w3c = /^[a-z ]+$/.test(name);
-      if (trusted && (name === 'javascript error' || (!w3c && name !== 'Error'))) {
-        throw new OracleError('page_tampered', `the page broke the oracle's call (${firstLine(error)})`);
+      const code = errorCode(error);
+      // W3C error codes are lowercase; the driver's answer to an exception thrown by page code is "javascript error".
+      const w3c = /^[a-z ]+$/.test(code);
+      const detail = `${code}: ${firstLine(error)}`;
+      if (trusted && (code === 'javascript error' || (!w3c && code !== 'Error'))) {
+        throw new OracleError('page_tampered', `the page broke the oracle's call (${detail})`);
       }
       if (w3c && !/crash/i.test(firstLine(error)) && (await this.alive())) {
-        throw new OracleError('page_tampered', `the case left its document during the call (${firstLine(error)})`);
+        throw new OracleError('page_tampered', `the case left its document during the call (${detail})`);
       }
-      throw new EngineGoneError(`webkit: ${name}: ${firstLine(error)}`);
+      throw new EngineGoneError(`webkit: ${detail}`);
     }
   }
 }

@@ -7,30 +7,24 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import logger from '@wdio/logger';
 import pTimeout from 'p-timeout';
-import WebDriver from 'webdriver';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { VIEWPORT } from '../../engine.js';
 import { browserEnv } from '../env.js';
 import { withGrace } from '../time-limits.js';
+import { WebDriverClient } from './client.js';
 import { miniBrowserArgs, webkitExecutables } from './minibrowser.js';
-
-// @wdio's logger prints to stdout, which is the protocol channel.
-logger.setLogLevelsConfig({}, 'silent');
 
 const DRIVER_START_TIMEOUT_MS = 15_000;
 const SESSION_START_TIMEOUT_MS = 30_000;
 const SESSION_CLOSE_GRACE_MS = 3_000;
-
-export type Client = Awaited<ReturnType<typeof WebDriver.newSession>>;
 
 export class WebKitSession {
   readonly closed: Promise<void>;
 
   private constructor(
     private readonly driver: ChildProcess,
-    readonly client: Client,
+    readonly client: WebDriverClient,
     readonly version: string,
     private readonly home: string,
   ) {
@@ -60,7 +54,7 @@ export class WebKitSession {
           message: `WebKitWebDriver did not start a MiniBrowser session within ${SESSION_START_TIMEOUT_MS} ms`,
         },
       );
-      const version = client.capabilities.browserVersion;
+      const version = client.capabilities.get('browserVersion');
       // Ground truth without the exact build is what engine_version exists to rule out.
       if (!version) throw new Error('WebKitWebDriver reported no browserVersion for MiniBrowser');
       return new WebKitSession(driver, client, String(version), home);
@@ -81,7 +75,7 @@ export class WebKitSession {
     let height: number = VIEWPORT.height;
     // A new window may take a resize only once it is shown: measure, and size it again until it fits.
     for (let attempt = 0; attempt < 4; attempt++) {
-      await this.client.setWindowRect(null, null, width, height);
+      await this.client.setWindowSize(width, height);
       const [w, h] = (await this.client.executeScript('return [innerWidth, innerHeight]', [])) as [number, number];
       if (w === VIEWPORT.width && h === VIEWPORT.height) return;
       width += VIEWPORT.width - w;
@@ -99,26 +93,19 @@ export class WebKitSession {
   }
 }
 
-async function newSession(port: number, binary: string, args: string[]): Promise<Client> {
+async function newSession(port: number, binary: string, args: string[]): Promise<WebDriverClient> {
   const deadline = Date.now() + DRIVER_START_TIMEOUT_MS;
   for (;;) {
     try {
-      return await WebDriver.newSession({
-        hostname: '127.0.0.1',
-        port,
-        path: '/',
-        logLevel: 'silent',
-        connectionRetryCount: 0,
-        connectionRetryTimeout: 10 * 60_000,
-        capabilities: {
-          'webkitgtk:browserOptions': { binary, args },
-          pageLoadStrategy: 'normal',
-          // alert(), confirm() and prompt() are dismissed, and the case goes on.
-          unhandledPromptBehavior: 'dismiss',
-        } as WebdriverIO.Capabilities,
+      return await WebDriverClient.start(`http://127.0.0.1:${port}/`, {
+        'webkitgtk:browserOptions': { binary, args },
+        pageLoadStrategy: 'normal',
+        // alert(), confirm() and prompt() are dismissed, and the case goes on.
+        unhandledPromptBehavior: 'dismiss',
       });
     } catch (error) {
-      const refused = /ECONNREFUSED|fetch failed|Unable to connect/i.test(String((error as Error).message));
+      // The driver is not listening yet.
+      const refused = /ECONNREFUSED/.test(String((error as Error).message));
       if (!refused || Date.now() > deadline) throw error;
       await sleep(50);
     }
