@@ -12,7 +12,6 @@ import type { Readable } from 'node:stream';
 import { PNG } from 'pngjs';
 import { dumpJson } from '../../src/protocol/dump.js';
 import { pngSize } from '../../src/protocol/png.js';
-import type { RawWalk } from '../../src/protocol/page-output.js';
 import { OracleError } from '../../src/protocol/errors.js';
 import type { WalkOptions } from '../../src/page/walk.js';
 import { EngineGoneError, type EngineBrowser, type EnginePage } from '../../src/workers/engine.js';
@@ -21,7 +20,7 @@ import type { CdpConnection } from '../../src/workers/engines/chromium/connectio
 import type { ChromiumPage } from '../../src/workers/engines/chromium/page.js';
 import { descendantsOf } from '../../src/system/processes.js';
 import { WALK, launchOptions } from '../support/direct-engines.js';
-import { adapterContract, isCode } from '../support/adapter-contract.js';
+import { adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
 import { CaseProxy } from '../support/case-proxy.js';
 import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
 import { engineProcesses, survivors } from '../support/processes.js';
@@ -59,7 +58,7 @@ async function caseOn(html: string): Promise<{ page: EnginePage; args: { check: 
   return { page, args: { check, walk: WALK } };
 }
 
-const dumpOf = (text: string) => String(dumpJson('chromium', browser.version, JSON.parse(text) as RawWalk));
+const dumpOf = (text: string) => String(dumpJson('chromium', browser.version, walkOf(text)));
 const chromiumPid = () => engineProcesses(descendantsOf(process.pid), 'chromium')[0]!;
 const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
 /** Renderers rewrite their command line as one string (setproctitle). */
@@ -125,7 +124,7 @@ describe('chromium adapter', () => {
     const { page, args } = await caseOn(
       "<!doctype html><p>x</p><script>document.addEventListener('readystatechange', (e) => e.stopImmediatePropagation())</script>",
     );
-    assert.deepEqual((JSON.parse(await page.run({ program: 'walk', args })) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P', 'SCRIPT']);
+    assert.deepEqual(walkOf(await page.run({ program: 'walk', args })).tags, ['HTML', 'HEAD', 'BODY', 'P', 'SCRIPT']);
     await page.close();
   });
 
@@ -155,7 +154,7 @@ describe('chromium adapter', () => {
         return true;
       });
     }
-    assert.deepEqual((JSON.parse(await page.run({ program: 'walk', args })) as RawWalk).tags.length, 4);
+    assert.deepEqual(walkOf(await page.run({ program: 'walk', args })).tags.length, 4);
     await page.close();
   });
 
@@ -178,7 +177,7 @@ describe('chromium adapter', () => {
       const walk = await page.run({ program: 'walk', args, script: flood });
       // The timers that throw ran before this one: the flood is over when it answers.
       await page.callMain('() => new Promise((resolve) => setTimeout(resolve))', []);
-      assert.deepEqual((JSON.parse(walk) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
+      assert.deepEqual(walkOf(walk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
     } finally {
       fromChromium.off('data', count);
     }
@@ -247,7 +246,7 @@ describe('chromium adapter', () => {
       await page.close();
       const fresh = await caseOn('<!doctype html><p>after</p>');
       const walk = await fresh.page.run({ program: 'walk', args: fresh.args });
-      assert.deepEqual((JSON.parse(walk) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
+      assert.deepEqual(walkOf(walk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
       await fresh.page.close();
       assert.equal(proxy.seen.filter((line) => line.endsWith(path)).length, 1, 'the script ran once');
     });

@@ -9,7 +9,6 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dumpJson } from '../../src/protocol/dump.js';
-import type { RawWalk } from '../../src/protocol/page-output.js';
 import type { WalkOptions } from '../../src/page/walk.js';
 import { EngineGoneError, type EngineBrowser, type EnginePage } from '../../src/workers/engine.js';
 import { launchFirefox } from '../../src/workers/engines/firefox/index.js';
@@ -17,7 +16,7 @@ import type { BidiConnection } from '../../src/workers/engines/firefox/connectio
 import type { FirefoxPage } from '../../src/workers/engines/firefox/page.js';
 import { startFirefox } from '../../src/workers/engines/firefox/process.js';
 import { descendantsOf } from '../../src/system/processes.js';
-import { adapterContract, isCode } from '../support/adapter-contract.js';
+import { adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
 import { CaseProxy } from '../support/case-proxy.js';
 import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
 import { engineProcesses, survivors } from '../support/processes.js';
@@ -60,7 +59,7 @@ async function caseOn(
   return { page: opened, args: { check, walk: WALK } };
 }
 
-const dumpOf = (text: string) => String(dumpJson('firefox', browser.version, JSON.parse(text) as RawWalk));
+const dumpOf = (text: string) => String(dumpJson('firefox', browser.version, walkOf(text)));
 const firefoxPid = () => engineProcesses(descendantsOf(process.pid), 'firefox')[0];
 const contentProcesses = (root: number) =>
   descendantsOf(root).filter((pid) => {
@@ -183,7 +182,7 @@ describe('firefox adapter', () => {
       await beforeHostTimeout(page.close());
       const fresh = await beforeHostTimeout(caseOn('<!doctype html><p>after</p>'));
       const walk = await beforeHostTimeout(fresh.page.run({ program: 'walk', args: fresh.args }));
-      assert.deepEqual((JSON.parse(walk) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
+      assert.deepEqual(walkOf(walk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
       await fresh.page.close();
       assert.equal(proxy.seen.filter((line) => line.endsWith(path)).length, 1, 'the script ran once');
     });

@@ -5,8 +5,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WalkOptions } from '../../src/page/walk.js';
 import { OracleError } from '../../src/protocol/errors.js';
-import type { RawWalk } from '../../src/protocol/page-output.js';
+import { decodeWalkText, type RawWalk } from '../../src/protocol/page-output.js';
 import type { EngineBrowser, EnginePage } from '../../src/workers/engine.js';
+
+/** A walk program's answer, decoded as the oracle decodes it; anything but a walk fails the test. */
+export function walkOf(text: string): RawWalk {
+  const answer = decodeWalkText(text);
+  assert.ok('walk' in answer, JSON.stringify(answer));
+  return answer.walk;
+}
 
 /** A page with a case loaded, and the walk arguments that check that document. */
 export interface CaseOnPage {
@@ -39,7 +46,7 @@ export function adapterContract(adapter: AdapterUnderTest): void {
     );
     const state = JSON.parse(await page.run({ program: 'pageState', args: {} }));
     assert.deepEqual(state, { href: args.check.url, viewport: [800, 600], ratio: 1 });
-    const walk = JSON.parse(await page.run({ program: 'walk', args })) as RawWalk;
+    const walk = walkOf(await page.run({ program: 'walk', args }));
     assert.deepEqual(walk.tags, ['HTML', 'HEAD', 'BODY', 'P', 'B', 'INPUT']);
     assert.deepEqual(walk.parents, [-1, 0, 0, 2, 3, 2]);
     assert.deepEqual(walk.viewport, [800, 600]);
@@ -83,7 +90,7 @@ export function adapterContract(adapter: AdapterUnderTest): void {
         return true;
       },
     );
-    assert.deepEqual((JSON.parse(await page.run({ program: 'walk', args })) as RawWalk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
+    assert.deepEqual(walkOf(await page.run({ program: 'walk', args })).tags, ['HTML', 'HEAD', 'BODY', 'P']);
     await page.close();
   });
 
