@@ -44,11 +44,11 @@ export function afterFonts(b: Builtins, next: () => void): void {
 
 /**
  * Lays the document out again from nothing: the root is taken out of the layout and put back, so
- * the walk measures a fresh layout of the document as it is now. Engines have layout that depends
- * on its own history (how many passes ran while the document was parsed, or as a script changed
- * it), and that history differs between a navigation and a written document, and from run to run:
- * measured on generated cases, 7 of 180 dumps differed between routes or runs without this.
- * The root's style attribute and the window's scroll position are put back as they were.
+ * the walk measures a fresh layout of the document as it is now. Chromium has layout that depends
+ * on its own history (how many passes ran while the document was parsed), which differs between a
+ * navigation and a written document, and from one navigation to the next: measured on generated
+ * cases, 2 of 180 dumps differed without this. The root's style attribute and the window's scroll
+ * position are put back as they were.
  */
 export function freshLayout(b: Builtins, doc: Document): void {
   const root = b.documentElement(doc);
@@ -67,7 +67,9 @@ export function freshLayout(b: Builtins, doc: Document): void {
 export function walkDocument(b: Builtins, options: WalkOptions): string {
   const start = b.now();
   const doc = b.document;
-  freshLayout(b, doc);
+  // A document parsed from the network was laid out part-way as it came, as often as timing
+  // had it; one written by the fast path (loadMs given) is laid out once, whole, by this walk.
+  if (options.loadMs === null) freshLayout(b, doc);
   const all = b.allElements(doc);
   const count = b.collectionLength(all);
   if (count > options.maxNodes) return `{"tooLarge":{"nodes":${count}}}`;

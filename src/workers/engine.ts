@@ -61,6 +61,12 @@ export interface EngineBrowser {
    */
   readonly guarded: boolean;
   /**
+   * True when a document written over keeps its bidi processing on once right-to-left content
+   * turned it on (Gecko, measured): the fast path then writes no left-to-right case after a case
+   * that may turn it on, in the same document.
+   */
+  readonly writesKeepBidi: boolean;
+  /**
    * A new page at about:blank, sized to VIEWPORT. `freshStorage`: with nothing of any earlier page's
    * storage (cookies, IndexedDB, Cache API, service workers) — every adapter gives each page its own
    * storage anyway except where that is costly (one WebKitGTK session serves many pages).

@@ -19,6 +19,8 @@ export class BrowserSupervisor {
   version = '';
   /** Whether the adapter needs the guard in its documents (src/workers/engine.ts). */
   guarded = false;
+  /** Whether written documents keep bidi processing on (src/workers/engine.ts). */
+  writesKeepBidi = false;
   /** The executables it runs, from the first launch on. */
   executables: Executables = {};
 
@@ -65,6 +67,7 @@ export class BrowserSupervisor {
       this.browser = browser;
       this.version = browser.version;
       this.guarded = browser.guarded;
+      this.writesKeepBidi = browser.writesKeepBidi;
       this.executables = browser.executables;
       void browser.exited.then(() => this.lose(browser, 'its process exited'));
       return browser;

@@ -59,7 +59,7 @@ export class CaseRunner {
 
   private async writeBatch(slot: Slot, given: Pending[]): Promise<void> {
     // Left-to-right cases first: one that may turn bidi on goes where it can touch no other.
-    const isBidi = (p: Pending) => (p.job as WriteJob).bidi;
+    const isBidi = (p: Pending) => this.supervisor.writesKeepBidi && (p.job as WriteJob).bidi;
     const batch = [...given.filter((p) => !isBidi(p)), ...given.filter(isBidi)];
     const jobs = batch.map((p) => p.job as WriteJob);
     const { blankUrl, walk } = jobs[0]!;
@@ -70,7 +70,7 @@ export class CaseRunner {
       retired = true;
     };
     try {
-      if (!slot.clean || (slot.bidi && !jobs[0]!.bidi)) {
+      if (!slot.clean || (slot.bidi && !isBidi(batch[0]!))) {
         try {
           await pTimeout(slot.page.load(blankUrl, this.timeoutMs + DRIVER_SLACK_MS), { milliseconds: this.timeoutMs });
         } catch (error) {
@@ -80,7 +80,7 @@ export class CaseRunner {
         slot.clean = true;
         slot.bidi = false;
       }
-      if (jobs.some((j) => j.bidi)) slot.bidi = true;
+      if (batch.some(isBidi)) slot.bidi = true;
       const call = slot.page.run({
         program: 'batch',
         args: { blankUrl, htmls: jobs.map((j) => j.html), walk, budgetMs: this.timeoutMs / 2 },

@@ -96,7 +96,7 @@ export class EngineHost {
         for (const pending of this.queue.expire(Date.now() - this.settings.timeoutMs - PAGE_WAIT_MS)) pending.reject(error);
         continue;
       }
-      const batch = this.queue.next();
+      const batch = this.queue.next(this.supervisor.writesKeepBidi ? slot.bidi : undefined);
       if (!batch.length) {
         this.pool.give(slot);
         continue;

@@ -3,7 +3,7 @@
 // and walked in one driver call — batching what is queued, never waiting to fill a batch, so a
 // lone case runs as soon as a page is free. A case that must run by itself (a re-run after its
 // batch failed) ends a batch, as does any case that loads its own document.
-import type { Job } from './jobs.js';
+import type { Job, WriteJob } from './jobs.js';
 
 /** A job in the queue, with how to settle it. */
 export interface Pending {
@@ -43,16 +43,26 @@ export class EngineQueue {
     if (pending.length) this.signal();
   }
 
-  /** The next batch for a free page, or nothing when the queue is empty. */
-  next(): Pending[] {
+  /**
+   * The next batch for a free page, or nothing when the queue is empty. `bidiPage`, for an engine
+   * whose written documents keep bidi processing on: whether this page's has it on; the page
+   * then takes the cases of its own kind among those at the head, and the others only when
+   * there are none, so that pages seldom have to be made fresh (src/workers/script-free.ts).
+   */
+  next(bidiPage?: boolean): Pending[] {
     const head = this.items[0];
     if (!head) return [];
     if (head.job.kind !== 'write' || head.alone) return this.items.splice(0, 1);
     const queued = this.items.filter((p) => p.job.kind === 'write' && !p.alone).length;
     const limit = Math.min(this.maxBatch, Math.ceil(queued / this.pages));
-    let n = 1;
-    while (n < limit && n < this.items.length && this.items[n]!.job.kind === 'write' && !this.items[n]!.alone) n++;
-    return this.items.splice(0, n);
+    let run = 1;
+    while (run < this.items.length && this.items[run]!.job.kind === 'write' && !this.items[run]!.alone) run++;
+    if (bidiPage === undefined) return this.items.splice(0, Math.min(run, limit));
+    const kind = (p: Pending) => (p.job as WriteJob).bidi;
+    const own = this.items.slice(0, run).filter((p) => kind(p) === bidiPage);
+    const taken = (own.length ? own : this.items.slice(0, run)).slice(0, limit);
+    for (const p of taken) this.items.splice(this.items.indexOf(p), 1);
+    return taken;
   }
 
   /** Removes and returns the jobs queued before `before` (milliseconds since the epoch). */

@@ -31,6 +31,7 @@ const EXIT_GRACE_MS = 3_000;
 export class ChromiumBrowser implements EngineBrowser {
   readonly engine = 'chromium' as const;
   readonly guarded = false;
+  readonly writesKeepBidi = false;
   readonly exited: Promise<void>;
   /** Pages by their session. */
   private readonly pages = new Map<string, ChromiumPage>();

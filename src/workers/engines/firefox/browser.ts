@@ -32,6 +32,7 @@ const EXIT_GRACE_MS = 3_000;
 export class FirefoxBrowser implements EngineBrowser {
   readonly engine = 'firefox' as const;
   readonly guarded = false;
+  readonly writesKeepBidi = true;
   readonly exited: Promise<void>;
   /** Pages by their top-level context. */
   private readonly pages = new Map<string, FirefoxPage>();

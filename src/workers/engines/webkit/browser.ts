@@ -32,6 +32,7 @@ export const launchWebKit: LaunchEngine = async (options) => {
 class WebKitBrowser implements EngineBrowser {
   readonly engine = 'webkit' as const;
   readonly guarded = true;
+  readonly writesKeepBidi = false;
   readonly version: string;
   readonly executables: Executables;
   // There is no single browser process: each session is its own, and a lost one is replaced by the host.
