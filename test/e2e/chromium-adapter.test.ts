@@ -20,7 +20,7 @@ import type { CdpConnection } from '../../src/workers/engines/chromium/connectio
 import type { ChromiumPage } from '../../src/workers/engines/chromium/page.js';
 import { descendantsOf } from '../../src/system/processes.js';
 import { WALK, launchOptions } from '../support/direct-engines.js';
-import { adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
+import { IN_FLIGHT, adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
 import { CaseProxy } from '../support/case-proxy.js';
 import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
 import { engineProcesses, survivors } from '../support/processes.js';
@@ -214,21 +214,6 @@ describe('chromium adapter', () => {
     await page.close();
   });
 
-  // Two ways to be in flight when the renderer dies: the case's script busy in the main world,
-  // and a main-world call waiting on a promise that will never settle.
-  const IN_FLIGHT = {
-    'a busy script': (page: EnginePage, args: object, started: string) =>
-      page.run({
-        program: 'walk',
-        args,
-        script: `const x = new XMLHttpRequest(); x.open('GET', '${started}', false); try { x.send() } catch {} for (;;) {}`,
-      }),
-    'a pending call': (page: EnginePage, _args: object, started: string) =>
-      page.callMain(
-        "(url) => { const x = new XMLHttpRequest(); x.open('GET', url, false); try { x.send() } catch {} return new Promise(() => {}) }",
-        [started],
-      ),
-  };
   for (const [form, start] of Object.entries(IN_FLIGHT)) {
     test(`a killed renderer fails ${form} as EngineGoneError; the script is not re-run; the browser lives on`, UNANSWERED, async () => {
       const { page, args } = await caseOn('<!doctype html><p>x</p>');

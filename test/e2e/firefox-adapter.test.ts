@@ -16,7 +16,7 @@ import type { BidiConnection } from '../../src/workers/engines/firefox/connectio
 import type { FirefoxPage } from '../../src/workers/engines/firefox/page.js';
 import { startFirefox } from '../../src/workers/engines/firefox/process.js';
 import { descendantsOf } from '../../src/system/processes.js';
-import { adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
+import { IN_FLIGHT, adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
 import { CaseProxy } from '../support/case-proxy.js';
 import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
 import { engineProcesses, survivors } from '../support/processes.js';
@@ -151,21 +151,6 @@ describe('firefox adapter', () => {
     await page.close();
   });
 
-  // Two ways to be in flight when the content process dies: the case's script busy in the main
-  // world, and a main-world call waiting on a promise that will never settle.
-  const IN_FLIGHT = {
-    'a busy script': (page: EnginePage, args: object, started: string) =>
-      page.run({
-        program: 'walk',
-        args,
-        script: `const x = new XMLHttpRequest(); x.open('GET', '${started}', false); try { x.send() } catch {} for (;;) {}`,
-      }),
-    'a pending call': (page: EnginePage, _args: object, started: string) =>
-      page.callMain(
-        "(url) => { const x = new XMLHttpRequest(); x.open('GET', url, false); try { x.send() } catch {} return new Promise(() => {}) }",
-        [started],
-      ),
-  };
   for (const [form, start] of Object.entries(IN_FLIGHT)) {
     test(`a killed content process fails ${form} as EngineGoneError; the script is not re-run; the browser lives on`, async () => {
       const { page, args } = await caseOn('<!doctype html><p>x</p>');

@@ -100,3 +100,22 @@ export function adapterContract(adapter: AdapterUnderTest): void {
     await page.close();
   });
 }
+
+/**
+ * Two ways to be in flight when the page's process dies, for the crash tests: the case's script
+ * busy in the main world, and a main-world call waiting on a promise that will never settle.
+ * Each first makes a synchronous request to `started`, which says the script runs.
+ */
+export const IN_FLIGHT = {
+  'a busy script': (page: EnginePage, args: object, started: string) =>
+    page.run({
+      program: 'walk',
+      args,
+      script: `const x = new XMLHttpRequest(); x.open('GET', '${started}', false); try { x.send() } catch {} for (;;) {}`,
+    }),
+  'a pending call': (page: EnginePage, _args: object, started: string) =>
+    page.callMain(
+      "(url) => { const x = new XMLHttpRequest(); x.open('GET', url, false); try { x.send() } catch {} return new Promise(() => {}) }",
+      [started],
+    ),
+};
