@@ -141,7 +141,8 @@ console.table(
   })),
 );
 console.log(`dumps byte-identical across the routes: ${identical} of ${compared} engine dumps`);
-console.log(`batch size: at most ${defaultOptions().maxBatch} (--max-batch), ceil(queued / pages) below that`);
+const maxBatch = farmArgs.find((a) => a.startsWith('--max-batch='))?.split('=')[1] ?? defaultOptions().maxBatch;
+console.log(`batch size: at most ${maxBatch} (--max-batch), ceil(queued / pages) below that`);
 console.log(
   `lone request latency, ms: farm p50 ${percentile(batched.lone, 50).toFixed(1)} p99 ${percentile(batched.lone, 99).toFixed(1)}; ` +
     `batch 1 p50 ${percentile(unbatched.lone, 50).toFixed(1)} p99 ${percentile(unbatched.lone, 99).toFixed(1)}`,

@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dumpJson } from '../../src/protocol/dump.js';
+import { defaultOptions } from '../../src/api/oracle.js';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import { DirectEngines } from '../support/direct-engines.js';
 import { layoutCorpus } from '../support/layout-corpus.js';
@@ -11,11 +12,16 @@ import { OracleProcess, type Line } from '../support/oracle-process.js';
 import { engineProcesses, killAll } from '../support/processes.js';
 
 /** The default --max-batch: every size up to it is held to the navigation route. */
-const K_MAX = 32;
+const K_MAX = defaultOptions().maxBatch;
 
 describe('every batch size gives the dumps of the navigation route, byte for byte', () => {
-  // K_MAX + 1 cases, so that the largest batch is full and followed by one more.
-  const corpus = layoutCorpus(4).slice(0, K_MAX + 1);
+  // K_MAX + 1 cases, so that the largest batch is full and followed by one more; the families
+  // interleaved, so that every batch mixes them.
+  const perFamily = Math.ceil((K_MAX + 1) / 9);
+  const all = layoutCorpus(perFamily);
+  const corpus = Array.from({ length: perFamily }, (_, j) => all.filter((c) => c.id.endsWith(`-${j}`)))
+    .flat()
+    .slice(0, K_MAX + 1);
   let engines: DirectEngines;
   before(async () => {
     engines = await DirectEngines.open(ENGINE_NAMES, true);
@@ -28,17 +34,19 @@ describe('every batch size gives the dumps of the navigation route, byte for byt
       for (const c of corpus) reference.push(dumpJson(engine, 'v', await engines.loadAndWalk(engine, c.id, c.html)).text);
       // The navigation route leaves its page on a case document: the batches start from the blank page.
       await engines.pages.get(engine)!.page.load(engines.blankUrl, 30_000);
+      // One batch of each size, each starting at another case, so every case is written at many
+      // places in a batch, after many others.
       for (let k = 1; k <= K_MAX; k++) {
-        for (let start = 0; start < corpus.length; start += k) {
-          const chunk = corpus.slice(start, start + k);
-          const walks = await engines.writeAndWalk(
-            engine,
-            chunk.map((c) => c.html),
-          );
-          walks.forEach((walk, i) => {
-            assert.equal(dumpJson(engine, 'v', walk).text, reference[start + i], `${chunk[i]!.id} in a batch of ${k}`);
-          });
-        }
+        const start = (k * 7) % (corpus.length - k + 1);
+        const chunk = corpus.slice(start, start + k);
+        const walks = await engines.writeAndWalk(
+          engine,
+          chunk.map((c) => c.html),
+        );
+        assert.equal(walks.length, k);
+        walks.forEach((walk, i) => {
+          assert.equal(dumpJson(engine, 'v', walk).text, reference[start + i], `${chunk[i]!.id} in a batch of ${k}`);
+        });
       }
     });
   }
