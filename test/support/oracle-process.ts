@@ -19,6 +19,7 @@ export class OracleProcess {
   readonly lines: Line[] = [];
   stderr = '';
   readonly exited: Promise<number | null>;
+  private readonly closed: Promise<number | null>;
   private readonly waiters = new Map<string, (line: Line) => void>();
   private readonly child: ChildProcessWithoutNullStreams;
 
@@ -35,6 +36,8 @@ export class OracleProcess {
       }
     });
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+    // After 'close' every stdout line has been read: a line still awaited will not come.
+    this.closed = new Promise((resolve) => this.child.once('close', (code) => resolve(code)));
   }
 
   get pid(): number {
@@ -57,9 +60,22 @@ export class OracleProcess {
     return answer;
   }
 
+  /**
+   * The line that answers `id`; rejects, with the oracle's stderr, if the oracle's output ends
+   * first, so that an oracle that died shows why instead of leaving the test waiting.
+   */
   response(id: string): Promise<Line> {
     const seen = this.lines.find((l) => String(l.id) === id);
-    return seen ? Promise.resolve(seen) : new Promise((resolve) => this.waiters.set(id, resolve));
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      this.waiters.set(id, resolve);
+      void this.closed.then((code) => {
+        if (!this.waiters.delete(id)) return;
+        reject(
+          new Error(`the oracle's output ended (exit ${code}) before it answered ${id}; its stderr ends:\n${this.stderr.slice(-3000)}`),
+        );
+      });
+    });
   }
 
   async ready(): Promise<Line> {
