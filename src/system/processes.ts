@@ -83,11 +83,11 @@ function ownerOf(pid: number): number | undefined {
 
 /** SIGKILL processes whose owning oracle no longer exists; returns their names. */
 export function killStrays(): string[] {
+  const owned = pids()
+    .map((pid) => ({ pid, owner: ownerOf(pid) }))
+    .filter(({ owner }) => owner !== undefined && owner !== process.pid);
+  // Which oracles are alive is read after their processes were: an oracle that started while the
+  // list was read (another test, another user) is in it, and its browsers are left alone.
   const alive = new Set(pids());
-  return kill(
-    pids().filter((pid) => {
-      const owner = ownerOf(pid);
-      return owner !== undefined && owner !== process.pid && !alive.has(owner);
-    }),
-  );
+  return kill(owned.filter(({ owner }) => !alive.has(owner!)).map(({ pid }) => pid));
 }
