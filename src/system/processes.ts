@@ -4,6 +4,7 @@
 // oracle that was itself killed hard (they outlive it, re-parented) are found by the owner
 // mark every process the oracle starts carries in its environment, and killed.
 import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Set to the oracle's pid in the environment of every process it starts. */
 export const OWNER_ENV = 'BROWSER_ORACLE_OWNER';
@@ -90,4 +91,25 @@ export function killStrays(): string[] {
   // list was read (another test, another user) is in it, and its browsers are left alone.
   const alive = new Set(pids());
   return kill(owned.filter(({ owner }) => !alive.has(owner!)).map(({ pid }) => pid));
+}
+
+/** Whether a live process (a zombie is not) is still in process group `pgid`. */
+function groupAlive(pgid: number): boolean {
+  return pids().some((pid) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return fields[0] !== 'Z' && Number(fields[2]) === pgid;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Resolves once no live process is left in group `pgid`, or after `limitMs`: a SIGKILL is
+ * delivered when the kernel gets to it, and a browser is not gone until its whole group is.
+ */
+export async function groupGone(pgid: number, limitMs = 5000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (groupAlive(pgid) && Date.now() < deadline) await sleep(20);
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { groupGone } from '../../../system/processes.js';
 import { CdpConnection } from './connection.js';
 
 /** Stderr lines kept to explain a Chromium that did not start. */
@@ -58,7 +59,9 @@ export async function startChromium(executable: string, args: readonly string[],
     const cleanUp = () => {
       // Zygotes and renderers outlive the browser process unless their group is killed.
       kill();
-      rm(userDataDir, { recursive: true, force: true, maxRetries: 3 }).then(resolve, resolve);
+      void groupGone(child.pid ?? -1)
+        .then(() => rm(userDataDir, { recursive: true, force: true, maxRetries: 3 }))
+        .then(resolve, resolve);
     };
     child.once('exit', (code, signal) => {
       exitedHow = `it exited (${signal ?? `code ${code}`})`;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { LaunchOptions } from '../../../farm/launch.js';
+import { groupGone } from '../../../system/processes.js';
 import { browserEnv } from '../env.js';
 import { firefoxPrefs, userJs } from './prefs.js';
 
@@ -98,7 +99,9 @@ export async function startFirefox(options: LaunchOptions, executable = SYSTEM_F
     const cleanUp = () => {
       // The fork server and content processes outlive the parent unless their group is killed.
       kill();
-      rm(profile, { recursive: true, force: true, maxRetries: 3 }).then(resolve, resolve);
+      void groupGone(child.pid ?? -1)
+        .then(() => rm(profile, { recursive: true, force: true, maxRetries: 3 }))
+        .then(resolve, resolve);
     };
     child.once('exit', cleanUp);
     // A spawn that failed (no such file) emits only 'error'.
