@@ -73,9 +73,12 @@ export class WebKitSession {
   async sizeViewport(): Promise<void> {
     let width: number = VIEWPORT.width;
     let height: number = VIEWPORT.height;
-    // A new window may take a resize only once it is shown: measure, and size it again until it fits.
-    for (let attempt = 0; attempt < 4; attempt++) {
+    // A new window may take a resize only once it is shown, and under load a while after it was
+    // asked (seen in CI: 800×638): measure, and size it again until it fits, waiting a little more
+    // each time.
+    for (let attempt = 0; attempt < 8; attempt++) {
       await this.client.setWindowSize(width, height);
+      if (attempt) await sleep(50 * attempt);
       const [w, h] = (await this.client.executeScript('return [innerWidth, innerHeight]', [])) as [number, number];
       if (w === VIEWPORT.width && h === VIEWPORT.height) return;
       width += VIEWPORT.width - w;
