@@ -74,6 +74,11 @@ export interface EngineBrowser {
   newPage(options: { freshStorage: boolean }): Promise<EnginePage>;
   /** Resolves when the browser process goes away for any reason. */
   readonly exited: Promise<void>;
+  /**
+   * The process groups its processes run in now (each adapter starts its browser, or each WebKit
+   * driver, as the leader of a group of its own): what the memory watch holds to the budget.
+   */
+  processGroups(): readonly number[];
   close(): Promise<void>;
 }
 

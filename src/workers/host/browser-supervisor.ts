@@ -54,6 +54,11 @@ export class BrowserSupervisor {
     }
   }
 
+  /** The process groups of the running browser (none while it is being launched). */
+  processGroups(): readonly number[] {
+    return this.browser?.processGroups() ?? [];
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     const browser = this.browser ?? (await this.launching?.catch(() => undefined));

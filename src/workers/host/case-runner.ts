@@ -4,6 +4,8 @@
 //   - a crash, or a page that is not on the case's document or answers what the oracle's in-page
 //     code cannot have made, is the page's fault: the case runs once more on a fresh page, and only
 //     a second such failure is the case's (engine_crashed, page_tampered);
+//   - a case during which the memory watch killed a process of its engine is the case's
+//     (memory_exceeded), whatever the failure looked like;
 //   - a case that outlives its time is the case's (case_timeout): its page is fresh (every case that
 //     ran script had a page of its own), so no earlier case's deferred work can have hung it;
 //   - when a batch fails as a whole (a hang, a crash), nobody knows which case to blame: every case
@@ -29,6 +31,7 @@ import { EngineGoneError, VIEWPORT, type EnginePage } from '../engine.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 import type { EngineQueue, Pending } from './engine-queue.js';
 import type { DocumentJob, WriteJob } from './jobs.js';
+import type { EngineMemory } from './memory-watch.js';
 import type { PagePool, Slot } from './page-pool.js';
 
 /** How much longer than one case a batch may take, per further case in it; far above what a script-free case needs. */
@@ -50,6 +53,7 @@ export class CaseRunner {
     private readonly pool: PagePool,
     private readonly queue: EngineQueue,
     private readonly timeoutMs: number,
+    private readonly memory: EngineMemory,
   ) {}
 
   /** Runs `batch` (one or more script-free cases, or one case with its own document) on `slot`. */
@@ -64,6 +68,7 @@ export class CaseRunner {
     const jobs = batch.map((p) => p.job as WriteJob);
     const { blankUrl, walk } = jobs[0]!;
     const generation = this.supervisor.generation;
+    const memoryMark = this.memory.mark();
     let retired = false;
     const retire = () => {
       if (!retired) this.pool.retire(slot, false);
@@ -99,8 +104,9 @@ export class CaseRunner {
         this.fail(rest[0]!, 'page', new PageFault(`writing or walking the case failed in the page (${answer.failed})`));
         this.queue.requeue(rest.slice(1));
       } else this.queue.requeue(rest);
-    } catch (error) {
+    } catch (caught) {
       retire();
+      const error = this.memory.explain(caught, memoryMark);
       const failure = await this.classify(error, generation);
       if (batch.length === 1) this.fail(batch[0]!, failure, error);
       else this.queue.requeue(batch.map((p) => ({ ...p, alone: true })));
@@ -121,9 +127,11 @@ export class CaseRunner {
     const job = pending.job as DocumentJob;
     const limit = job.kind === 'trace' ? this.timeoutMs + TRACE_COMPLETION_MS : this.timeoutMs;
     const generation = this.supervisor.generation;
+    const memoryMark = this.memory.mark();
     try {
       pending.resolve(await pTimeout(this.runDocument(slot.page, job, pending.attempt, limit), { milliseconds: limit }));
-    } catch (error) {
+    } catch (caught) {
+      const error = this.memory.explain(caught, memoryMark);
       this.fail(pending, await this.classify(error, generation), error);
     } finally {
       this.pool.retire(slot, job.document.freshStorage);
@@ -188,6 +196,8 @@ export class CaseRunner {
 
   /** Whose fault a failure is. A browser that went away under the call is a crash whatever the call said. */
   private async classify(error: unknown, generation: number): Promise<Failure> {
+    // The watch killed a process of the engine under the case (memory-watch.ts): the case's doing, whatever the process's death looked like.
+    if (error instanceof OracleError && error.code === 'memory_exceeded') return 'final';
     if (error instanceof TimeoutError) return 'timeout';
     // The browser's exit can be reported just after the failed call it caused.
     await sleep(100);

@@ -93,6 +93,10 @@ export class ChromiumBrowser implements EngineBrowser {
     }
   }
 
+  processGroups(): readonly number[] {
+    return [this.process.pid];
+  }
+
   /** Closes the browser, then kills its process group (whatever it did); the user data folder goes with it. */
   async close(): Promise<void> {
     if (!this.closing) {

@@ -95,6 +95,10 @@ export class FirefoxBrowser implements EngineBrowser {
     }
   }
 
+  processGroups(): readonly number[] {
+    return [this.process.pid];
+  }
+
   /** Ends the session, then kills the process group (whatever the session did); the profile goes with it. */
   async close(): Promise<void> {
     if (!this.closing) {

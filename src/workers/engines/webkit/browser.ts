@@ -69,6 +69,10 @@ class WebKitBrowser implements EngineBrowser {
     return new WebKitPage(session, (page) => this.release(page));
   }
 
+  processGroups(): readonly number[] {
+    return [...this.sessions].map((session) => session.group);
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all([...this.sessions].map((s) => s.close()));
