@@ -10,7 +10,7 @@ export const ERROR_CODES = {
   case_timeout: 'the engine did not finish the case in time; the page was replaced',
   engine_crashed: 'the engine process died during the case; it is being relaunched',
   memory_exceeded:
-    "the engine's processes passed their memory budget (--max-engine-memory) during the case; the process holding the most was killed and the page replaced",
+    "the engine's processes passed their memory budget (--max-engine-memory) during the case, twice, the second time on a fresh page; the process holding the most was killed each time and the page replaced",
   script_error: "the case's script threw; the message carries its error",
   navigation_failed: 'the engine could not load the case document',
   page_tampered:

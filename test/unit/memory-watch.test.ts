@@ -91,7 +91,7 @@ test('over its budget, an engine loses its biggest process; the failures of the 
   try {
     const small = holder(64);
     const groups = [small.pid!];
-    const memory = watcher.watch('webkit', () => groups);
+    const memory = watcher.watch('chromium', { processGroups: () => groups, groupPerPage: false });
     await said(small, 'held');
     const mark = memory.mark();
     watcher.sample();
@@ -107,7 +107,7 @@ test('over its budget, an engine loses its biggest process; the failures of the 
     for (const failure of [new EngineGoneError('renderer gone'), new Error('session deleted'), new OracleError('page_tampered', 'x')]) {
       const error = memory.explain(failure, mark);
       assert.ok(error instanceof OracleError && error.code === 'memory_exceeded', String(error));
-      assert.match(error.message, /^webkit used \d+(\.\d)? MiB, over 256 MiB \(--max-engine-memory\); its node process was killed$/);
+      assert.match(error.message, /^chromium used \d+(\.\d)? MiB, over 256 MiB \(--max-engine-memory\); its node process was killed$/);
     }
     // The case's own answers stand: its page lived to give them.
     const scriptError = new OracleError('script_error', 'RangeError');
@@ -115,6 +115,28 @@ test('over its budget, an engine loses its biggest process; the failures of the 
     // A case that started after the kill is not charged with it.
     const later = memory.mark();
     assert.equal(memory.explain(gone, later), gone);
+    const smallExited = once(small, 'exit');
+    process.kill(-small.pid!, 'SIGKILL');
+    await smallExited;
+  } finally {
+    await watcher.close();
+  }
+});
+
+test("where a process group is one page's browser, a process of it killed for memory takes the whole group", async () => {
+  const watcher = new MemoryWatcher(256 * MiB, 3_600_000);
+  try {
+    // A small leader (a driver) above the process that holds the most (a web process).
+    const page = holder(8, { children: 1, childMib: 320 });
+    await said(page, 'held');
+    const below = processesOf(new Set([page.pid!])).filter((p) => p.pid !== page.pid);
+    assert.equal(below.length, 1);
+    const memory = watcher.watch('webkit', { processGroups: () => [page.pid!], groupPerPage: true });
+    const mark = memory.mark();
+    const exited = once(page, 'exit');
+    watcher.sample();
+    assert.deepEqual(await exited, [null, 'SIGKILL'], 'the leader went with the process over the budget');
+    assert.match(String(memory.explain(new Error('connection reset'), mark)), /^OracleError: webkit used .* its node process was killed$/);
   } finally {
     await watcher.close();
   }
@@ -124,7 +146,7 @@ test('where the kernel has a v1 memory cgroup, an engine runs under a hard limit
   const watcher = new MemoryWatcher(256 * MiB, 3_600_000);
   try {
     const child = holder(1024, { wait: true });
-    const memory = watcher.watch('chromium', () => [child.pid!]);
+    const memory = watcher.watch('chromium', { processGroups: () => [child.pid!], groupPerPage: false });
     // One sample moves the group's processes into the engine's cgroup, if there is one.
     watcher.sample();
     const cgroup = readFileSync(`/proc/${child.pid}/cgroup`, 'utf8')
@@ -148,7 +170,10 @@ test('where the kernel has a v1 memory cgroup, an engine runs under a hard limit
     assert.deepEqual(await exited, [null, 'SIGKILL']);
     const error = memory.explain(new EngineGoneError('gone'), mark);
     assert.ok(error instanceof OracleError && error.code === 'memory_exceeded', String(error));
-    assert.match(error.message, /^chromium reached its kernel limit of 320 MiB \(--max-engine-memory 256 MiB, and a quarter\); the kernel killed/);
+    assert.match(
+      error.message,
+      /^chromium reached its kernel limit of 320 MiB \(--max-engine-memory 256 MiB, and a quarter\); the kernel killed/,
+    );
     await watcher.close();
     assert.ok(!existsSync(folder), 'closing removes the cgroup');
   } finally {

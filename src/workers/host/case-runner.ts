@@ -4,8 +4,10 @@
 //   - a crash, or a page that is not on the case's document or answers what the oracle's in-page
 //     code cannot have made, is the page's fault: the case runs once more on a fresh page, and only
 //     a second such failure is the case's (engine_crashed, page_tampered);
-//   - a case during which the memory watch killed a process of its engine is the case's
-//     (memory_exceeded), whatever the failure looked like;
+//   - a process of the engine killed for memory under a case (memory-watch.ts) is a crash we
+//     caused, whatever it looked like: the case runs once more on a fresh page (the memory may
+//     have been an earlier case's, or another page's in a shared process), and a second such
+//     kill is the case's (memory_exceeded);
 //   - a case that outlives its time is the case's (case_timeout): its page is fresh (every case that
 //     ran script had a page of its own), so no earlier case's deferred work can have hung it;
 //   - when a batch fails as a whole (a hang, a crash), nobody knows which case to blame: every case
@@ -44,7 +46,7 @@ class PageFault extends Error {
   override name = 'PageFault';
 }
 
-type Failure = 'crash' | 'page' | 'timeout' | 'final';
+type Failure = 'crash' | 'page' | 'memory' | 'timeout' | 'final';
 
 export class CaseRunner {
   constructor(
@@ -196,8 +198,8 @@ export class CaseRunner {
 
   /** Whose fault a failure is. A browser that went away under the call is a crash whatever the call said. */
   private async classify(error: unknown, generation: number): Promise<Failure> {
-    // The watch killed a process of the engine under the case (memory-watch.ts): the case's doing, whatever the process's death looked like.
-    if (error instanceof OracleError && error.code === 'memory_exceeded') return 'final';
+    // The watch killed a process of the engine under the case (memory-watch.ts), whatever its death looked like.
+    if (error instanceof OracleError && error.code === 'memory_exceeded') return 'memory';
     if (error instanceof TimeoutError) return 'timeout';
     // The browser's exit can be reported just after the failed call it caused.
     await sleep(100);
@@ -208,7 +210,8 @@ export class CaseRunner {
 
   /** Ends a case that failed by itself (or sends it round once more, when its page was to blame for the first time). */
   private fail(pending: Pending, failure: Failure, error: unknown): void {
-    if ((failure === 'crash' || failure === 'page') && pending.attempt === 0) this.queue.requeue([{ ...pending, attempt: 1, alone: true }]);
+    if ((failure === 'crash' || failure === 'page' || failure === 'memory') && pending.attempt === 0)
+      this.queue.requeue([{ ...pending, attempt: 1, alone: true }]);
     else pending.reject(this.finalError(failure, error));
   }
 
@@ -225,6 +228,7 @@ export class CaseRunner {
           : new OracleError('page_tampered', `${firstLine(error)}; twice, the second time on a fresh page`);
       case 'timeout':
         return new OracleError('case_timeout', `no answer from ${this.engine} within ${this.timeoutMs} ms`);
+      case 'memory':
       case 'final':
         return error;
     }

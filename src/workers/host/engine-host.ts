@@ -42,7 +42,7 @@ export class EngineHost {
     this.supervisor = new BrowserSupervisor(engine, launchEngine, options, () => this.pool.browserLost());
     this.pool = new PagePool(this.supervisor, settings.pages);
     this.queue = new EngineQueue(settings.pages, settings.maxBatch);
-    const watched = memory.watch(engine, () => this.supervisor.processGroups());
+    const watched = memory.watch(engine, this.supervisor);
     this.runner = new CaseRunner(engine, this.supervisor, this.pool, this.queue, settings.timeoutMs, watched);
   }
 

@@ -2,8 +2,9 @@
 // /proc reads what every process of every engine holds (src/system/memory/process-memory.ts); an
 // engine over its budget (--max-engine-memory) loses the process over it, or the one holding the
 // most, killed at once (src/system/memory/budget.ts). Each kill is recorded before it is made, so
-// the failure policy can tell why a page died under a case: the case that was running there is
-// answered memory_exceeded, never engine_crashed or case_timeout. Where the kernel has a memory
+// the failure policy (case-runner.ts) can tell why a page died under a case, whatever its driver
+// made of it (a crash, a broken call, a timeout): a case that passes the budget on a fresh page too
+// is answered memory_exceeded, never engine_crashed or case_timeout. Where the kernel has a memory
 // cgroup to give (src/system/memory/cgroup.ts), each engine also runs under a hard limit a quarter
 // above its budget, which no allocation can outrun between two samples; the kernel's kills there
 // are read back and recorded the same way.
@@ -26,6 +27,12 @@ const CASE_ANSWERS: ReadonlySet<ErrorCode> = new Set(['script_error', 'dump_too_
 /** How long a closing engine's cgroup waits for its last processes to be gone before it is left to the next oracle's sweep. */
 const CGROUP_REMOVE_MS = 3_000;
 
+/** What the watch asks of an engine's browser at each sample (src/workers/engine.ts says what each means). */
+export interface WatchedBrowser {
+  processGroups(): readonly number[];
+  readonly groupPerPage: boolean;
+}
+
 export class MemoryWatcher {
   private readonly engines = new Set<EngineMemory>();
   private readonly timer: NodeJS.Timeout;
@@ -38,9 +45,9 @@ export class MemoryWatcher {
     this.timer.unref();
   }
 
-  /** Watches `engine`, whose browser's processes are those of the process groups `groups()` names at each sample. */
-  watch(engine: EngineName, groups: () => readonly number[]): EngineMemory {
-    const memory = new EngineMemory(engine, groups, this.budget);
+  /** Watches `engine`, whose browser's processes are those of the process groups `browser` names at each sample. */
+  watch(engine: EngineName, browser: WatchedBrowser): EngineMemory {
+    const memory = new EngineMemory(engine, browser, this.budget);
     this.engines.add(memory);
     return memory;
   }
@@ -48,7 +55,7 @@ export class MemoryWatcher {
   /** One sample: every watched engine's processes read in one pass, each engine held to its budget. */
   sample(): void {
     const owners = new Map<number, EngineMemory>();
-    for (const engine of this.engines) for (const group of engine.groups()) owners.set(group, engine);
+    for (const engine of this.engines) for (const group of engine.browser.processGroups()) owners.set(group, engine);
     const found = new Map<EngineMemory, ProcessMemory[]>();
     for (const p of processesOf(new Set(owners.keys()))) {
       const engine = owners.get(p.group)!;
@@ -78,7 +85,7 @@ export class EngineMemory {
 
   constructor(
     readonly engine: EngineName,
-    readonly groups: () => readonly number[],
+    readonly browser: WatchedBrowser,
     private readonly budget: number,
   ) {
     const cgroup = MemoryCgroup.create(`${threadId}-${engine}`, Math.round(budget * CGROUP_LIMIT));
@@ -122,9 +129,13 @@ export class EngineMemory {
     const message = `${this.engine} used ${formatSize(used)}, over ${formatSize(this.budget)} (--max-engine-memory); its ${victim.name} process was killed`;
     this.record(new OracleError('memory_exceeded', message));
     this.killed.add(victim.pid);
-    log.warn(`${this.engine}: ${message} (pid ${victim.pid}, ${formatSize(victim.own)} of its own, ${formatSize(victim.rss)} resident)`);
+    const whole = this.browser.groupPerPage;
+    log.warn(
+      `${this.engine}: ${message} (pid ${victim.pid}, ${formatSize(victim.own)} of its own, ${formatSize(victim.rss)} resident)` +
+        (whole ? ", with the rest of its page's browser" : ''),
+    );
     try {
-      process.kill(victim.pid, 'SIGKILL');
+      process.kill(whole ? -victim.group : victim.pid, 'SIGKILL');
     } catch {
       // gone already
     }

@@ -32,6 +32,7 @@ export class ChromiumBrowser implements EngineBrowser {
   readonly engine = 'chromium' as const;
   readonly guarded = false;
   readonly writesKeepBidi = false;
+  readonly groupPerPage = false;
   readonly exited: Promise<void>;
   /** Pages by their session. */
   private readonly pages = new Map<string, ChromiumPage>();

@@ -33,6 +33,7 @@ export class FirefoxBrowser implements EngineBrowser {
   readonly engine = 'firefox' as const;
   readonly guarded = false;
   readonly writesKeepBidi = true;
+  readonly groupPerPage = false;
   readonly exited: Promise<void>;
   /** Pages by their top-level context. */
   private readonly pages = new Map<string, FirefoxPage>();
