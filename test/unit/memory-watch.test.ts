@@ -11,7 +11,9 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { OracleError } from '../../src/protocol/errors.js';
 import { MemoryCgroup } from '../../src/system/memory/cgroup.js';
-import { processesOf } from '../../src/system/memory/process-memory.js';
+import { ProcessTable } from '../../src/system/memory/process-memory.js';
+
+const processesOf = (groups: ReadonlySet<number>) => new ProcessTable().read(groups);
 import { EngineGoneError } from '../../src/workers/engine.js';
 import { CGROUP_LIMIT, MemoryWatcher } from '../../src/workers/host/memory-watch.js';
 
@@ -82,8 +84,20 @@ test("a process group's processes, found from /proc with what each holds for its
   // This test's own process is in another group, and a group with no process has none.
   assert.ok(!found.some((p) => p.pid === process.pid));
   assert.deepEqual(processesOf(new Set([2 ** 22 + 1])), []);
-  process.kill(-parent.pid!, 'SIGKILL');
-  await once(parent, 'exit');
+  // One table, pass after pass, as the watch reads: a group started after the first pass is found too.
+  const table = new ProcessTable();
+  assert.equal(table.read(new Set([parent.pid!])).length, 3);
+  const later = holder(16);
+  await said(later, 'held');
+  const both = table.read(new Set([parent.pid!, later.pid!]));
+  assert.deepEqual(new Set(both.map((p) => p.group)), new Set([parent.pid!, later.pid!]));
+  assert.equal(both.length, 4);
+  for (const child of [parent, later]) {
+    const exited = once(child, 'exit');
+    process.kill(-child.pid!, 'SIGKILL');
+    await exited;
+  }
+  assert.deepEqual(table.read(new Set([parent.pid!, later.pid!])), [], 'a process that exited is not read');
 });
 
 test('over its budget, an engine loses its biggest process; the failures of the case that ran meanwhile are memory_exceeded', async () => {

@@ -16,7 +16,7 @@ import { formatSize } from '../../protocol/sizes.js';
 import { log } from '../../system/log.js';
 import { overrun } from '../../system/memory/budget.js';
 import { MemoryCgroup } from '../../system/memory/cgroup.js';
-import { processesOf, type ProcessMemory } from '../../system/memory/process-memory.js';
+import { ProcessTable, type ProcessMemory } from '../../system/memory/process-memory.js';
 
 /** How often the processes are read: between two reads a process can allocate unseen (the sampling slack, docs/protocol.md "Memory"). */
 export const SAMPLE_MS = 250;
@@ -35,6 +35,7 @@ export interface WatchedBrowser {
 
 export class MemoryWatcher {
   private readonly engines = new Set<EngineMemory>();
+  private readonly table = new ProcessTable();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -57,7 +58,7 @@ export class MemoryWatcher {
     const owners = new Map<number, EngineMemory>();
     for (const engine of this.engines) for (const group of engine.browser.processGroups()) owners.set(group, engine);
     const found = new Map<EngineMemory, ProcessMemory[]>();
-    for (const p of processesOf(new Set(owners.keys()))) {
+    for (const p of this.table.read(new Set(owners.keys()))) {
       const engine = owners.get(p.group)!;
       found.set(engine, [...(found.get(engine) ?? []), p]);
     }
