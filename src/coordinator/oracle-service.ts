@@ -176,5 +176,7 @@ export class OracleService {
     const leftovers = killDescendants();
     if (leftovers.length)
       log.warn(`killed ${leftovers.length} process(es) left behind by the engines (${[...new Set(leftovers)].join(', ')})`);
+    // The strays killed at start were still exiting then, their cgroups not yet empty.
+    removeStrayCgroups();
   }
 }
