@@ -50,8 +50,8 @@ export const LaunchExtrasSchema = Type.Object(
 );
 export type LaunchExtras = Static<typeof LaunchExtrasSchema>;
 
-/** The smallest memory budget: below it, an idle browser of this oracle's would already pass it (docs/protocol.md, "Memory"). */
-export const MIN_ENGINE_MEMORY = 256 * 1024 * 1024;
+/** The smallest memory budget: near it, an idle Firefox with two pages (about 400 MiB) would already pass it (docs/protocol.md, "Memory"). */
+export const MIN_ENGINE_MEMORY = 512 * 1024 * 1024;
 
 /** The budget `value` (a number of bytes, or a size such as "2GiB") names; a ConfigError when it is not one, or is below the least. */
 export function engineMemoryBytes(value: number | string, source: string): number {

@@ -42,8 +42,8 @@ test('the budget: bytes or a size, never below the least, and a one-line ConfigE
   assert.equal(engineMemoryBytes(3 * GiB, 'x'), 3 * GiB);
   assert.equal(engineMemoryBytes(MIN_ENGINE_MEMORY, 'x'), MIN_ENGINE_MEMORY);
   const bad: [number | string, RegExp][] = [
-    ['100MiB', /^maxEngineMemory: 100 MiB is below the least, 256 MiB$/],
-    [200 * MiB, /^maxEngineMemory: 200 MiB is below the least, 256 MiB$/],
+    ['100MiB', /^maxEngineMemory: 100 MiB is below the least, 512 MiB$/],
+    [400 * MiB, /^maxEngineMemory: 400 MiB is below the least, 512 MiB$/],
     ['lots', /^maxEngineMemory: "lots" is not a size \(such as 2GiB\)$/],
     [1.5, /^maxEngineMemory: 1\.5 is not a size/],
   ];
@@ -73,7 +73,7 @@ test('--max-engine-memory takes a size, and refuses one it cannot use as a usage
   assert.equal(parse([]), 2 * GiB);
   assert.equal(parse(['--max-engine-memory=1536MiB']), 1.5 * GiB);
   assert.equal(parse(['--max-engine-memory', '4000000000']), 4e9);
-  assert.throws(() => parse(['--max-engine-memory=64MiB']), /--max-engine-memory: 64 MiB is below the least, 256 MiB/);
+  assert.throws(() => parse(['--max-engine-memory=64MiB']), /--max-engine-memory: 64 MiB is below the least, 512 MiB/);
   assert.throws(() => parse(['--max-engine-memory=big']), /--max-engine-memory: "big" is not a size/);
 });
 

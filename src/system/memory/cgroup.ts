@@ -84,11 +84,6 @@ export class MemoryCgroup {
     return line ? Number(line.slice('oom_kill '.length)) : 0;
   }
 
-  /** The most its processes held at once, in bytes. */
-  peak(): number {
-    return Number(read(join(this.path, 'memory.max_usage_in_bytes')) ?? 0);
-  }
-
   /** Removes the cgroup; false while processes are still in it (the kernel refuses). */
   remove(): boolean {
     return tryRemove(this.path);

@@ -129,8 +129,8 @@ export class EngineMemory {
     const { victim, used } = over;
     const message = `${this.engine} used ${formatSize(used)}, over ${formatSize(this.budget)} (--max-engine-memory); its ${victim.name} process was killed`;
     this.record(new OracleError('memory_exceeded', message));
-    this.killed.add(victim.pid);
     const whole = this.browser.groupPerPage;
+    for (const p of processes) if (p.pid === victim.pid || (whole && p.group === victim.group)) this.killed.add(p.pid);
     log.warn(
       `${this.engine}: ${message} (pid ${victim.pid}, ${formatSize(victim.own)} of its own, ${formatSize(victim.rss)} resident)` +
         (whole ? ", with the rest of its page's browser" : ''),
