@@ -6,6 +6,19 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Id, strict } from './common.js';
 import { DumpSchema, GeometryRequestSchema } from './schema.js';
 
+/** The candidates this package ships, runnable by name (`browser-oracle candidate <name>`). */
+export const REFERENCE_CANDIDATES = ['taffy', 'yoga'] as const;
+export type ReferenceCandidate = (typeof REFERENCE_CANDIDATES)[number];
+
+/** Stable codes that lead the message of a candidate `error` the oracle records (the candidate's own errors keep theirs). */
+export const CANDIDATE_ERROR_CODES = {
+  candidate_timeout: 'no answer within the per-case timeout; the candidate process was killed and is restarted',
+  candidate_crashed: 'the candidate process exited during the case; it is restarted',
+  candidate_start: 'the candidate process did not start or did not answer its ping',
+  candidate_protocol: 'the candidate answered with a line that is not a candidate answer to the case',
+} as const;
+export type CandidateErrorCode = keyof typeof CANDIDATE_ERROR_CODES;
+
 export const CandidateCaseSchema = Type.Object(
   { id: Id, html: GeometryRequestSchema.properties.html, script: GeometryRequestSchema.properties.script },
   { ...strict, title: 'Candidate case: one document to lay out' },
