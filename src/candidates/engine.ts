@@ -32,7 +32,7 @@ export function layOutCase(engine: LayoutEngine, request: CandidateCase, fontMod
     const cascaded = cascade(document, USER_AGENT_SHEET);
     const styled = computeStyles(document, cascaded);
     const html = buildBoxes(document.root, styled, { keepContents: engine.keepsContents });
-    const page = pageOf(document, html);
+    const page = pageOf(document, html, styled.styles);
     const boxes = engine.layout(page, { mode: fontMode, fontFaces: cascaded.fontFaces });
     const dump = buildDump(engine.name, engine.version, document, styled.styles, { boxes, items: flexAndGridItems(html) });
     return page.roots.length ? { id, dump, roots: [...page.roots] } : { id, dump };

@@ -40,6 +40,7 @@ export const taffy: LayoutEngine = {
 };
 
 function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed> {
+  const styles = page.styles;
   const nodes = new Map<Box, bigint>();
   const node = (box: Box, context: Context): bigint => {
     let id: bigint;
@@ -52,7 +53,7 @@ function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed>
       leaf.free();
     } else {
       const inBlock = BLOCK_CONTAINERS.has(box.style.display);
-      const children = box.children.map((c) => node(c, { inBlock, root: false }));
+      const children = box.children.map((c) => node(c, { inBlock, root: false, parent: box.element, styles }));
       const style = taffyStyle(box, context);
       id = tree.newWithChildren(style, children);
       style.free();
@@ -72,14 +73,14 @@ function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed>
 
   // In flow: html (a block formatting context, as the root always is) > body > its in-flow boxes.
   const body = page.body;
-  const bodyStyle = taffyStyle(body, { inBlock: true, root: false });
+  const bodyStyle = taffyStyle(body, { inBlock: true, root: false, parent: page.html.element, styles });
   const bodyNode = tree.newWithChildren(
     bodyStyle,
-    page.inFlow.map((b) => node(b, { inBlock: true, root: false })),
+    page.inFlow.map((b) => node(b, { inBlock: true, root: false, parent: body.element, styles })),
   );
   bodyStyle.free();
   nodes.set(body, bodyNode);
-  const htmlStyle = taffyStyle(page.html, { inBlock: true, root: false });
+  const htmlStyle = taffyStyle(page.html, { inBlock: true, root: true, parent: null, styles });
   htmlStyle.display = Display.FlowRoot;
   const htmlNode = tree.newWithChildren(htmlStyle, [bodyNode]);
   htmlStyle.free();
@@ -92,7 +93,9 @@ function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed>
   if (page.outOfFlow.length) {
     const b = placed.get(body.element!)!;
     const content = { x: b.x + b.border[3] + b.padding[3], y: b.y + b.border[0] + b.padding[0] };
-    const roots = page.outOfFlow.map((box) => node(box, { inBlock: true, root: true, insets: rootInsets(page, box, content) }));
+    const roots = page.outOfFlow.map((box) =>
+      node(box, { inBlock: true, root: true, insets: rootInsets(page, box, content), parent: null, styles }),
+    );
     const outOfFlowRoot = viewport(roots);
     compute(tree, outOfFlowRoot);
     read(tree, outOfFlowRoot, 0, 0, nodes, placed);

@@ -29,6 +29,7 @@ import {
   type TrackSizingFunction,
 } from 'taffy-layout';
 import type { Box } from '../web/boxes.js';
+import type { Element } from '../web/document.js';
 import type { Breadth, GridLine, LengthAuto, Size, Track, TrackSize } from '../web/properties.js';
 import type { Style as Computed } from '../web/style.js';
 import { Unsupported } from '../web/unsupported.js';
@@ -161,6 +162,10 @@ export interface Context {
   root: boolean;
   /** Insets to use instead of the box's own (a root's, with its static position). */
   insets?: Record<'top' | 'right' | 'bottom' | 'left', LengthAuto>;
+  /** The element of the box's parent box (null for a root). */
+  parent: Element | null;
+  /** Every element's computed style. */
+  styles: ReadonlyMap<Element, Computed>;
 }
 
 /** The taffy Style of an element's box. */
@@ -171,7 +176,7 @@ export function taffyStyle(box: Box, context: Context): Style {
   s.boxSizing = c['box-sizing'] === 'border-box' ? BoxSizing.BorderBox : BoxSizing.ContentBox;
   s.direction = c.direction === 'rtl' ? Direction.Rtl : Direction.Ltr;
   if (c['writing-mode'] !== 'horizontal-tb') refuse('writing-mode', c['writing-mode']);
-  position(s, c, context);
+  position(s, box, context);
   if (c.float === 'inline-start' || c.float === 'inline-end') refuse('float', c.float);
   if (c.clear === 'inline-start' || c.clear === 'inline-end') refuse('clear', c.clear);
   // Floats float only in block containers; in flex and grid they are items like any other.
@@ -210,7 +215,8 @@ export function taffyStyle(box: Box, context: Context): Style {
   return s;
 }
 
-function position(s: Style, c: Computed, context: Context): void {
+function position(s: Style, box: Box, context: Context): void {
+  const c = box.style;
   const insets = context.insets ?? { top: c.top, right: c.right, bottom: c.bottom, left: c.left };
   switch (c.position) {
     case 'static':
@@ -226,6 +232,10 @@ function position(s: Style, c: Computed, context: Context): void {
       s.position = Position.Absolute;
       break;
     case 'absolute':
+      // Taffy places an absolutely positioned box in its parent; CSS in its nearest positioned ancestor.
+      if (!context.root && containingBlock(box.element!, context.styles) !== context.parent) {
+        refuse('position', 'absolute', 'its containing block is not its parent box');
+      }
       s.position = Position.Absolute;
       break;
     default:
@@ -253,4 +263,13 @@ function self(property: string, value: string, absolute: boolean): AlignSelf | u
   if (value === 'auto') return undefined;
   if (value === 'normal') return absolute ? refuse(property, value, 'on an absolutely positioned box') : AlignSelf.Stretch;
   return mapped(SELF, property, value);
+}
+
+/** The element whose box is an absolutely positioned element's containing block: its nearest positioned ancestor with a box. */
+function containingBlock(element: Element, styles: ReadonlyMap<Element, Computed>): Element | null {
+  for (let e = element.parent; e; e = e.parent) {
+    const style = styles.get(e)!;
+    if (style.position !== 'static' && style.display !== 'contents') return e;
+  }
+  return null;
 }

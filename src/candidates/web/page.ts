@@ -5,7 +5,7 @@
 // needs: html without margins, borders or padding, a body of block layout with auto sizes; a case
 // that styles them otherwise, or a quirks-mode document, is unsupported.
 import { layoutChildren, type Box } from './boxes.js';
-import type { Document } from './document.js';
+import type { Document, Element } from './document.js';
 import type { Edges } from './dump.js';
 import type { LengthAuto } from './properties.js';
 import type { Style } from './style.js';
@@ -26,11 +26,13 @@ export interface Page {
   readonly afterInFlow: ReadonlySet<Box>;
   /** The dump indices of the body's element boxes: the subtrees the candidate lays out. */
   readonly roots: readonly number[];
+  /** Every element's computed style. */
+  readonly styles: ReadonlyMap<Element, Style>;
 }
 
 const SIDES = ['top', 'right', 'bottom', 'left'] as const;
 
-export function pageOf(document: Document, html: Box): Page {
+export function pageOf(document: Document, html: Box, styles: ReadonlyMap<Element, Style>): Page {
   if (document.mode === 'quirks') throw new Unsupported('document mode: quirks (no doctype)');
   const htmlStyle = html.style;
   demand(htmlStyle, 'HTML', 'display', ['block', 'flow-root']);
@@ -64,6 +66,7 @@ export function pageOf(document: Document, html: Box): Page {
     outOfFlow,
     afterInFlow,
     roots: children.filter((b) => b.element).map((b) => b.element!.index),
+    styles,
   };
 }
 
