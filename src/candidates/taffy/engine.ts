@@ -27,7 +27,7 @@ export const taffy: LayoutEngine = {
   name: 'taffy',
   version: `taffy-layout ${version}`,
   keepsContents: false,
-  supports: (fonts) => supportsOf(fonts, { drop: { 'justify-items': ['legacy'] } }),
+  supports: (fonts) => supportsOf(fonts, {}),
   layout(page, fonts) {
     const tree = new TaffyTree();
     tree.disableRounding();

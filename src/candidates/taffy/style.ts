@@ -152,6 +152,12 @@ function template(property: string, tracks: Track[] | 'none'): GridTemplateCompo
   return tracks.map((t) => ('repeat' in t ? { count: t.repeat, tracks: t.tracks.map((x) => track(property, x)) } : track(property, t)));
 }
 
+/** Implicit tracks; Taffy's empty list means what the initial `auto` does. */
+function autoTracks(property: string, tracks: TrackSize[]): TrackSizingFunction[] {
+  const isAuto = tracks.length === 1 && 'min' in tracks[0]! && tracks[0].min === 'auto' && tracks[0].max === 'auto';
+  return isAuto ? [] : tracks.map((t) => track(property, t));
+}
+
 const placement = (l: GridLine): GridPlacement => (l === 'auto' ? 'auto' : 'line' in l ? l.line : { span: l.span });
 
 /** Where the box sits, as the style mapping needs it. */
@@ -168,10 +174,67 @@ export interface Context {
   styles: ReadonlyMap<Element, Computed>;
 }
 
+/** A Style's properties as plain values, before any reaches WebAssembly. */
+type Props = { -readonly [K in Exclude<keyof Style, 'free' | 'get' | 'set' | typeof Symbol.dispose>]?: Style[K] };
+
+/** Taffy's own default of each property, as JSON: a property left at it is not set (each setter crosses into WebAssembly). */
+let defaults: Record<string, string | undefined> | undefined;
+const taffyDefaults = (): Record<string, string | undefined> => (defaults ??= readDefaults());
+
+function readDefaults(): Record<string, string | undefined> {
+  const style = new Style();
+  const read = style as unknown as Record<string, unknown>;
+  const keys = [
+    'display',
+    'position',
+    'inset',
+    'boxSizing',
+    'direction',
+    'float',
+    'clear',
+    'size',
+    'minSize',
+    'maxSize',
+    'margin',
+    'padding',
+  ];
+  const more = [
+    'border',
+    'overflow',
+    'scrollbarWidth',
+    'flexDirection',
+    'flexWrap',
+    'flexGrow',
+    'flexShrink',
+    'flexBasis',
+    'justifyContent',
+  ];
+  const grid = ['alignContent', 'alignItems', 'justifyItems', 'alignSelf', 'justifySelf', 'gap', 'gridTemplateColumns', 'gridTemplateRows'];
+  const rest = ['gridAutoColumns', 'gridAutoRows', 'gridAutoFlow', 'gridRow', 'gridColumn', 'aspectRatio', 'textAlign'];
+  const values = Object.fromEntries([...keys, ...more, ...grid, ...rest].map((k) => [k, canonical(read[k])]));
+  style.free();
+  return values;
+}
+
+/** The Style with `props` set, leaving Taffy's defaults where they already are what the page means. */
+function toStyle(props: Props): Style {
+  const style = new Style();
+  const write = style as unknown as Record<string, unknown>;
+  const initial = taffyDefaults();
+  for (const [key, value] of Object.entries(props)) if (!(key in initial) || canonical(value) !== initial[key]) write[key] = value;
+  return style;
+}
+
+/** JSON with object keys sorted, so that equal values compare equal whatever order their keys were written in. */
+const canonical = (value: unknown): string | undefined =>
+  JSON.stringify(value, (_, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+  );
+
 /** The taffy Style of an element's box. */
 export function taffyStyle(box: Box, context: Context): Style {
   const c = box.style;
-  const s = new Style();
+  const s: Props = {};
   s.display = DISPLAY[c.display] ?? refuse('display', c.display);
   s.boxSizing = c['box-sizing'] === 'border-box' ? BoxSizing.BorderBox : BoxSizing.ContentBox;
   s.direction = c.direction === 'rtl' ? Direction.Rtl : Direction.Ltr;
@@ -205,17 +268,17 @@ export function taffyStyle(box: Box, context: Context): Style {
   s.gap = { width: c['column-gap'] === 'normal' ? 0 : lp(c['column-gap']), height: c['row-gap'] === 'normal' ? 0 : lp(c['row-gap']) };
   s.gridTemplateColumns = template('grid-template-columns', c['grid-template-columns']);
   s.gridTemplateRows = template('grid-template-rows', c['grid-template-rows']);
-  s.gridAutoColumns = c['grid-auto-columns'].map((t) => track('grid-auto-columns', t));
-  s.gridAutoRows = c['grid-auto-rows'].map((t) => track('grid-auto-rows', t));
+  s.gridAutoColumns = autoTracks('grid-auto-columns', c['grid-auto-columns']);
+  s.gridAutoRows = autoTracks('grid-auto-rows', c['grid-auto-rows']);
   s.gridAutoFlow = AUTO_FLOW[c['grid-auto-flow']]!;
   s.gridRow = { start: placement(c['grid-row-start']), end: placement(c['grid-row-end']) };
   s.gridColumn = { start: placement(c['grid-column-start']), end: placement(c['grid-column-end']) };
   s.aspectRatio = c['aspect-ratio'] === 'auto' ? undefined : c['aspect-ratio'];
   s.textAlign = LEGACY_ALIGN[c['text-align']] ?? TextAlign.Auto;
-  return s;
+  return toStyle(s);
 }
 
-function position(s: Style, box: Box, context: Context): void {
+function position(s: Props, box: Box, context: Context): void {
   const c = box.style;
   const insets = context.insets ?? { top: c.top, right: c.right, bottom: c.bottom, left: c.left };
   switch (c.position) {
@@ -244,7 +307,7 @@ function position(s: Style, box: Box, context: Context): void {
   s.inset = { top: lpa(insets.top), right: lpa(insets.right), bottom: lpa(insets.bottom), left: lpa(insets.left) };
 }
 
-function alignment(s: Style, c: Computed): void {
+function alignment(s: Props, c: Computed): void {
   const absolute = c.position === 'absolute' || c.position === 'fixed';
   const jc = c['justify-content'];
   s.justifyContent = jc === 'normal' ? undefined : JustifyContent[mapped(CONTENT, 'justify-content', jc)];
@@ -259,8 +322,8 @@ function alignment(s: Style, c: Computed): void {
 }
 
 /** An item's own alignment: auto defers to its container's; normal is stretch for an in-flow item. */
-function self(property: string, value: string, absolute: boolean): AlignSelf | undefined {
-  if (value === 'auto') return undefined;
+function self(property: string, value: string, absolute: boolean): AlignSelf {
+  if (value === 'auto') return AlignSelf.Auto;
   if (value === 'normal') return absolute ? refuse(property, value, 'on an absolutely positioned box') : AlignSelf.Stretch;
   return mapped(SELF, property, value);
 }

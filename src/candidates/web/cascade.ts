@@ -4,6 +4,7 @@
 // structural pseudo-classes :root, :first-child, :last-child, :only-child and :empty. Origin and
 // importance, then specificity, then order decide. A selector it cannot match makes the case
 // unsupported, when its rule sets anything that moves a box.
+import { LRUCache } from 'lru-cache';
 import postcss, { type ChildNode, type Declaration } from 'postcss';
 import selectorParser from 'postcss-selector-parser';
 import { isElement, type Document, type Element } from './document.js';
@@ -64,14 +65,36 @@ export interface Cascaded {
   readonly fontFaces: ReadonlySet<string>;
 }
 
+/** A parsed stylesheet, or what makes it unsupported: cases of one suite share their base stylesheet, so each is parsed once. */
+const SHEETS = new LRUCache<string, Sheet | Unsupported>({ max: 256 });
+/** Parsed style attributes, for the same reason. */
+const INLINE_STYLES = new LRUCache<string, Rule['settings'] | Unsupported>({ max: 4096 });
+
+/** Declarations of one sheet are ordered within it; sheets come this far apart. */
+const SHEET_ORDER = 1e7;
+
+function cached<T extends object>(cache: LRUCache<string, T | Unsupported>, key: string, make: () => T): T {
+  let entry = cache.get(key);
+  if (entry === undefined) {
+    try {
+      entry = make();
+    } catch (error) {
+      if (!(error instanceof Unsupported)) throw error;
+      entry = error;
+    }
+    cache.set(key, entry);
+  }
+  if (entry instanceof Unsupported) throw entry;
+  return entry;
+}
+
 export function cascade(document: Document, userAgentSheet: string): Cascaded {
-  let order = 0;
-  const next = () => order++;
   const fontFaces = new Set<string>();
-  const sheets = [
-    { layer: Layer.UserAgent, rules: parseSheet(userAgentSheet, next, fontFaces) },
-    ...document.styleSheets.map((text) => ({ layer: Layer.Author, rules: parseSheet(text, next, fontFaces) })),
-  ];
+  const sheets = [userAgentSheet, ...document.styleSheets].map((text, i) => {
+    const sheet = cached(SHEETS, text, () => parseSheet(text));
+    for (const family of sheet.fontFaces) fontFaces.add(family);
+    return { layer: i === 0 ? Layer.UserAgent : Layer.Author, rules: sheet.rules, offset: i * SHEET_ORDER };
+  });
   const result = new Map<Element, Map<string, unknown>>();
   for (const element of document.elements) {
     const winners = new Map<string, Candidate>();
@@ -79,18 +102,27 @@ export function cascade(document: Document, userAgentSheet: string): Cascaded {
       const current = winners.get(property);
       if (!current || beats(candidate, current)) winners.set(property, candidate);
     };
-    for (const { layer, rules } of sheets) {
+    for (const { layer, rules, offset } of sheets) {
       for (const rule of rules) {
         const specificity = matchSpecificity(rule.selectors, element);
         if (specificity < 0) continue;
         for (const { setting, important, order: at } of rule.settings) {
-          offer(setting.property, { layer: important ? Layer.AuthorImportant : layer, specificity, order: at, value: setting.value });
+          offer(setting.property, {
+            layer: important ? Layer.AuthorImportant : layer,
+            specificity,
+            order: offset + at,
+            value: setting.value,
+          });
         }
       }
     }
     const inline = element.attributes.get('style');
     if (inline !== undefined && element.html) {
-      for (const { setting, important, order: at } of declarationsOf(parseOrUnsupported(inline, 'style attribute').nodes, next)) {
+      const settings = cached(INLINE_STYLES, inline, () => {
+        let order = 0;
+        return declarationsOf(parseOrUnsupported(inline, 'style attribute').nodes, () => order++);
+      });
+      for (const { setting, important, order: at } of settings) {
         offer(setting.property, {
           layer: important ? Layer.AuthorImportant : Layer.Author,
           specificity: INLINE,
@@ -116,7 +148,15 @@ function parseOrUnsupported(text: string, what: string): postcss.Root {
   }
 }
 
-function parseSheet(text: string, next: () => number, fontFaces: Set<string>): Rule[] {
+interface Sheet {
+  rules: Rule[];
+  fontFaces: Set<string>;
+}
+
+function parseSheet(text: string): Sheet {
+  let order = 0;
+  const next = () => order++;
+  const fontFaces = new Set<string>();
   const rules: Rule[] = [];
   for (const node of parseOrUnsupported(text, 'stylesheet').nodes) {
     if (node.type === 'atrule') {
@@ -143,7 +183,7 @@ function parseSheet(text: string, next: () => number, fontFaces: Set<string>): R
     const selectors = compileSelectors(node.selector, settings);
     if (selectors && settings.length) rules.push({ selectors, settings });
   }
-  return rules;
+  return { rules, fontFaces };
 }
 
 function declarationsOf(nodes: ChildNode[], next: () => number): Rule['settings'] {

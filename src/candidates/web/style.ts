@@ -20,6 +20,8 @@ export interface Styled {
 export const VIEWPORT = { width: 800, height: 600 } as const;
 
 const PROPERTIES = Object.keys(LONGHANDS) as Property[];
+const INITIAL = Object.fromEntries(PROPERTIES.map((p) => [p, LONGHANDS[p].initial])) as Record<Property, unknown>;
+const INHERITED = PROPERTIES.filter((p) => LONGHANDS[p].inherited);
 const SIDES = ['top', 'right', 'bottom', 'left'] as const;
 
 const BLOCKIFIED: Record<string, string> = {
@@ -40,40 +42,50 @@ const BLOCKIFIED: Record<string, string> = {
 export function computeStyles(document: Document, cascaded: Cascaded): Styled {
   const styles = new Map<Element, Style>();
   const hidden = new Set<Element>();
-  const rootFontSize = { value: FONT_SIZE_KEYWORDS.medium! };
+  let rootFontSize = FONT_SIZE_KEYWORDS.medium!;
   for (const element of document.elements) {
-    const parent = element.parent ? styles.get(element.parent)! : undefined;
+    const parent = element.parent ? styles.get(element.parent) : undefined;
     const declared = cascaded.settings.get(element)!;
     const inHidden = element.parent !== null && hidden.has(element.parent);
-    const pick = (property: Property, strict: boolean): unknown => {
-      const value = declared.get(property);
+    // Start from what is not declared: initial values, and the parent's computed ones where they inherit.
+    const values = { ...INITIAL } as Record<Property, unknown>;
+    if (parent) for (const property of INHERITED) values[property] = parent[property];
+    const valueOf = (property: Property, value: unknown, strict: boolean): unknown => {
       const { inherited, initial } = LONGHANDS[property];
-      const inheritedValue = () => (parent ? parent[property] : initial);
-      if (value === undefined) return inherited ? inheritedValue() : initial;
-      if (isWide(value)) return value.wide === 'inherit' || (value.wide === 'unset' && inherited) ? inheritedValue() : initial;
+      const inheritedValue = parent ? parent[property] : initial;
+      if (isWide(value)) return value.wide === 'inherit' || (value.wide === 'unset' && inherited) ? inheritedValue : initial;
       if (value instanceof Unsupported) {
         if (strict) throw value;
-        return inherited ? inheritedValue() : initial;
+        return inherited ? inheritedValue : initial;
       }
       return value;
     };
-    const display = pick('display', !inHidden) as string;
+    const display = declared.has('display')
+      ? (valueOf('display', declared.get('display'), !inHidden) as string)
+      : (INITIAL.display as string);
     const hides = inHidden || display === 'none';
     if (hides) hidden.add(element);
-    const strict = !hides;
-    if (strict) {
-      // A property the candidates do not model: any value of it that moves a box wins here only as Unsupported.
-      for (const [property, value] of declared) if (!(property in LONGHANDS) && value instanceof Unsupported) throw value;
+    const own: Property[] = [];
+    for (const [name, value] of declared) {
+      if (!(name in LONGHANDS)) {
+        // A property the candidates do not model: any value of it that moves a box wins here only as Unsupported.
+        if (!hides && value instanceof Unsupported) throw value;
+        continue;
+      }
+      const property = name as Property;
+      values[property] = property === 'display' ? display : valueOf(property, value, !hides);
+      own.push(property);
     }
-    const values = {} as Record<Property, unknown>;
-    for (const property of PROPERTIES) values[property] = property === 'display' ? display : pick(property, strict);
-    const fontSize = resolveFontSize(values['font-size'] as Values['font-size'], parent, rootFontSize.value);
+    const fontSize = declared.has('font-size')
+      ? resolveFontSize(values['font-size'] as Values['font-size'], parent, rootFontSize)
+      : parent
+        ? (parent['font-size'] as Length).n
+        : FONT_SIZE_KEYWORDS.medium!;
     values['font-size'] = { n: fontSize, unit: 'px' };
-    if (!element.parent) rootFontSize.value = fontSize;
-    const context: LengthContext = { fontSize, rootFontSize: rootFontSize.value, viewport: VIEWPORT };
-    for (const property of PROPERTIES) {
-      if (property !== 'font-size') values[property] = resolveLengths(values[property], context);
-    }
+    if (!element.parent) rootFontSize = fontSize;
+    const context: LengthContext = { fontSize, rootFontSize, viewport: VIEWPORT };
+    // Inherited and initial values are computed already; only the element's own need resolving.
+    for (const property of own) if (property !== 'font-size') values[property] = resolveLengths(values[property], context);
     applyComputedRules(values as unknown as Values, element, styles);
     styles.set(element, values as unknown as Style);
   }
