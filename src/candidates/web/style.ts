@@ -50,7 +50,7 @@ export function computeStyles(document: Document, cascaded: Cascaded): Styled {
     // Start from what is not declared: initial values, and the parent's computed ones where they inherit.
     const values = { ...INITIAL } as Record<Property, unknown>;
     if (parent) for (const property of INHERITED) values[property] = parent[property];
-    const valueOf = (property: Property, value: unknown, strict: boolean): unknown => {
+    const computed = (property: Property, value: unknown, strict: boolean): unknown => {
       const { inherited, initial } = LONGHANDS[property];
       const inheritedValue = parent ? parent[property] : initial;
       if (isWide(value)) return value.wide === 'inherit' || (value.wide === 'unset' && inherited) ? inheritedValue : initial;
@@ -61,7 +61,7 @@ export function computeStyles(document: Document, cascaded: Cascaded): Styled {
       return value;
     };
     const display = declared.has('display')
-      ? (valueOf('display', declared.get('display'), !inHidden) as string)
+      ? (computed('display', declared.get('display'), !inHidden) as string)
       : (INITIAL.display as string);
     const hides = inHidden || display === 'none';
     if (hides) hidden.add(element);
@@ -73,7 +73,7 @@ export function computeStyles(document: Document, cascaded: Cascaded): Styled {
         continue;
       }
       const property = name as Property;
-      values[property] = property === 'display' ? display : valueOf(property, value, !hides);
+      values[property] = property === 'display' ? display : computed(property, value, !hides);
       own.push(property);
     }
     const fontSize = declared.has('font-size')
