@@ -17,7 +17,10 @@ import split from 'split2';
 import parseArgsStringToArgv from 'string-argv';
 import {
   CandidateAnswerSchema,
+  CandidateDumpAnswerSchema,
+  CandidateErrorAnswerSchema,
   CandidatePingAnswerSchema,
+  CandidateUnsupportedAnswerSchema,
   REFERENCE_CANDIDATES,
   type CandidateCase,
   type CandidateErrorCode,
@@ -52,6 +55,12 @@ export const defaultBackOff = (failures: number) => (failures === 0 ? 0 : Math.m
 
 const checkAnswer = TypeCompiler.Compile(CandidateAnswerSchema);
 const checkPing = TypeCompiler.Compile(CandidatePingAnswerSchema);
+/** Each kind of answer, by the field that says which it is: the one to name the problem of a line that is almost an answer. */
+const ANSWER_KINDS = [
+  ['dump', TypeCompiler.Compile(CandidateDumpAnswerSchema)],
+  ['unsupported', TypeCompiler.Compile(CandidateUnsupportedAnswerSchema)],
+  ['error', TypeCompiler.Compile(CandidateErrorAnswerSchema)],
+] as const;
 
 /** The CLI's entry point, which runs the reference candidates (`browser-oracle candidate <name>`). */
 const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
@@ -153,7 +162,13 @@ export class CandidateProcess implements DumpSource {
   }
 
   private outcomeOf(value: unknown): SourceOutcome {
-    if (!checkAnswer.Check(value)) return failure('candidate_protocol', `not a candidate answer: ${problem(checkAnswer, value)}`);
+    if (!checkAnswer.Check(value)) {
+      const kind = typeof value === 'object' && value !== null ? ANSWER_KINDS.find(([field]) => field in value) : undefined;
+      return failure(
+        'candidate_protocol',
+        `not a candidate answer: ${kind ? problem(kind[1], value) : 'it has none of dump, unsupported, error'}`,
+      );
+    }
     if ('dump' in value) {
       if (value.dump.engine !== this.name) {
         return failure(
@@ -168,7 +183,7 @@ export class CandidateProcess implements DumpSource {
   }
 }
 
-function problem(check: typeof checkAnswer | typeof checkPing, value: unknown): string {
+function problem(check: { Errors: typeof checkAnswer.Errors }, value: unknown): string {
   const first = check.Errors(value).First();
   return first ? (first.path ? describeValueError(first) : 'the line must be a JSON object') : 'unknown';
 }
@@ -247,8 +262,9 @@ class Child {
     }
     const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
     const pending = this.pending;
-    // An answer without an id is the waiting case's (and its schema check says what is wrong with it).
-    if (pending && (id === pending.id || id === undefined)) {
+    // A line without a string id is the waiting case's (its schema check says what is wrong with it);
+    // one with another id answers a case already settled (after a garbage line, say), and is dropped.
+    if (pending && (typeof id !== 'string' || id === pending.id)) {
       this.pending = undefined;
       pending.settle({ ok: true, value });
     } else log.warn(`candidate ${this.label()}: dropped an answer to ${JSON.stringify(id)}, which no case is waiting for`);

@@ -6,6 +6,7 @@
 //   --hang-on N      never answers its Nth case
 //   --garbage-on N   answers its Nth case with a line that is not JSON
 //   --invalid-on N   answers its Nth case with JSON that is not a candidate answer
+//   --stale-on N     answers another id before its Nth case's own answer
 //   --no-ping        never answers a ping
 //   --stderr TEXT    writes TEXT to stderr on every case
 import { createInterface } from 'node:readline';
@@ -51,6 +52,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (text) process.stderr.write(`${text}\n`);
   if (cases === nth('--crash-on')) process.exit(3);
   if (cases === nth('--hang-on')) continue;
+  if (cases === nth('--stale-on')) say({ id: 'some-earlier-case', dump: dumpOf(999) });
   if (cases === nth('--garbage-on')) say('this is not json');
   else if (cases === nth('--invalid-on')) say({ id: request.id, dump: { engine: 'flaky' } });
   else say({ id: request.id, dump: dumpOf(Number(request.html)) });
