@@ -152,7 +152,7 @@ const lengthPercent = one<Length>((node, text, property) => length(node, propert
 function size(kind: 'size' | 'min' | 'max' | 'basis') {
   return (nodes: Node[], text: string, property: string): Size | Invalid => {
     if (nodes.length === 1 && nodes[0]!.type === 'function' && nodes[0]!.value.toLowerCase() === 'fit-content' && kind !== 'basis') {
-      const inner = components(valueNodesOf(nodes[0]!));
+      const inner = argumentsOf(nodes[0]!);
       const limit = inner.length === 1 ? length(inner[0], property, text, { percent: true }) : INVALID;
       return limit === INVALID ? INVALID : { fitContent: limit };
     }
@@ -166,7 +166,11 @@ function size(kind: 'size' | 'min' | 'max' | 'basis') {
   };
 }
 
-const valueNodesOf = (fn: Node) => (fn.type === 'function' ? fn.nodes.map((n) => textOf(n)).join('') : '');
+/** A function's arguments as components. */
+const argumentsOf = (fn: Node): Node[] =>
+  fn.type === 'function' ? fn.nodes.filter((n) => n.type !== 'space' && n.type !== 'comment') : [];
+
+/** A component as text again (shorthands hand their parts to the longhands as text). */
 const textOf = (n: Node): string =>
   n.type === 'function' ? `${n.value}(${n.nodes.map(textOf).join('')})` : n.type === 'string' ? JSON.stringify(n.value) : n.value;
 
@@ -208,10 +212,7 @@ function trackBreadth(node: Node | undefined, text: string, property: string, mi
 function trackSize(node: Node, text: string, property: string): TrackSize | Invalid {
   if (node.type === 'function') {
     const name = node.value.toLowerCase();
-    const args = splitAt(
-      node.nodes.filter((n) => n.type !== 'space' && n.type !== 'comment'),
-      ',',
-    );
+    const args = splitAt(argumentsOf(node), ',');
     if (name === 'minmax' && args.length === 2 && args.every((a) => a.length === 1)) {
       const min = trackBreadth(args[0]![0], text, property, true);
       const max = trackBreadth(args[1]![0], text, property, false);
@@ -236,10 +237,7 @@ function trackList(nodes: Node[], text: string, property: string): Track[] | 'no
     if (node.type === 'word' && /^\[/.test(node.value)) throw new Unsupported(shown(property, text));
     if (isWord(node, 'subgrid', 'masonry')) throw new Unsupported(shown(property, text));
     if (node.type === 'function' && node.value.toLowerCase() === 'repeat') {
-      const [count, ...rest] = splitAt(
-        node.nodes.filter((n) => n.type !== 'space' && n.type !== 'comment'),
-        ',',
-      );
+      const [count, ...rest] = splitAt(argumentsOf(node), ',');
       if (rest.length !== 1 || count?.length !== 1) return INVALID;
       const times = isWord(count[0], 'auto-fill', 'auto-fit')
         ? (keyword(count[0]) as 'auto-fill' | 'auto-fit')
