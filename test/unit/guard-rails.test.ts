@@ -1,5 +1,6 @@
 // The guard rails are true: each rule the build and `npm run lint` state is seen to fail on a
-// planted violation, and to pass what it allows. Each check runs the repository's own configuration
+// planted violation (a `document` in Node code, an unused export, a forbidden import), and to pass
+// what it allows. Each check runs the repository's own configuration
 // (copied) on a temporary tree that holds the planted files only, so it takes seconds and never
 // touches the repository.
 import { after, test } from 'node:test';
@@ -149,6 +150,21 @@ test('`document` outside src/page and the DOM-typed tests is a compile error in 
     assert.ok(byProject.length > 0, `${file}: no project of the build compiles it`);
     for (const messages of byProject) assert.deepEqual(messages, [], file);
   }
+});
+
+test('an unused export or type fails lint, and the same tree without them passes', () => {
+  const knip = JSON.parse(readFileSync(join(REPO, 'knip.json'), 'utf8')) as { entry: string[] };
+  const entry = knip.entry.find((e) => e.startsWith('src/') && !e.includes('*'));
+  assert.ok(entry, 'knip.json names no entry file in src/');
+  const used = `import { used } from '${relative(dirname(entry), 'src/system/planted.js').replace(/^(?!\.)/, './')}';\nexport default used;\n`;
+  const files = { 'package.json': '{ "name": "planted", "private": true, "type": "module" }\n', [entry]: used };
+  const clean = run(lintStep('knip'), plantTree({ ...files, 'src/system/planted.ts': 'export const used = 1;\n' }));
+  assert.equal(clean.status, 0, clean.output);
+  const planted = 'export const used = 1;\nexport const unusedPlanted = 2;\nexport type UnusedPlanted = number;\n';
+  const { status, output } = run(lintStep('knip'), plantTree({ ...files, 'src/system/planted.ts': planted }));
+  assert.notEqual(status, 0, output);
+  assert.match(output, /Unused exports \(1\)\s+unusedPlanted\s+src\/system\/planted\.ts:2/);
+  assert.match(output, /Unused exported types \(1\)\s+UnusedPlanted\s+type\s+src\/system\/planted\.ts:3/);
 });
 
 /** An import the layering rules forbid (`rule` names the one that must refuse it) or allow (`rule` absent). */
