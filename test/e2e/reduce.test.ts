@@ -111,7 +111,7 @@ test('a request file is reduced to stdout, keeping the signature its first run s
 
 test('a case whose signature does not hold every time is refused as not reproducible, with the counts', async () => {
   // Each engine draws its own width: the engines agree in a quarter of the runs, and each is the
-  // outlier in another quarter. Twelve runs that all show one signature: less than 1 in 10^5.
+  // outlier in another quarter. Twelve runs that all show one signature: 4 × (1/4)^12, 1 in 4 million.
   const file = join(root, 'random.json');
   const script = "document.getElementById('d').style.width = Math.random() < 0.5 ? '100px' : '200px'";
   writeFileSync(file, JSON.stringify({ id: 'random-width', html: '<!doctype html><div id=d style="height:10px"></div>', script }));
