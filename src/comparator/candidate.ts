@@ -26,7 +26,7 @@ import type { ColumnarDump } from './columnar.js';
 import { compare, type CompareResult } from './compare.js';
 import { voteColumnar, type EngineDumps } from './vote.js';
 
-export type CandidateVerdict = CompareVerdict | 'no_majority' | 'unsupported' | 'error';
+type CandidateVerdict = CompareVerdict | 'no_majority' | 'unsupported' | 'error';
 
 /** What a candidate made of a case, its dump in columnar form. */
 export type CandidateOutcome =
@@ -48,7 +48,7 @@ export interface CandidateResult {
 }
 
 /** Every delta of a subpixel failure is under this. */
-export const SUBPIXEL = 1 / 32;
+const SUBPIXEL = 1 / 32;
 
 const SEVERITY: readonly CompareVerdict[] = ['pass', 'fail', 'parse_divergence', 'discarded'];
 const worst = (x: CompareVerdict, y: CompareVerdict) => (SEVERITY.indexOf(y) > SEVERITY.indexOf(x) ? y : x);

@@ -11,7 +11,7 @@ export const REFERENCE_CANDIDATES = ['taffy', 'yoga'] as const;
 export type ReferenceCandidate = (typeof REFERENCE_CANDIDATES)[number];
 
 /** Stable codes that lead the message of a candidate `error` the oracle records (the candidate's own errors keep theirs). */
-export const CANDIDATE_ERROR_CODES = {
+const CANDIDATE_ERROR_CODES = {
   candidate_timeout: 'no answer within the per-case timeout; the candidate process was killed and is restarted',
   candidate_crashed: 'the candidate process exited during the case; it is restarted',
   candidate_start: 'the candidate process did not start or did not answer its ping',
@@ -19,16 +19,16 @@ export const CANDIDATE_ERROR_CODES = {
 } as const;
 export type CandidateErrorCode = keyof typeof CANDIDATE_ERROR_CODES;
 
-export const CandidateCaseSchema = Type.Object(
+const CandidateCaseSchema = Type.Object(
   { id: Id, html: GeometryRequestSchema.properties.html, script: GeometryRequestSchema.properties.script },
   { ...strict, title: 'Candidate case: one document to lay out' },
 );
 export type CandidateCase = Static<typeof CandidateCaseSchema>;
 
-export const CandidatePingSchema = Type.Object({ id: Id, op: Type.Literal('ping') }, { ...strict, title: 'Candidate ping' });
+const CandidatePingSchema = Type.Object({ id: Id, op: Type.Literal('ping') }, { ...strict, title: 'Candidate ping' });
 
 /** A dump as the contract has it, except that `engine` is the candidate's own name. */
-export const CandidateDumpSchema = Type.Object(
+const CandidateDumpSchema = Type.Object(
   { ...DumpSchema.properties, engine: Type.String({ minLength: 1, description: "The candidate's own name." }) },
   { ...strict, title: 'Candidate dump' },
 );
@@ -67,7 +67,7 @@ export const CandidateErrorAnswerSchema = Type.Object(
   { ...strict, title: 'Candidate answer: the candidate failed on the case' },
 );
 
-export const CandidateSupportsSchema = Type.Object(
+const CandidateSupportsSchema = Type.Object(
   {
     properties: Type.Record(Type.String(), Type.Array(Type.String()), {
       description:

@@ -37,7 +37,7 @@ export type Breadth = Length | { fr: number } | 'auto' | 'min-content' | 'max-co
 export type TrackSize = { min: Breadth; max: Breadth } | { fitContent: Length };
 export type Track = TrackSize | { repeat: number | 'auto-fill' | 'auto-fit'; tracks: TrackSize[] };
 export type GridLine = 'auto' | { line: number } | { span: number };
-export type LineHeight = 'normal' | { number: number } | Length;
+type LineHeight = 'normal' | { number: number } | Length;
 
 /** The value each longhand takes, after parsing (lengths keep their units until computed). */
 export interface Values {

@@ -23,7 +23,7 @@ const CONTENT = [
 ];
 
 /** The properties both reference candidates read, with every term the shared model accepts. */
-export const BASE_PROPERTIES: Record<string, string[]> = {
+const BASE_PROPERTIES: Record<string, string[]> = {
   display: ['block', 'flow-root', 'flex', 'grid', 'none', 'contents'],
   position: ['static', 'relative', 'absolute'],
   top: SIZE,

@@ -12,7 +12,7 @@ export type Invalid = typeof INVALID;
 export type Node = valueParser.Node;
 
 /** Units a length is kept in until it is resolved against its element (`%` included). */
-export type Unit = 'px' | 'em' | 'rem' | 'vw' | 'vh' | 'vmin' | 'vmax' | '%';
+type Unit = 'px' | 'em' | 'rem' | 'vw' | 'vh' | 'vmin' | 'vmax' | '%';
 export interface Length {
   readonly n: number;
   readonly unit: Unit;
