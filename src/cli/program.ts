@@ -10,6 +10,7 @@ import { PACKAGE_ROOT } from '../system/paths.js';
 import { defaultOptions } from '../api/oracle.js';
 import { wholeNumber } from './arguments.js';
 import { registerCampaignCommands } from './campaign-commands.js';
+import { registerCandidateCommand } from './candidate-command.js';
 import { registerCompareCommands } from './compare-commands.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { registerProbeCommands } from './probe-commands.js';
@@ -60,5 +61,6 @@ export function buildProgram(): Command {
   registerReduceCommand(program);
   registerReportCommand(program);
   registerWorkerCommand(program);
+  registerCandidateCommand(program);
   return program;
 }
