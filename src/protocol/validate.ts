@@ -65,7 +65,7 @@ export function checkRequest(value: unknown): Parsed {
     return fail(null, 'invalid_request', `field "id": ${'id' in record ? 'must be a string' : 'is required'}`);
   }
   const op = record.op === undefined ? 'geometry' : record.op;
-  if (typeof op !== 'string' || (op === 'geometry' && record.op !== undefined) || !(op in checkers)) {
+  if (typeof op !== 'string' || (op === 'geometry' && record.op !== undefined) || !Object.hasOwn(checkers, op)) {
     return fail(
       id,
       'invalid_request',

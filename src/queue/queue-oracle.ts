@@ -11,12 +11,12 @@ import { Queue } from 'bullmq';
 import PQueue from 'p-queue';
 import type { Answer, CaseOp } from '../coordinator/oracle-service.js';
 import { OracleError } from '../protocol/errors.js';
-import { parsedJson } from '../protocol/wire.js';
 import type { Request } from '../protocol/schema.js';
 import { log } from '../system/log.js';
+import { answerOf, pingFields } from './answers.js';
 import { Collector } from './collector.js';
 import { CASES_QUEUE, connect, reachable, resultsQueue, shown } from './connection.js';
-import type { CaseJob, CaseResult, WorkerInfo } from './jobs.js';
+import type { CaseJob, WorkerInfo } from './jobs.js';
 import { disagreement } from './setups.js';
 
 export interface QueueOracleOptions {
@@ -25,9 +25,6 @@ export interface QueueOracleOptions {
   /** How often to look for lost cases; a case is looked for once it has waited this long. */
   auditMs?: number;
 }
-
-/** An answer's members that hold one result per engine. */
-const PER_ENGINE = new Set(['dumps', 'traces', 'states']);
 
 /** A case's job is tried this many times when its worker fails it (its engines stopped under it). */
 const ATTEMPTS = 3;
@@ -78,8 +75,7 @@ export class QueueOracle {
 
   /** A ping answered by one worker's oracle: its engines, versions, profile and fonts (the id left out). */
   async ping(): Promise<Answer> {
-    const { id: _, ...fields } = await this.slots.add(() => this.submit('ping', { id: 'ping', op: 'ping' }));
-    return fields;
+    return pingFields(await this.slots.add(() => this.submit('ping', { id: 'ping', op: 'ping' })));
   }
 
   /** The first worker that answered, once one has. */
@@ -94,7 +90,9 @@ export class QueueOracle {
     this.pending.set(id, { job, since: Date.now() });
     try {
       await this.add(id, job);
-      return this.answerOf(request, await result);
+      const { worker, answer } = await result;
+      this.note(worker);
+      return answerOf(request.id, answer);
     } finally {
       this.pending.delete(id);
     }
@@ -108,21 +106,6 @@ export class QueueOracle {
       // Kept until the audit has read why (then removed), or for a day when no one reads it.
       removeOnFail: { age: 24 * 3600 },
     });
-  }
-
-  private answerOf(request: Request, result: CaseResult): Answer {
-    this.note(result.worker);
-    const answer: Answer = { id: request.id };
-    for (const [key, value] of Object.entries(result.answer)) {
-      if (key === 'id') continue;
-      // The bulky members go back to JSON text, per engine where the answer has one each: written
-      // natively now, so neither the journal nor stdout walks them value by value.
-      if (key === 'vote') answer[key] = parsedJson(value);
-      else if (PER_ENGINE.has(key) && typeof value === 'object' && value !== null)
-        answer[key] = Object.fromEntries(Object.entries(value).map(([engine, v]) => [engine, parsedJson(v)]));
-      else answer[key] = value as Answer[string];
-    }
-    return answer;
   }
 
   /** Warns once when workers run different engine builds, fonts or profiles: each case records the versions it ran with. */
