@@ -1,10 +1,12 @@
-// Hostile request lines (issue 23): an op named after what every object inherits, and an id
-// that UTF-8 cannot carry, on every way a request enters that runs engines here — the stdio
-// oracle, a campaign's corpus, the library. Each is answered invalid_request, and the next
-// request is served. (Through a queue: test/e2e/queue.test.ts.)
+// Hostile input (issue 23): an op named after what every object inherits, and an id that UTF-8
+// cannot carry, on every way a request enters that runs engines here — the stdio oracle, a
+// campaign's corpus, the library — each answered invalid_request while the next request is
+// served (through a queue: test/e2e/queue.test.ts); and a folder corpus whose entries are not
+// all cases.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Oracle, OracleError } from '../../src/index.js';
@@ -81,4 +83,39 @@ test('the library refuses an id with a lone surrogate, and answers the next requ
   } finally {
     await oracle.close();
   }
+});
+
+test('a folder corpus with a name that is not UTF-8, a FIFO and links in and out: every case runs, each refusal is said once', async () => {
+  const outside = mkdtempSync(join(root, 'outside-'));
+  writeFileSync(join(outside, 'secret.html'), '<p>outside</p>');
+  const dir = mkdtempSync(join(root, 'pages-'));
+  writeFileSync(join(dir, 'a.html'), '<p>a</p>');
+  writeFileSync(Buffer.concat([Buffer.from(`${dir}/b`), Buffer.from([0xff]), Buffer.from('.html')]), '<p>b</p>');
+  execFileSync('mkfifo', [join(dir, 'c.html')]);
+  symlinkSync('a.html', join(dir, 'd.html'));
+  symlinkSync(join(outside, 'secret.html'), join(dir, 'e.html'));
+  writeFileSync(join(dir, 'z.html'), '<p>z</p>');
+  const db = join(root, 'pages.sqlite');
+  const args = ['campaign', '--db', db, '--corpus', dir, ...FARM];
+  const first = await runCli(args);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stderr, /campaign: done: 4 case\(s\) recorded in this run, 0 skipped as already recorded/);
+  const refusals = first.stderr.split('\n').filter((line) => line.includes('that are not cases'));
+  assert.deepEqual(refusals, [
+    `browser-oracle: warn: --corpus ${dir}: skipped 2 entries that are not cases: "c.html": not a regular file (a FIFO); ` +
+      `"e.html": a link that leaves the corpus folder (to ${join(outside, 'secret.html')})`,
+  ]);
+  const cases = readJournal(db, (sql) => sql.prepare<[], [string, string | null]>('SELECT id, invalid FROM cases ORDER BY id').raw().all());
+  assert.deepEqual(cases, [
+    ['a.html', null],
+    [
+      'b\\xff.html',
+      'invalid_request: the file name is not valid UTF-8 (its id shows each byte of it past ASCII, and each backslash, as \\xHH); rename it',
+    ],
+    ['d.html', null],
+    ['z.html', null],
+  ]);
+  const again = await runCli(args);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stderr, /campaign: done: 0 case\(s\) recorded in this run, 4 skipped as already recorded/);
 });
