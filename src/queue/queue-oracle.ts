@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import PQueue from 'p-queue';
+import pTimeout from 'p-timeout';
 import type { Answer, CaseOp } from '../coordinator/oracle-service.js';
 import { OracleError } from '../protocol/errors.js';
 import type { Request } from '../protocol/schema.js';
@@ -29,6 +30,9 @@ export interface QueueOracleOptions {
 /** A case's job is tried this many times when its worker fails it (its engines stopped under it). */
 const ATTEMPTS = 3;
 
+/** How long closing waits for Redis to take this submitter's jobs and results queue away. */
+const TIDY_MS = 10_000;
+
 interface Pending {
   job: CaseJob;
   since: number;
@@ -48,10 +52,12 @@ export class QueueOracle {
   private first: WorkerInfo | undefined;
   private disagreed = false;
 
-  /** Connects to the queue at `url` once Redis answers; rejects with a ConfigError when it refuses this client. */
-  static async open(url: URL, options: QueueOracleOptions): Promise<QueueOracle> {
-    await reachable(url);
-    return new QueueOracle(url, options);
+  /**
+   * Connects to the queue at `url` once Redis answers; undefined when `stop` is aborted first.
+   * Rejects with a ConfigError when Redis refuses this client.
+   */
+  static async open(url: URL, options: QueueOracleOptions, stop?: AbortSignal): Promise<QueueOracle | undefined> {
+    return (await reachable(url, stop)) ? new QueueOracle(url, options) : undefined;
   }
 
   private constructor(
@@ -89,8 +95,8 @@ export class QueueOracle {
     const result = this.collector.expect(id);
     this.pending.set(id, { job, since: Date.now() });
     try {
-      await this.add(id, job);
-      const { worker, answer } = await result;
+      // Awaited together: the result may fail (the oracle closing) while the job is still being added.
+      const [, { worker, answer }] = await Promise.all([this.add(id, job), result]);
       this.note(worker);
       return answerOf(request.id, answer);
     } finally {
@@ -146,17 +152,31 @@ export class QueueOracle {
     if (lost) log.warn(`queue: ${lost} case(s) were lost from ${shown(this.url)} (did Redis restart?): added again`);
   }
 
-  /** Stops: the cases still waiting are failed, this submitter's jobs still waiting and its results queue removed. */
-  async close(): Promise<void> {
+  /**
+   * Stops: the cases still waiting are failed, and this submitter's jobs still waiting and its
+   * results queue are removed from Redis. Every Redis command waits while Redis is away (BullMQ's
+   * own close too), so that part is done only while Redis answers, within TIDY_MS, and is given
+   * up once `hurry` is aborted: closing never waits for Redis.
+   */
+  async close(hurry?: AbortSignal): Promise<void> {
     clearInterval(this.audit);
     this.slots.clear();
     const left = [...this.pending.keys()];
     await this.collector.close(new OracleError('internal_error', 'the oracle is closing'));
+    const tidied =
+      this.connection.status === 'ready' &&
+      (await pTimeout(this.tidy(left), { milliseconds: TIDY_MS, fallback: () => false, signal: hurry }).catch(() => false));
+    if (!tidied) log.warn(`queue: Redis at ${shown(this.url)} did not answer in time: this submitter's jobs and results may be left in it`);
+    this.connection.disconnect();
+  }
+
+  /** Takes this submitter's waiting jobs and its results queue out of Redis; true once done. */
+  private async tidy(left: string[]): Promise<boolean> {
     // A job a worker holds cannot be removed; its result goes to a queue removed below.
     await Promise.all(left.map((id) => this.cases.remove(id).catch(() => 0)));
-    await this.results.obliterate({ force: true }).catch((error: Error) => log.debug(`submitter: ${error.message}`));
+    await this.results.obliterate({ force: true });
     await this.cases.close();
     await this.results.close();
-    this.connection.disconnect();
+    return true;
   }
 }

@@ -165,6 +165,67 @@ test('Redis restarting (empty) mid-campaign: workers and the campaign reconnect,
   });
 });
 
+test('campaign --queue with Redis away stops on signals at every stage: waiting for Redis, waiting for a worker, cases in flight', async () => {
+  const { path, ids } = boxCorpus('away.ndjson', 40);
+  await onQueue(async ({ redis, workers }) => {
+    const db = join(root, 'away.sqlite');
+    const args = ['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=3'];
+
+    await redis.stop();
+    const waitingForRedis = new CliProcess(args);
+    await waitingForRedis.saidOnStderr(/queue: waiting for Redis at /);
+    waitingForRedis.kill('SIGTERM');
+    assert.equal(await waitingForRedis.exited, 1, waitingForRedis.stderr);
+    assert.match(waitingForRedis.stderr, /campaign: stopped by SIGTERM before any case ran/);
+
+    await redis.up();
+    const waitingForWorker = new CliProcess(args);
+    await waitingForWorker.saidOnStderr(/waiting for a worker to answer/);
+    await redis.stop();
+    await waitingForWorker.saidOnStderr(/Redis at \S+: .*; retrying/);
+    waitingForWorker.kill('SIGINT');
+    assert.equal(await waitingForWorker.exited, 1, waitingForWorker.stderr);
+    assert.match(waitingForWorker.stderr, /campaign: stopped by SIGINT before any case ran/);
+
+    await redis.up();
+    workers.push(await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=1']));
+    const running = new CliProcess(args);
+    await recordedAtLeast(running, db, 2);
+    await redis.stop();
+    await running.saidOnStderr(/Redis at \S+: .*; retrying/);
+    // The first signal waits for the cases in flight, which cannot come back while Redis is away; the second abandons them.
+    running.kill('SIGTERM');
+    await running.saidOnStderr(/SIGTERM: taking no new case/);
+    running.kill('SIGTERM');
+    assert.equal(await running.exited, 1, running.stderr);
+    const recorded = Number(
+      /campaign: stopped by SIGTERM, the cases in flight abandoned: (\d+) case\(s\) recorded/.exec(running.stderr)?.[1],
+    );
+    assert.ok(recorded >= 2 && recorded < 40, running.stderr);
+    assert.doesNotMatch(running.stderr, /: error: /, 'the cases abandoned are no error of the run');
+
+    await redis.up();
+    const resumed = await runCli(args);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stderr, new RegExp(`campaign: done: ${40 - recorded} case\\(s\\) recorded in this run, ${recorded} skipped`));
+    assert.deepEqual(Object.keys(verdicts(db)).sort(), [...ids].sort());
+  });
+});
+
+test('browser-oracle --queue and a worker, waiting for a Redis that is away, stop on one signal', async () => {
+  await onQueue(async ({ redis }) => {
+    await redis.stop();
+    const oracle = new CliProcess(['--queue', redis.url]);
+    const worker = new CliProcess(['worker', '--queue', redis.url, ...ONE_ENGINE]);
+    await Promise.all([oracle, worker].map((p) => p.saidOnStderr(/queue: waiting for Redis at /)));
+    oracle.kill('SIGTERM');
+    worker.kill('SIGINT');
+    assert.equal(await oracle.exited, 0, oracle.stderr);
+    assert.equal(await worker.exited, 0, worker.stderr);
+    assert.doesNotMatch(worker.stderr, /taking cases from/);
+  });
+});
+
 test('a worker whose engines cannot launch takes no jobs', async () => {
   await onQueue(async ({ redis, client }) => {
     const queue = new Queue(CASES_QUEUE, { connection: client });
