@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { CASES_QUEUE } from '../../src/queue/connection.js';
+import type { CaseResult } from '../../src/queue/jobs.js';
 import { CliProcess, casesIn, readJournal, recordedAtLeast, runCli } from '../support/campaign-process.js';
 import { type Line, OracleProcess } from '../support/oracle-process.js';
 import { RedisServer } from '../support/redis-server.js';
@@ -223,6 +224,46 @@ test('browser-oracle --queue and a worker, waiting for a Redis that is away, sto
     assert.equal(await oracle.exited, 0, oracle.stderr);
     assert.equal(await worker.exited, 0, worker.stderr);
     assert.doesNotMatch(worker.stderr, /taking cases from/);
+  });
+});
+
+test('jobs naming an op every object inherits are answered invalid_request, and the worker serves the next job', async () => {
+  const inherited = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+  await onQueue(async ({ redis, client, workers }) => {
+    const worker = await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=2']);
+    workers.push(worker);
+    const reply = 'browser-oracle-results-hostile000000';
+    const cases = new Queue(CASES_QUEUE, { connection: client });
+    const results = new Queue(reply, { connection: client });
+    // QueueEvents blocks on its connection: one of its own, closed below.
+    const listening = redis.client();
+    const events = new QueueEvents(CASES_QUEUE, { connection: listening });
+    try {
+      await events.waitUntilReady();
+      const hostile = await Promise.all(
+        inherited.map((op) => cases.add('vote', { op: 'vote', request: { id: op, op }, reply }, { jobId: `hostile-${op}` })),
+      );
+      // Not a case job at all: failed as such, never run.
+      const bad = await cases.add('constructor', { op: 'constructor', request: { id: 'x' }, reply }, { jobId: 'hostile-job' });
+      const good = await cases.add('vote', { op: 'vote', request: { id: 'good', op: 'vote', html: '<p>x</p>' }, reply }, { jobId: 'good' });
+      await Promise.all([...hostile, good].map((job) => job.waitUntilFinished(events)));
+      await assert.rejects(bad.waitUntilFinished(events), /not a case job: \/op/);
+      for (const op of inherited) {
+        const result = (await results.getJob(`hostile-${op}`))?.data as CaseResult;
+        const { error } = result.answer as Record<string, unknown>;
+        assert.match(String(error), new RegExp(`^invalid_request: field "op": unknown op "${op}"`), op);
+        assert.equal(result.worker.pid, worker.pid, 'answered by the worker that took them all');
+      }
+      const served = (await results.getJob(good.id!))?.data as CaseResult;
+      assert.equal((served.answer.vote as { verdict: string }).verdict, 'insufficient', JSON.stringify(served.answer));
+      assert.equal(served.worker.pid, worker.pid);
+      assert.doesNotMatch(worker.stderr, /the engines stopped/);
+    } finally {
+      await events.close();
+      listening.disconnect();
+      await results.close();
+      await cases.close();
+    }
   });
 });
 
