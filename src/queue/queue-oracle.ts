@@ -1,6 +1,7 @@
 // The submitter: the oracle's interface (run a case, ping) with the cases run by the queue's
-// workers. It keeps at most `outstanding` jobs in Redis (a case counts from being added until
-// its result is collected), so a corpus of any size never sits in Redis at once. Every job
+// workers. It keeps at most `outstanding` cases in Redis (a case counts from being added until
+// its result is collected; the job and result of a case just collected stay until the worker and
+// the collector remove them), so a corpus of any size never sits in Redis at once. Every job
 // carries the name of this submitter's own results queue, where the collector waits.
 //
 // Nothing is lost: an audit looks, now and then, for the cases whose job and result are both
@@ -21,7 +22,7 @@ import type { CaseJob, WorkerInfo } from './jobs.js';
 import { disagreement } from './setups.js';
 
 export interface QueueOracleOptions {
-  /** The most jobs in Redis at once. */
+  /** The most cases in Redis at once whose results are not collected. */
   outstanding: number;
   /** How often to look for lost cases; a case is looked for once it has waited this long. */
   auditMs?: number;
