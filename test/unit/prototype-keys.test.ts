@@ -3,7 +3,8 @@
 // what Object.prototype holds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkRequest, parseRequestLine } from '../../src/protocol/validate.js';
+import { checkLaunchOptions, checkRequest, parseRequestLine } from '../../src/protocol/validate.js';
+import { Expectations } from '../../src/campaign/expectations.js';
 import { isCaseOp } from '../../src/coordinator/oracle-service.js';
 import { compareTraces } from '../../src/comparator/trace-compare.js';
 import { fromRemoteValue } from '../../src/workers/engines/firefox/remote-value.js';
@@ -108,4 +109,22 @@ test("a ping answered through the queue is checked: engines and versions are the
     () => pingFields({ id: 'q1', error: 'internal_error: the oracle is closing' }),
     internal(/^internal_error: a worker answered the ping with internal_error: the oracle is closing$/),
   );
+});
+
+test('a config file or an --expect file naming an inherited key is refused as an unknown field, never merged', () => {
+  for (const key of INHERITED) {
+    const json = `{"${key}":{"workers":3}}`;
+    assert.throws(
+      () => checkLaunchOptions(JSON.parse(json), 'config.json'),
+      new RegExp(`^ConfigError: config.json: field "${key}": unknown field$`),
+    );
+    assert.throws(
+      () => checkLaunchOptions(JSON.parse(`{"paths":{"${key}":"/bin/true"}}`), 'config.json'),
+      new RegExp(`field "paths.${key}": unknown field$`),
+    );
+    assert.throws(
+      () => Expectations.parse(`{"known":[{"id":"a","signature":"s","${key}":{"engine":"firefox"}}]}`, '--expect x'),
+      new RegExp(`field "known\\[0\\]\\.${key}": unknown field$`),
+    );
+  }
 });
