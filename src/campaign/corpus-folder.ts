@@ -24,7 +24,7 @@ export interface SkippedEntry {
   why: string;
 }
 
-export interface FolderListing {
+interface FolderListing {
   /** The folder's own real path: what every followed link must stay inside. */
   root: Buffer;
   files: FolderFile[];
