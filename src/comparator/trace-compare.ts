@@ -104,24 +104,24 @@ function compareValue(seq: number, path: string, a: unknown, b: unknown, failure
 
 const isObject = (v: Json): v is { [key: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Element type → how its bytes decode, and the value that normalizes a sample to unit range. */
-const SAMPLE_TYPES: Record<string, [new (buffer: ArrayBuffer) => ArrayLike<number>, number]> = {
-  Int8Array: [Int8Array, 127],
-  Uint8Array: [Uint8Array, 255],
-  Uint8ClampedArray: [Uint8ClampedArray, 255],
-  Int16Array: [Int16Array, 32767],
-  Uint16Array: [Uint16Array, 65535],
-  Int32Array: [Int32Array, 2147483647],
-  Uint32Array: [Uint32Array, 4294967295],
-  Float32Array: [Float32Array, 1],
-  Float64Array: [Float64Array, 1],
+/** Element type → how its bytes decode, and the value that normalizes a sample to unit range (a Map: the type is the trace's text). */
+const SAMPLE_TYPES = new Map<string, [new (buffer: ArrayBuffer) => ArrayLike<number>, number]>([
+  ['Int8Array', [Int8Array, 127]],
+  ['Uint8Array', [Uint8Array, 255]],
+  ['Uint8ClampedArray', [Uint8ClampedArray, 255]],
+  ['Int16Array', [Int16Array, 32767]],
+  ['Uint16Array', [Uint16Array, 65535]],
+  ['Int32Array', [Int32Array, 2147483647]],
+  ['Uint32Array', [Uint32Array, 4294967295]],
+  ['Float32Array', [Float32Array, 1]],
+  ['Float64Array', [Float64Array, 1]],
   // Untyped bytes.
-  DataView: [Uint8Array, 255],
-  ArrayBuffer: [Uint8Array, 255],
-};
+  ['DataView', [Uint8Array, 255]],
+  ['ArrayBuffer', [Uint8Array, 255]],
+]);
 
 function compareSamples(seq: number, path: string, elementType: string, a: string, b: string, failures: TraceFailure[]): void {
-  const type = SAMPLE_TYPES[elementType];
+  const type = SAMPLE_TYPES.get(elementType);
   // BigInt arrays (and any type not listed) have no tolerance to apply: bytes must match.
   if (!type) {
     if (a !== b) failures.push({ seq, kind: 'value', path, a, b });

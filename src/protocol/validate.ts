@@ -5,6 +5,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { REQUEST_SCHEMAS, type Request } from './schema.js';
 import { ConfigError, OracleError } from './errors.js';
 import { LaunchOptionsSchema, type LaunchOptions } from './launch-options.js';
+import { idProblem } from './id.js';
 
 type Op = keyof typeof REQUEST_SCHEMAS;
 
@@ -64,8 +65,10 @@ export function checkRequest(value: unknown): Parsed {
   if (id === null) {
     return fail(null, 'invalid_request', `field "id": ${'id' in record ? 'must be a string' : 'is required'}`);
   }
+  const unusable = idProblem(id);
+  if (unusable) return fail(null, 'invalid_request', `field "id": ${unusable}`);
   const op = record.op === undefined ? 'geometry' : record.op;
-  if (typeof op !== 'string' || (op === 'geometry' && record.op !== undefined) || !(op in checkers)) {
+  if (typeof op !== 'string' || (op === 'geometry' && record.op !== undefined) || !Object.hasOwn(checkers, op)) {
     return fail(
       id,
       'invalid_request',
