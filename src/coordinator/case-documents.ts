@@ -9,13 +9,20 @@ export type DocumentKind = 'geometry' | 'reflect' | 'trace';
 
 /**
  * The document for one engine: `nonce` is its own, `guarded` says whether the guard goes first,
- * and `traceBytes` is how much a trace may record.
+ * `traceBytes` is how much a trace may record and `completionMs` when it ends undone.
  */
-export function caseDocument(kind: DocumentKind, html: string, nonce: string, guarded: boolean, traceBytes: number): string {
+export function caseDocument(
+  kind: DocumentKind,
+  html: string,
+  nonce: string,
+  guarded: boolean,
+  traceBytes: number,
+  completionMs?: number,
+): string {
   switch (kind) {
     // The recorder is the first script already, and the trace's own checks are the recorder's.
     case 'trace':
-      return tracePage(html, nonce, traceBytes);
+      return tracePage(html, nonce, traceBytes, completionMs, guarded);
     case 'reflect':
       return guarded ? `<!doctype html><script>${guardScript(nonce, true)}</script>${html}` : `<!doctype html>${html}`;
     case 'geometry': {
