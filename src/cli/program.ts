@@ -18,6 +18,7 @@ import { queueOption, refuseEngineFlags, registerWorkerCommand, serveOnQueue } f
 import { queueUrl } from '../queue/connection.js';
 import { registerReduceCommand } from './reduce-command.js';
 import { registerReportCommand } from './report-command.js';
+import { registerWptCommand } from './wpt-command.js';
 
 const { version } = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
 
@@ -60,5 +61,6 @@ export function buildProgram(): Command {
   registerReduceCommand(program);
   registerReportCommand(program);
   registerWorkerCommand(program);
+  registerWptCommand(program);
   return program;
 }
