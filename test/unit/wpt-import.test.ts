@@ -152,6 +152,7 @@ test("what a script's tokens say: whether it must run before load, calls done(),
   assert.equal(scriptFacts('setup({explicit_done: true}); f().then(() => done())').callsDone, true);
   assert.match(scriptFacts("new Worker('w.js')").worker!, /Worker/);
   assert.equal(scriptFacts("typeof Worker === 'function'").worker, null);
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the script under test holds a template literal.
   assert.deepEqual(scriptFacts('fetch(`resources/${name}.txt`); f("a.html")').strings, ['resources/', '.txt', 'a.html']);
 });
 
