@@ -14,10 +14,14 @@
 //   the harness's own timeout() called at `deadlineMs`, before the trace's own timeout; output
 //   off. Through the harness's documented completion callback it records one value per subtest,
 //   label its name and value its status name, in name order, then the harness status under
-//   `harnessLabel`, and ends the trace.
+//   `harnessLabel`, and ends the trace. A page without testharness.js's functions (a reduction's
+//   candidate that lost it) ends at once, its harness record NO_HARNESS, rather than at the
+//   trace's timeout.
 
 /** The label of the harness status record. */
 export const HARNESS_LABEL = 'harness';
+/** The harness record of a page where testharness.js did not run. */
+export const NO_HARNESS = 'NO_HARNESS';
 
 /** What the scripts see of the page: the recorder and testharness.js's globals. */
 interface Recorder {
@@ -26,8 +30,8 @@ interface Recorder {
 }
 interface Page {
   trace?: { claim(afterScript: (threw: boolean, error: unknown) => void): Recorder | null };
-  setup(properties: Record<string, boolean>): void;
-  add_completion_callback(callback: (tests: ArrayLike<{ name: unknown; status: unknown }>, status: { status: unknown }) => void): void;
+  setup?(properties: Record<string, boolean>): void;
+  add_completion_callback?(callback: (tests: ArrayLike<{ name: unknown; status: unknown }>, status: { status: unknown }) => void): void;
   done(): void;
   timeout(): void;
   reportError(error: unknown): void;
@@ -44,7 +48,7 @@ function prelude(title: string, anyGlobal: boolean): void {
   page.document.currentScript?.remove();
 }
 
-function report(deadlineMs: number, testCallsDone: boolean, harnessLabel: string): void {
+function report(deadlineMs: number, testCallsDone: boolean, harnessLabel: string, noHarness: string): void {
   const page = globalThis as unknown as Page;
   const { apply } = Reflect;
   const sort = Array.prototype.sort;
@@ -62,8 +66,14 @@ function report(deadlineMs: number, testCallsDone: boolean, harnessLabel: string
     if (!testCallsDone) apply(done, page, []);
   });
   if (!recorder) throw new Error('browser-oracle: the trace recorder was claimed before the report script ran');
-  page.setup({ explicit_done: true, explicit_timeout: true, output: false });
-  page.add_completion_callback((tests, status) => {
+  const { setup, add_completion_callback: onCompletion } = page;
+  if (typeof setup !== 'function' || typeof onCompletion !== 'function') {
+    recorder.value(harnessLabel, noHarness);
+    recorder.done();
+    return;
+  }
+  setup({ explicit_done: true, explicit_timeout: true, output: false });
+  onCompletion((tests, status) => {
     const rows: string[][] = [];
     for (let i = 0; i < tests.length; i++) rows[i] = [text(tests[i]!.name), nameOf(testStatuses, tests[i]!.status)];
     apply(sort, rows, [byName]);
@@ -74,11 +84,13 @@ function report(deadlineMs: number, testCallsDone: boolean, harnessLabel: string
   apply(later, page, [() => apply(timeout, page, []), deadlineMs]);
 }
 
-const call = (f: (...args: never[]) => void, args: unknown[]) => `(${f.toString()})(${args.map((a) => JSON.stringify(a)).join(', ')});`;
+// `<` escaped, so that no argument can end the <script> element the source stands in.
+const call = (f: (...args: never[]) => void, args: unknown[]) =>
+  `(${f.toString()})(${args.map((a) => JSON.stringify(a).replace(/</g, '\\u003c')).join(', ')});`;
 
 /** The prelude's source: `title` is the name of an unnamed test, `anyGlobal` whether the test is a .any.js one. */
 export const preludeSource = (title: string, anyGlobal: boolean): string => call(prelude, [title, anyGlobal]);
 
 /** The report script's source: the harness times out at `deadlineMs`; `testCallsDone` when the test calls done() itself. */
 export const reportSource = (deadlineMs: number, testCallsDone: boolean): string =>
-  call(report, [deadlineMs, testCallsDone, HARNESS_LABEL]);
+  call(report, [deadlineMs, testCallsDone, HARNESS_LABEL, NO_HARNESS]);

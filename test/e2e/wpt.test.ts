@@ -7,12 +7,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { defaultTreeAdapter, parse, serialize } from 'parse5';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import type { TraceRequest } from '../../src/protocol/trace-schema.js';
 import { caseSignature, votedCase } from '../../src/campaign/case-record.js';
-import { HARNESS_LABEL } from '../../src/wpt/report-script.js';
+import { HARNESS_LABEL, NO_HARNESS } from '../../src/wpt/report-script.js';
 import { readJournal, runCli } from '../support/campaign-process.js';
 import { OracleProcess, type Line } from '../support/oracle-process.js';
 import { fixtureCheckout } from '../support/wpt-checkout.js';
@@ -52,11 +53,11 @@ function statuses(response: Line): Record<string, [string, string][]> {
   );
 }
 
-/** The same records in every engine. */
-function unanimous(response: Line, expected: [string, string][]): void {
+/** The same records in every engine, and a unanimous vote on them (by label, as `request` asks). */
+function unanimous(response: Line, expected: [string, string][], request = requests.get(response.id)!): void {
   const all = statuses(response);
   for (const engine of ENGINE_NAMES) assert.deepEqual(all[engine], expected, engine);
-  assert.equal(votedCase(requests.get(response.id)!, response).vote.verdict, 'unanimous');
+  assert.equal(votedCase(request, response).vote.verdict, 'unanimous');
 }
 
 describe('imported tests on the engines', () => {
@@ -106,6 +107,16 @@ describe('imported tests on the engines', () => {
       ['b: the recorder is out of reach', 'PASS'],
       [HARNESS_LABEL, 'OK'],
     ]);
+  });
+
+  test("a page that lost testharness.js (a reduction's candidate) ends at once, not at the trace's timeout", async () => {
+    const request = requests.get('dom/three-subtests.html')!;
+    const doc = parse(request.html!);
+    const head = doc.childNodes.find((n) => n.nodeName === 'html')!;
+    const scripts = defaultTreeAdapter.getChildNodes(defaultTreeAdapter.getChildNodes(head as never)[0] as never);
+    // The prelude, testharness.js and the report script, in that order: the second goes.
+    defaultTreeAdapter.detachNode(scripts.filter((n) => n.nodeName === 'script')[1]!);
+    unanimous(await oracle.request({ ...request, id: 'no-harness', html: serialize(doc) }), [[HARNESS_LABEL, NO_HARNESS]], request);
   });
 
   test('shared and own helper scripts, files beside the test, a main script kept in the page, a long test: all as in WPT', async () => {
