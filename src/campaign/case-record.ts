@@ -33,7 +33,7 @@ export interface CaseTiming {
 }
 
 /** The kind of a case request: a geometry request is the one without `op`. */
-export const opOf = (request: CaseRequest) => ('op' in request && request.op ? request.op : 'geometry');
+const opOf = (request: CaseRequest) => ('op' in request && request.op ? request.op : 'geometry');
 
 /**
  * What the oracle is asked for a case. A geometry or vote case is asked as a `vote`, with its

@@ -21,7 +21,7 @@ const CANONICAL = Type.Unknown({
 export const TRACE_TIMEOUT = { defaultMs: 5_000, maxMs: 60_000 } as const;
 
 /** The ways two traces' records are paired: in push order (the contract's), or by label. */
-export const TRACE_ALIGNMENTS = ['seq', 'label'] as const;
+const TRACE_ALIGNMENTS = ['seq', 'label'] as const;
 export type TraceAlignment = (typeof TRACE_ALIGNMENTS)[number];
 
 /**
