@@ -101,13 +101,16 @@ export function describeValueError(error: ValueError): string {
   const field = error.path
     .split('/')
     .slice(1)
+    // JSON Pointer escapes, so that a key holding `/` (a trace's file path) reads as sent.
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
     .join('')
     .replace(/^\./, '');
   const name = `field "${field}"`;
   switch (error.type) {
     case ValueErrorType.ObjectAdditionalProperties:
-      return `${name}: unknown field`;
+      // A map whose keys follow a pattern (a trace's `files`): the key is what is wrong.
+      return error.schema.patternProperties ? `${name}: not an allowed key` : `${name}: unknown field`;
     case ValueErrorType.ObjectRequiredProperty:
       return `${name}: is required`;
     case ValueErrorType.Union: {
