@@ -3,8 +3,8 @@
 // case per engine from /proc, the latency of a lone request, and micro-benchmarks of the hot
 // non-browser paths.
 //
-//   naive (ENGINES.md)   one page per engine in this process; each case loaded as a document, then
-//                        fonts and one walk; each engine in turn
+//   naive, loaded        the simplest oracle: one page per engine in this process; each case loaded
+//                        as a document, then fonts and one walk; each engine in turn
 //   naive, one call      the same pages, each case written and walked in one driver call (the
 //                        fast path's call without batching); each engine in turn
 //   farm, batch 1        the real oracle over stdio, every case pipelined, batches off
@@ -18,7 +18,7 @@ import { defaultOptions } from '../src/api/oracle.js';
 import { OracleProcess, type Line } from '../test/support/oracle-process.js';
 import { DirectEngines } from '../test/support/direct-engines.js';
 import { layoutCorpus, type BenchCase } from '../test/support/layout-corpus.js';
-import { cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
+import { CPU_OWNERS, cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
 import { microBenchmarks } from './micro.js';
 
 const corpus = layoutCorpus(34);
@@ -41,7 +41,7 @@ interface Phase {
 
 /** The naive oracles: one page per engine, here, each case through each engine in turn. */
 async function naive(cases: BenchCase[], oneCall: boolean): Promise<Phase> {
-  const label = oneCall ? 'naive, one call' : 'naive (ENGINES.md)';
+  const label = oneCall ? 'naive, one call' : 'naive, loaded';
   const engines = await DirectEngines.open(ENGINE_NAMES, oneCall);
   try {
     const walks: Phase['walks'] = new Map();
@@ -132,12 +132,9 @@ console.table(
   phases.map((p) => ({
     route: p.label,
     'cases/s': Number(rate(p).toFixed(1)),
-    '× naive (ENGINES.md)': Number((rate(p) / rate(engines)).toFixed(2)),
+    '× naive, loaded': Number((rate(p) / rate(engines)).toFixed(2)),
     '× naive, one call': Number((rate(p) / rate(oneCall)).toFixed(2)),
-    'CPU ms/case chromium': Number(perCase(p, 'chromium').toFixed(2)),
-    firefox: Number(perCase(p, 'firefox').toFixed(2)),
-    webkit: Number(perCase(p, 'webkit').toFixed(2)),
-    node: Number(perCase(p, 'node').toFixed(2)),
+    ...Object.fromEntries(CPU_OWNERS.map((owner, i) => [i ? owner : `CPU ms/case ${owner}`, Number(perCase(p, owner).toFixed(2))])),
   })),
 );
 console.log(`dumps byte-identical across the routes: ${identical} of ${compared} engine dumps`);

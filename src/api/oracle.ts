@@ -129,6 +129,6 @@ export class Oracle {
 }
 
 /** An answer as the plain object a client of the stdio protocol would parse from its line. */
-export function decode(answer: Answer): object {
+function decode(answer: Answer): object {
   return JSON.parse(answerLine(answer).join('')) as object;
 }

@@ -28,7 +28,7 @@ export type VotedCase =
 export const GEOMETRY_KINDS = ['shape', 'fragment_count', 'size', 'offset'] as const;
 
 /** Where the engines first part ways: a node, a trace record (or the whole trace), an observation. */
-export interface FirstFailure {
+interface FirstFailure {
   /** The node index, record seq or observation index; null for a failure of the whole trace. */
   index: number | null;
   /** Geometry: shape, fragment_count, size or offset; trace: a trace failure kind; reflect: null. */
@@ -151,7 +151,7 @@ function reflectFirst(vote: ReflectVoteResult): FirstFailure | null {
 }
 
 /** Client-chosen text (labels, attributes) made one short line: whitespace collapsed, at most 40 characters. */
-function clean(text: string): string {
+export function clean(text: string): string {
   const one = text.replace(/\s+/g, ' ').trim();
   if (!one) return '""';
   return one.length > 40 ? `${one.slice(0, 39)}…` : one;

@@ -1,31 +1,40 @@
 // The geometry vote as it travels in a `vote` answer: the schema is the type the comparator
 // returns (src/comparator/vote.ts), so the published schema says exactly what a client gets.
 import { Type, type Static } from '@sinclair/typebox';
-import { EngineNameSchema, literalUnion, STYLE_PROPERTIES, strict } from './common.js';
+import { ENGINE_NAMES, EngineNameSchema, keyed, literalUnion, STYLE_PROPERTIES, strict } from './common.js';
 
-export const CLUSTER_VERDICTS = ['unanimous', 'outlier', 'split', 'insufficient'] as const;
+const CLUSTER_VERDICTS = ['unanimous', 'outlier', 'split', 'insufficient'] as const;
 export type ClusterVerdict = (typeof CLUSTER_VERDICTS)[number];
 
-export const COMPARE_VERDICTS = ['pass', 'fail', 'parse_divergence', 'discarded'] as const;
+const COMPARE_VERDICTS = ['pass', 'fail', 'parse_divergence', 'discarded'] as const;
 export type CompareVerdict = (typeof COMPARE_VERDICTS)[number];
 
 export const FAILURE_KINDS = ['size', 'fragment', 'fragment_count', 'offset'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
-export const ClusterVerdictSchema = literalUnion(CLUSTER_VERDICTS, 'insufficient: fewer than three usable engines; never a pass.');
+const ClusterVerdictSchema = literalUnion(CLUSTER_VERDICTS, 'insufficient: fewer than three usable engines; never a pass.');
 
-export const EngineStatusSchema = Type.Union([
+const EngineStatusSchema = Type.Union([
   Type.Object({ status: literalUnion(['usable', 'discarded', 'absent'] as const) }, strict),
   Type.Object({ status: Type.Literal('error'), error: Type.String() }, strict),
 ]);
 export type EngineStatus = Static<typeof EngineStatusSchema>;
 
-export const EngineStatusesSchema = Type.Object(
-  { chromium: EngineStatusSchema, firefox: EngineStatusSchema, webkit: EngineStatusSchema },
-  { ...strict, description: 'usable; discarded (the document overflowed); error (with the message); absent (not in the response).' },
-);
+/** The unordered pairs of `names`, each `a~b` with `a` earlier in the list. */
+type PairsOf<T extends readonly string[]> = T extends readonly [infer A extends string, ...infer Rest extends readonly string[]]
+  ? `${A}~${Rest[number]}` | PairsOf<Rest>
+  : never;
+/** The key of a pair of engines: "chromium~firefox", names in the engine list's (alphabetical) order. */
+export type PairKey = PairsOf<typeof ENGINE_NAMES>;
+/** Every pair key, in engine order: the pairs of a vote, when every engine is usable. */
+export const PAIR_KEYS = ENGINE_NAMES.flatMap((a, i) => ENGINE_NAMES.slice(i + 1).map((b) => `${a}~${b}`)) as PairKey[];
 
-export const SummarySchema = Type.Object(
+const EngineStatusesSchema = Type.Object(keyed(ENGINE_NAMES, EngineStatusSchema), {
+  ...strict,
+  description: 'usable; discarded (the document overflowed); error (with the message); absent (not in the response).',
+});
+
+const SummarySchema = Type.Object(
   {
     nodes: Type.Integer({ minimum: 0, description: 'Nodes whose geometry was compared.' }),
     compared: Type.Integer({ minimum: 0, description: 'Individual checks: each width, height, dx, dy and fragment count.' }),
@@ -37,15 +46,15 @@ export const SummarySchema = Type.Object(
 );
 export type Summary = Static<typeof SummarySchema>;
 
-export const NodeShapeSchema = Type.Object({ tag: Type.String(), depth: Type.Integer(), parent: Type.Integer() }, strict);
+const NodeShapeSchema = Type.Object({ tag: Type.String(), depth: Type.Integer(), parent: Type.Integer() }, strict);
 export type NodeShape = Static<typeof NodeShapeSchema>;
 
-export const DivergenceSchema = Type.Object(
+const DivergenceSchema = Type.Object(
   { index: Type.Integer({ minimum: 0 }), a: Type.Union([NodeShapeSchema, Type.Null()]), b: Type.Union([NodeShapeSchema, Type.Null()]) },
   { ...strict, description: 'The first index where (tag, depth, parent) differ; null past the end of a dump.' },
 );
 
-export const PairResultSchema = Type.Object(
+const PairResultSchema = Type.Object(
   { verdict: literalUnion(COMPARE_VERDICTS), summary: SummarySchema, divergence: Type.Optional(DivergenceSchema) },
   strict,
 );
@@ -54,7 +63,7 @@ export type PairResult = Static<typeof PairResultSchema>;
 /** A property of the contract's style subset. */
 export type StyleProperty = (typeof STYLE_PROPERTIES)[number];
 
-export const NodeVoteSchema = Type.Object(
+const NodeVoteSchema = Type.Object(
   {
     index: Type.Integer({ minimum: 0 }),
     tag: Type.String(),
@@ -76,17 +85,12 @@ export const VoteResultSchema = Type.Object(
     outlier: Type.Union([EngineNameSchema, Type.Null()]),
     majority: Type.Array(EngineNameSchema, { description: 'The agreeing engines, sorted; empty for split and insufficient.' }),
     engines: EngineStatusesSchema,
-    pairs: Type.Object(
-      {
-        'chromium~firefox': Type.Optional(PairResultSchema),
-        'chromium~webkit': Type.Optional(PairResultSchema),
-        'firefox~webkit': Type.Optional(PairResultSchema),
-      },
-      { ...strict, description: 'Each pair of usable engines: its compare verdict and delta summary.' },
-    ),
+    pairs: Type.Object(keyed(PAIR_KEYS, Type.Optional(PairResultSchema)), {
+      ...strict,
+      description: 'Each pair of usable engines: its compare verdict and delta summary.',
+    }),
     nodes: Type.Array(NodeVoteSchema, { description: 'Every node that fails in some pair, in node order.' }),
   },
   { ...strict, description: 'See docs/protocol.md, "Vote".' },
 );
 export type VoteResult = Static<typeof VoteResultSchema>;
-export type PairKey = keyof VoteResult['pairs'];

@@ -4,11 +4,12 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { PingResponseSchema } from '../protocol/schema.js';
+import { VoteResultSchema } from '../protocol/vote-schema.js';
 
 /** The requests a job carries: every case op (QueueOracle.run fails to compile when one is missing), and ping (answered by one worker's oracle). */
-export const JOB_OPS = ['geometry', 'vote', 'reflect', 'trace', 'screenshot', 'ping'] as const;
+const JOB_OPS = ['geometry', 'vote', 'reflect', 'trace', 'screenshot', 'ping'] as const;
 
-export const CaseJobSchema = Type.Object(
+const CaseJobSchema = Type.Object(
   {
     op: Type.Union(JOB_OPS.map((op) => Type.Literal(op))),
     /** The request as the stdio oracle takes it; the worker's oracle checks it. */
@@ -21,7 +22,7 @@ export const CaseJobSchema = Type.Object(
 export type CaseJob = Static<typeof CaseJobSchema>;
 
 /** Which machine ran a case, and with what: the worker's host, pid, and its oracle's ping fields. */
-export const WorkerInfoSchema = Type.Composite(
+const WorkerInfoSchema = Type.Composite(
   [
     Type.Object({ host: Type.String(), pid: Type.Integer() }),
     Type.Pick(PingResponseSchema, ['engines', 'versions', 'profile', 'fonts', 'network']),
@@ -30,11 +31,15 @@ export const WorkerInfoSchema = Type.Composite(
 );
 export type WorkerInfo = Static<typeof WorkerInfoSchema>;
 
-export const CaseResultSchema = Type.Object(
+const CaseResultSchema = Type.Object(
   {
     worker: WorkerInfoSchema,
-    /** The answer of the worker's oracle, parsed there (a worker's time is cheaper than the collector's); its id is the worker's own. */
-    answer: Type.Record(Type.String(), Type.Unknown()),
+    /**
+     * The answer of the worker's oracle, parsed there (a worker's time is cheaper than the
+     * collector's); its id is the worker's own. Its vote is checked: the campaign counts cases by
+     * the verdict and outlier it names.
+     */
+    answer: Type.Object({ vote: Type.Optional(VoteResultSchema) }, { additionalProperties: Type.Unknown() }),
   },
   { additionalProperties: false },
 );

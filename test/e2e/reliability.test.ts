@@ -125,7 +125,8 @@ describe('ending', () => {
     await o.ready();
     const children = o.descendants();
     const answers = Array.from({ length: 4 }, (_, i) => o.request({ id: `term-${i}`, html: `<p>${i}</p>` }));
-    await new Promise((r) => setTimeout(r, 50));
+    // Lines are read in order: once the ping behind them is answered, the four cases are in hand.
+    await o.request({ id: 'term-read', op: 'ping' });
     o.kill('SIGTERM');
     assert.equal(await o.exited, 0, o.stderr);
     for (const answer of await Promise.all(answers)) assert.ok(answer.dumps.firefox || answer.errors?.firefox);
@@ -139,7 +140,7 @@ describe('ending', () => {
     victim.kill('SIGKILL');
     await victim.exited;
     await new Promise((r) => setTimeout(r, 500));
-    // Measured (ENGINES.md): firefox-esr, WebKitWebDriver's group and Xvfb outlive a SIGKILLed parent.
+    // firefox-esr, WebKitWebDriver's group and Xvfb outlive a SIGKILLed parent (the assertion below holds it).
     const survivors = children.filter(isAlive);
     assert.ok(survivors.length > 0, 'engine processes outlive the killed oracle');
     const next = new OracleProcess(['--workers=1', '--engines=chromium']);

@@ -6,7 +6,7 @@ import type { WalkOptions } from '../../page/walk.js';
 import type { ReflectProbe } from '../../page/reflect.js';
 
 /** A case document (its copies, each served once), and how the page is replaced after it. */
-export interface CaseDocument extends ServedDocument {
+interface CaseDocument extends ServedDocument {
   /** Replace the page with one whose storage is fresh, not only its browsing context (trace pages share an origin). */
   freshStorage: boolean;
 }
@@ -31,7 +31,7 @@ export interface WalkJob {
   script: string | null;
 }
 
-export interface ReflectJob {
+interface ReflectJob {
   kind: 'reflect';
   document: CaseDocument;
   probes: readonly ReflectProbe[];
@@ -41,14 +41,16 @@ export interface ReflectJob {
 }
 
 /** A trace: the document's recorder runs `script` and answers when the trace ends. */
-export interface TraceJob {
+interface TraceJob {
   kind: 'trace';
   document: CaseDocument;
   script: string;
+  /** The trace's completion timeout: the case's time runs on top of it. */
+  completionMs: number;
 }
 
 /** A picture of a geometry case on its own document, taken where a walk would run: after load, fonts and `script`. */
-export interface ScreenshotJob {
+interface ScreenshotJob {
   kind: 'screenshot';
   document: CaseDocument;
   script: string | null;
