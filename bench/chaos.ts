@@ -22,6 +22,6 @@ const report = await runChaos({
 });
 bar.stop();
 console.log(JSON.stringify(report, null, 2));
-const ok = report.lost === 0 && report.duplicates === 0 && report.orphans === 0 && report.exitCode === 0;
+const ok = report.lost === 0 && report.duplicates === 0 && report.orphans.length === 0 && report.exitCode === 0;
 console.log(ok ? 'chaos: every case answered exactly once; nothing left running' : 'chaos: FAILED');
 process.exitCode = ok ? 0 : 1;

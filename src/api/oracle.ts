@@ -34,6 +34,9 @@ export function defaultOptions(): OracleOptions {
     timeoutMs: 30_000,
     maxNodes: 50_000,
     maxAnswerBytes: 256 * 1024 * 1024,
+    // docs/protocol.md, "Memory": far above what an engine holds idle or on the largest case the
+    // suite runs, and three of them still fit a small machine.
+    maxEngineMemory: 2 * 1024 * 1024 * 1024,
     browsers: 'auto',
     display: undefined,
     allowMissingEngines: false,

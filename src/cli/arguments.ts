@@ -2,6 +2,8 @@
 // which commander reports as a usage error naming the option.
 import { InvalidArgumentError } from 'commander';
 import { ENGINE_NAMES, type EngineName } from '../protocol/common.js';
+import { ConfigError } from '../protocol/errors.js';
+import { engineMemoryBytes } from '../protocol/launch-options.js';
 
 /** A whole number ≥ `min`; `name` is the flag, for the message. */
 export const wholeNumber =
@@ -11,6 +13,18 @@ export const wholeNumber =
     if (!/^\d+$/.test(value.trim()) || n < min) throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}`);
     if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be at most ${Number.MAX_SAFE_INTEGER}`);
     return n;
+  };
+
+/** A memory budget: a size (2GiB, 1536MiB, 3GB) or a number of bytes, at least the least budget; `name` is the flag. */
+export const memorySize =
+  (name: string) =>
+  (value: string): number => {
+    try {
+      return engineMemoryBytes(value, name);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
   };
 
 /** A comma-separated list of engine names, without repeats. */

@@ -7,12 +7,20 @@ import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { PROFILE_NAMES } from '../protocol/common.js';
 import { FONT_SET_NAMES } from '../protocol/font-sets.js';
-import { BROWSER_SOURCES, EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
+import {
+  BROWSER_SOURCES,
+  engineMemoryBytes,
+  EXECUTABLES,
+  type ExecutableKey,
+  type Executables,
+  type LaunchOptions,
+} from '../protocol/launch-options.js';
+import { formatSize } from '../protocol/sizes.js';
 import type { OracleOptions } from '../coordinator/oracle-service.js';
 import { LOG_LEVEL_ENV, LOG_LEVELS, setLogLevel, type LogLevel } from '../system/log.js';
 import { CONFIG_FILE, configFileFor, readConfigFile } from '../api/config-file.js';
 import { withDefaults } from '../api/oracle.js';
-import { engineList, wholeNumber } from './arguments.js';
+import { engineList, memorySize, wholeNumber } from './arguments.js';
 
 /** The launch options a flag can set, by the key commander stores it under. */
 const FLAG_OPTIONS = [
@@ -25,6 +33,7 @@ const FLAG_OPTIONS = [
   'timeoutMs',
   'maxNodes',
   'maxAnswerBytes',
+  'maxEngineMemory',
   'browsers',
   'display',
   'allowMissingEngines',
@@ -79,6 +88,11 @@ export function addEngineOptions(command: Command, defaults: OracleOptions): Com
       new Option('--max-answer-bytes <n>', "most bytes of one answer's dumps (shared by its engines)")
         .default(defaults.maxAnswerBytes, `${defaults.maxAnswerBytes / MIB} MiB`)
         .argParser(wholeNumber('--max-answer-bytes')),
+    )
+    .addOption(
+      new Option('--max-engine-memory <size>', "most memory one engine's browser may hold (2GiB, 1536MiB); past it, memory_exceeded")
+        .default(defaults.maxEngineMemory, formatSize(engineMemoryBytes(defaults.maxEngineMemory, 'the default')))
+        .argParser(memorySize('--max-engine-memory')),
     )
     .addOption(
       new Option('--browsers <which>', "system packages, Playwright's own builds, or auto (bundled when installed)")

@@ -19,6 +19,7 @@ export interface FarmOptions {
   maxBatch: number;
   timeoutMs: number;
   limits: DumpLimits;
+  maxEngineMemory: number;
   launch: LaunchOptions;
 }
 
@@ -67,6 +68,7 @@ export class EngineFarm {
       maxBatch: options.maxBatch,
       timeoutMs: options.timeoutMs,
       limits: options.limits,
+      maxEngineMemory: options.maxEngineMemory,
     };
     const pool = new Piscina({
       filename: CASE_WORKER,

@@ -5,12 +5,13 @@ import type { EngineName, ProfileName, Request } from '../protocol/schema.js';
 import type { FontSetName } from '../protocol/font-sets.js';
 import type { WireValue } from '../protocol/wire.js';
 import type { DumpLimits } from '../farm/tasks.js';
-import { EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
+import { engineMemoryBytes, EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
 import { ConfigError } from '../protocol/errors.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
 import { fontconfigFileOf } from '../fonts/fontconfig-file.js';
 import { checkExecutables } from '../system/executables.js';
 import { killDescendants, killStrays } from '../system/processes.js';
+import { removeStrayCgroups } from '../system/memory/cgroup.js';
 import { log } from '../system/log.js';
 import { networkIsolation, type NetworkIsolation } from '../system/network.js';
 import { CaseServer } from './case-server.js';
@@ -83,6 +84,7 @@ export class OracleService {
     const strays = killStrays();
     if (strays.length)
       log.warn(`killed ${strays.length} process(es) left behind by an earlier oracle that was killed (${[...new Set(strays)].join(', ')})`);
+    removeStrayCgroups();
     const egress = new EgressLog();
     const cases = await CaseServer.start(egress, dumpLimits(options).maxBytes);
     try {
@@ -93,6 +95,7 @@ export class OracleService {
         maxBatch: options.maxBatch,
         timeoutMs: options.timeoutMs,
         limits: dumpLimits(options),
+        maxEngineMemory: engineMemoryBytes(options.maxEngineMemory, 'maxEngineMemory'),
         launch: {
           profile: options.profile,
           display: options.display,
@@ -173,5 +176,7 @@ export class OracleService {
     const leftovers = killDescendants();
     if (leftovers.length)
       log.warn(`killed ${leftovers.length} process(es) left behind by the engines (${[...new Set(leftovers)].join(', ')})`);
+    // The strays killed at start were still exiting then, their cgroups not yet empty.
+    removeStrayCgroups();
   }
 }

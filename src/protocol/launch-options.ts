@@ -3,7 +3,9 @@
 // executables, what `ping` reports. Every field is optional; what is left out takes its default.
 import { Type, type Static, type TOptional, type TString } from '@sinclair/typebox';
 import { EngineNameSchema, literalUnion, ProfileNameSchema, strict, type EngineName } from './common.js';
+import { ConfigError } from './errors.js';
 import { FONT_SET_NAMES } from './font-sets.js';
+import { formatSize, parseSize, SIZE_PATTERN } from './sizes.js';
 
 export const BROWSER_SOURCES = ['auto', 'system', 'bundled'] as const;
 export type BrowserSource = (typeof BROWSER_SOURCES)[number];
@@ -68,6 +70,19 @@ const LaunchExtrasSchema = Type.Object(
 );
 export type LaunchExtras = Static<typeof LaunchExtrasSchema>;
 
+/** The smallest memory budget: near it, an idle Firefox with two pages (about 400 MiB) would already pass it (docs/protocol.md, "Memory"). */
+export const MIN_ENGINE_MEMORY = 512 * 1024 * 1024;
+
+/** The budget `value` (a number of bytes, or a size such as "2GiB") names; a ConfigError when it is not one, or is below the least. */
+export function engineMemoryBytes(value: number | string, source: string): number {
+  const bytes = typeof value === 'number' ? value : parseSize(value);
+  if (bytes === undefined || !Number.isSafeInteger(bytes))
+    throw new ConfigError(`${source}: ${JSON.stringify(value)} is not a size (such as 2GiB)`);
+  if (bytes < MIN_ENGINE_MEMORY)
+    throw new ConfigError(`${source}: ${formatSize(bytes)} is below the least, ${formatSize(MIN_ENGINE_MEMORY)}`);
+  return bytes;
+}
+
 export const LaunchOptionsSchema = Type.Object(
   {
     engines: Type.Optional(Type.Array(EngineNameSchema, { minItems: 1, uniqueItems: true, description: 'The engines to launch.' })),
@@ -81,6 +96,12 @@ export const LaunchOptionsSchema = Type.Object(
     ),
     maxAnswerBytes: Type.Optional(
       Type.Integer({ minimum: 1, description: "The most bytes of one answer's dumps (shared by its engines); past it, dump_too_large." }),
+    ),
+    maxEngineMemory: Type.Optional(
+      Type.Union([Type.Integer(), Type.String({ pattern: SIZE_PATTERN })], {
+        description:
+          'The most memory one engine\'s browser may hold, in bytes or as a size ("2GiB"); past it, the process holding the most is killed and its case answered memory_exceeded.',
+      }),
     ),
     allowMissingEngines: Type.Optional(
       Type.Boolean({ description: 'Serve with the engines that launched when some did not (by default, starting fails).' }),

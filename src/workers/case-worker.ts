@@ -12,6 +12,7 @@ import { log } from '../system/log.js';
 import { LAUNCHERS } from './engines/index.js';
 import { runGeometry } from './geometry-task.js';
 import { EngineHost } from './host/engine-host.js';
+import { MemoryWatcher } from './host/memory-watch.js';
 import { runReflect } from './reflect-task.js';
 import { runScreenshot } from './screenshot-task.js';
 import { runTrace } from './trace-task.js';
@@ -31,14 +32,17 @@ const RUNNERS: { [K in WorkerTask['kind']]: (task: Extract<WorkerTask, { kind: K
 const config = workerData as WorkerConfig;
 const hosts = new Map<EngineName, EngineHost>();
 const failures: Partial<Record<EngineName, string>> = {};
+const memory = new MemoryWatcher(config.maxEngineMemory);
 
 await Promise.all(
   config.engines.map(async (engine) => {
-    const host = new EngineHost(engine, LAUNCHERS[engine], config.launch, {
-      pages: config.pages,
-      maxBatch: config.maxBatch,
-      timeoutMs: config.timeoutMs,
-    });
+    const host = new EngineHost(
+      engine,
+      LAUNCHERS[engine],
+      config.launch,
+      { pages: config.pages, maxBatch: config.maxBatch, timeoutMs: config.timeoutMs },
+      memory,
+    );
     try {
       await host.start();
       hosts.set(engine, host);
@@ -57,6 +61,7 @@ const post = (message: ControlMessage) => control.postMessage(message);
 control.onmessage = async (event) => {
   if ((event as { data: ControlMessage }).data.type !== 'close') return;
   await Promise.all([...hosts.values()].map((h) => h.close()));
+  await memory.close();
   post({ type: 'closed', threadId });
 };
 post({

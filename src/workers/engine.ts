@@ -74,6 +74,17 @@ export interface EngineBrowser {
   newPage(options: { freshStorage: boolean }): Promise<EnginePage>;
   /** Resolves when the browser process goes away for any reason. */
   readonly exited: Promise<void>;
+  /**
+   * The process groups its processes run in now (each adapter starts its browser, or each WebKit
+   * driver, as the leader of a group of its own): what the memory watch holds to the budget.
+   */
+  processGroups(): readonly number[];
+  /**
+   * True when each of those groups is one page's own browser (WebKitGTK: a driver and its
+   * MiniBrowser per page), which a process of it killed for memory leaves useless: the whole group
+   * is killed then, and the page's call fails at once instead of waiting out its timeout.
+   */
+  readonly groupPerPage: boolean;
   close(): Promise<void>;
 }
 

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAlive, UNHURRIED } from '../support/oracle-process.js';
-import { CliProcess, processesOwnedBy, readJournal, recordedAtLeast, runCli } from '../support/campaign-process.js';
+import { CliProcess, readJournal, recordedAtLeast, runCli } from '../support/campaign-process.js';
+import { processesOwnedBy } from '../support/processes.js';
 
 const root = mkdtempSync(join(tmpdir(), 'campaign-e2e-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -4,8 +4,8 @@
 // process outlives the oracle, and measures the resident memory of the oracle and its browsers.
 import { readFileSync } from 'node:fs';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { OracleProcess, isAlive, type Line } from './oracle-process.js';
-import { engineProcesses, killAll } from './processes.js';
+import { OracleProcess, type Line } from './oracle-process.js';
+import { engineProcesses, killAll, processesOwnedBy, startOf } from './processes.js';
 import { layoutCorpus } from './layout-corpus.js';
 
 export interface ChaosOptions {
@@ -37,12 +37,21 @@ export interface ChaosReport {
   finalRssMiB: number;
   /** Resident memory (MiB) of the oracle and everything below it after each tenth of the cases. */
   rssByTenthMiB: number[];
-  orphans: number;
+  /** Processes of the oracle still running after it exited, as "pid name". */
+  orphans: string[];
   exitCode: number | null;
   seconds: number;
 }
 
 const HANG = '<!doctype html><p>hang</p><script>while (true) {}</script>';
+
+function comm(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '(gone)';
+  }
+}
 
 function rssKiB(pid: number): number {
   try {
@@ -56,13 +65,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const corpus = layoutCorpus();
   const oracle = new OracleProcess([`--timeout-ms=${options.timeoutMs}`, ...(options.oracleArgs ?? [])]);
   await oracle.ready();
+  const oracleStart = startOf(oracle.pid)!;
   const start = performance.now();
-  const seen = new Set<number>();
+  /** Every process seen below the oracle, by pid, with its start: the same pid later may be another process. */
+  const seen = new Map<number, number>();
   let peak = 0;
   let last = 0;
   const sample = () => {
     const pids = [oracle.pid, ...oracle.descendants()];
-    for (const pid of pids) seen.add(pid);
+    for (const pid of pids) {
+      const started = startOf(pid);
+      if (started !== undefined) seen.set(pid, started);
+    }
     last = pids.reduce((sum, pid) => sum + rssKiB(pid), 0);
     peak = Math.max(peak, last);
   };
@@ -128,6 +142,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       engineErrors[code] = (engineErrors[code] ?? 0) + 1;
     }
   seen.delete(oracle.pid);
+  // Those seen below it that are the same processes still, and any carrying its mark that were
+  // never seen (started and orphaned between two samples).
+  const orphans = new Set([...seen].filter(([pid, started]) => startOf(pid) === started).map(([pid]) => pid));
+  for (const pid of processesOwnedBy(oracle.pid)) if ((startOf(pid) ?? -1) >= oracleStart) orphans.add(pid);
   return {
     cases: options.cases,
     answered: counts.size,
@@ -139,7 +157,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     peakRssMiB: Math.round(peak / 1024),
     finalRssMiB: Math.round(last / 1024),
     rssByTenthMiB: rssByTenth,
-    orphans: [...seen].filter(isAlive).length,
+    orphans: [...orphans].map((pid) => `${pid} ${comm(pid)}`),
     exitCode,
     seconds: Math.round((performance.now() - start) / 1000),
   };

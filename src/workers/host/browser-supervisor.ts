@@ -54,6 +54,16 @@ export class BrowserSupervisor {
     }
   }
 
+  /** The process groups of the running browser (none while it is being launched). */
+  processGroups(): readonly number[] {
+    return this.browser?.processGroups() ?? [];
+  }
+
+  /** Whether each of those groups is one page's own browser (src/workers/engine.ts). */
+  get groupPerPage(): boolean {
+    return this.browser?.groupPerPage ?? false;
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     const browser = this.browser ?? (await this.launching?.catch(() => undefined));

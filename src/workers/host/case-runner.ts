@@ -4,6 +4,10 @@
 //   - a crash, or a page that is not on the case's document or answers what the oracle's in-page
 //     code cannot have made, is the page's fault: the case runs once more on a fresh page, and only
 //     a second such failure is the case's (engine_crashed, page_tampered);
+//   - a process of the engine killed for memory under a case (memory-watch.ts) is a crash we
+//     caused, whatever it looked like: the case runs once more on a fresh page (the memory may
+//     have been an earlier case's, or another page's in a shared process), and a second such
+//     kill is the case's (memory_exceeded);
 //   - a case that outlives its time is the case's (case_timeout): its page is fresh (every case that
 //     ran script had a page of its own), so no earlier case's deferred work can have hung it;
 //   - when a batch fails as a whole (a hang, a crash), nobody knows which case to blame: every case
@@ -30,6 +34,7 @@ import { EngineGoneError, VIEWPORT, type EnginePage } from '../engine.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 import type { EngineQueue, Pending } from './engine-queue.js';
 import type { DocumentJob, WriteJob } from './jobs.js';
+import type { EngineMemory } from './memory-watch.js';
 import type { PagePool, Slot } from './page-pool.js';
 
 /** How much longer than one case a batch may take, per further case in it; far above what a script-free case needs. */
@@ -42,7 +47,7 @@ class PageFault extends Error {
   override name = 'PageFault';
 }
 
-type Failure = 'crash' | 'page' | 'timeout' | 'final';
+type Failure = 'crash' | 'page' | 'memory' | 'timeout' | 'final';
 
 export class CaseRunner {
   constructor(
@@ -51,6 +56,7 @@ export class CaseRunner {
     private readonly pool: PagePool,
     private readonly queue: EngineQueue,
     private readonly timeoutMs: number,
+    private readonly memory: EngineMemory,
   ) {}
 
   /** Runs `batch` (one or more script-free cases, or one case with its own document) on `slot`. */
@@ -65,6 +71,7 @@ export class CaseRunner {
     const jobs = batch.map((p) => p.job as WriteJob);
     const { blankUrl, walk } = jobs[0]!;
     const generation = this.supervisor.generation;
+    const memoryMark = this.memory.mark();
     let retired = false;
     const retire = () => {
       if (!retired) this.pool.retire(slot, false);
@@ -100,8 +107,9 @@ export class CaseRunner {
         this.fail(rest[0]!, 'page', new PageFault(`writing or walking the case failed in the page (${answer.failed})`));
         this.queue.requeue(rest.slice(1));
       } else this.queue.requeue(rest);
-    } catch (error) {
+    } catch (caught) {
       retire();
+      const error = this.memory.explain(caught, memoryMark);
       const failure = await this.classify(error, generation);
       if (batch.length === 1) this.fail(batch[0]!, failure, error);
       else this.queue.requeue(batch.map((p) => ({ ...p, alone: true })));
@@ -122,9 +130,11 @@ export class CaseRunner {
     const job = pending.job as DocumentJob;
     const limit = job.kind === 'trace' ? this.timeoutMs + job.completionMs : this.timeoutMs;
     const generation = this.supervisor.generation;
+    const memoryMark = this.memory.mark();
     try {
       pending.resolve(await pTimeout(this.runDocument(slot.page, job, pending.attempt, limit), { milliseconds: limit }));
-    } catch (error) {
+    } catch (caught) {
+      const error = this.memory.explain(caught, memoryMark);
       this.fail(pending, await this.classify(error, generation), error);
     } finally {
       this.pool.retire(slot, job.document.freshStorage);
@@ -189,6 +199,8 @@ export class CaseRunner {
 
   /** Whose fault a failure is. A browser that went away under the call is a crash whatever the call said. */
   private async classify(error: unknown, generation: number): Promise<Failure> {
+    // The watch killed a process of the engine under the case (memory-watch.ts), whatever its death looked like.
+    if (error instanceof OracleError && error.code === 'memory_exceeded') return 'memory';
     if (error instanceof TimeoutError) return 'timeout';
     // The browser's exit can be reported just after the failed call it caused.
     await sleep(100);
@@ -199,7 +211,8 @@ export class CaseRunner {
 
   /** Ends a case that failed by itself (or sends it round once more, when its page was to blame for the first time). */
   private fail(pending: Pending, failure: Failure, error: unknown): void {
-    if ((failure === 'crash' || failure === 'page') && pending.attempt === 0) this.queue.requeue([{ ...pending, attempt: 1, alone: true }]);
+    if ((failure === 'crash' || failure === 'page' || failure === 'memory') && pending.attempt === 0)
+      this.queue.requeue([{ ...pending, attempt: 1, alone: true }]);
     else pending.reject(this.finalError(failure, error));
   }
 
@@ -216,6 +229,7 @@ export class CaseRunner {
           : new OracleError('page_tampered', `${firstLine(error)}; twice, the second time on a fresh page`);
       case 'timeout':
         return new OracleError('case_timeout', `no answer from ${this.engine} within ${this.timeoutMs} ms`);
+      case 'memory':
       case 'final':
         return error;
     }

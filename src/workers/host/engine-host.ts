@@ -11,6 +11,7 @@ import { BrowserSupervisor } from './browser-supervisor.js';
 import { CaseRunner } from './case-runner.js';
 import { EngineQueue } from './engine-queue.js';
 import type { Job } from './jobs.js';
+import type { MemoryWatcher } from './memory-watch.js';
 import { PagePool, type Slot } from './page-pool.js';
 
 /** How long beyond its own timeout a case waits for a page while its engine relaunches. */
@@ -36,11 +37,13 @@ export class EngineHost {
     launchEngine: LaunchEngine,
     options: LaunchOptions,
     private readonly settings: HostSettings,
+    memory: MemoryWatcher,
   ) {
     this.supervisor = new BrowserSupervisor(engine, launchEngine, options, () => this.pool.browserLost());
     this.pool = new PagePool(this.supervisor, settings.pages);
     this.queue = new EngineQueue(settings.pages, settings.maxBatch);
-    this.runner = new CaseRunner(engine, this.supervisor, this.pool, this.queue, settings.timeoutMs);
+    const watched = memory.watch(engine, this.supervisor);
+    this.runner = new CaseRunner(engine, this.supervisor, this.pool, this.queue, settings.timeoutMs, watched);
   }
 
   /** The build this host runs. */

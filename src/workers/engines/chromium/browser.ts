@@ -32,6 +32,7 @@ export class ChromiumBrowser implements EngineBrowser {
   readonly engine = 'chromium' as const;
   readonly guarded = false;
   readonly writesKeepBidi = false;
+  readonly groupPerPage = false;
   readonly exited: Promise<void>;
   /** Pages by their session. */
   private readonly pages = new Map<string, ChromiumPage>();
@@ -90,6 +91,10 @@ export class ChromiumBrowser implements EngineBrowser {
       else await withGrace(this.connection.send('Target.disposeBrowserContext', { browserContextId }), PAGE_CLOSE_GRACE_MS);
       throw error;
     }
+  }
+
+  processGroups(): readonly number[] {
+    return [this.process.pid];
   }
 
   /** Closes the browser, then kills its process group (whatever it did); the user data folder goes with it. */

@@ -33,6 +33,7 @@ export class FirefoxBrowser implements EngineBrowser {
   readonly engine = 'firefox' as const;
   readonly guarded = false;
   readonly writesKeepBidi = true;
+  readonly groupPerPage = false;
   readonly exited: Promise<void>;
   /** Pages by their top-level context. */
   private readonly pages = new Map<string, FirefoxPage>();
@@ -92,6 +93,10 @@ export class FirefoxBrowser implements EngineBrowser {
       else await withGrace(this.connection.send('browser.removeUserContext', { userContext }), PAGE_CLOSE_GRACE_MS);
       throw error;
     }
+  }
+
+  processGroups(): readonly number[] {
+    return [this.process.pid];
   }
 
   /** Ends the session, then kills the process group (whatever the session did); the profile goes with it. */

@@ -64,6 +64,11 @@ export class WebKitSession {
     }
   }
 
+  /** The process group of the driver, its MiniBrowser and MiniBrowser's web and network processes. */
+  get group(): number {
+    return this.driver.pid ?? -1;
+  }
+
   get alive(): boolean {
     return this.driver.exitCode === null && this.driver.signalCode === null;
   }
