@@ -9,7 +9,9 @@ import { EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions }
 import { ConfigError } from '../protocol/errors.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
 import { fontconfigFileOf } from '../fonts/fontconfig-file.js';
+import { isTimeZone } from '../protocol/emulation-schema.js';
 import { checkExecutables } from '../system/executables.js';
+import { compiledLocale } from '../system/locales.js';
 import { killDescendants, killStrays } from '../system/processes.js';
 import { log } from '../system/log.js';
 import { networkIsolation, type NetworkIsolation } from '../system/network.js';
@@ -74,6 +76,9 @@ export class OracleService {
     const paths = checkExecutables(options.paths, options.engines);
     const fontProblem = fontSetProblem(FONT_SETS[options.fonts]);
     if (fontProblem) throw new ConfigError(fontProblem);
+    if (!isTimeZone(options.timezone))
+      throw new ConfigError(`--timezone=${options.timezone}: not an IANA time zone name as ICU spells it (UTC, Asia/Tokyo)`);
+    const cLocale = await compiledLocale(options.locale);
     if (networkIsolation() === 'proxy') {
       log.warn(
         'network: no namespace of its own (run through bin/browser-oracle, as root or with user namespaces): ' +
@@ -95,6 +100,9 @@ export class OracleService {
         limits: dumpLimits(options),
         launch: {
           profile: options.profile,
+          locale: options.locale,
+          cLocale,
+          timezone: options.timezone,
           display: options.display,
           fontconfigFile: fontconfigFileOf(options.fonts),
           fontDirs: FONT_SETS[options.fonts].dirs,
@@ -161,6 +169,8 @@ export class OracleService {
       versions: this.versions,
       profile: this.profile,
       fonts: this.fonts,
+      locale: this.options.locale,
+      timezone: this.options.timezone,
       network: this.network,
       paths: this.paths,
     };

@@ -33,6 +33,7 @@ class WebKitBrowser implements EngineBrowser {
   readonly engine = 'webkit' as const;
   readonly guarded = true;
   readonly writesKeepBidi = false;
+  readonly browserWide = [] as const;
   readonly version: string;
   readonly executables: Executables;
   // There is no single browser process: each session is its own, and a lost one is replaced by the host.
