@@ -146,7 +146,7 @@ export class OracleService {
 
   /** Answers one case request (geometry, vote, reflect, trace or screenshot); never rejects for the case's own failures. */
   run(op: CaseOp, request: Request): Promise<Answer> {
-    const context: CaseContext = { farm: this.farm, cases: this.cases };
+    const context: CaseContext = { farm: this.farm, cases: this.cases, profile: this.options.profile };
     return (CASE_OPS[op] as (request: Request, ctx: CaseContext) => Promise<Answer>)(request, context);
   }
 

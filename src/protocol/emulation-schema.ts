@@ -212,10 +212,10 @@ export const EmulationSchema = Type.Object(
     description: "What this engine's driver applied of the request's `emulate`, made by the oracle (never read from the page).",
   },
 );
-export interface Emulation {
+export type Emulation = {
   applied: boolean;
   features: Partial<Record<EmulationFeature, FeatureOutcome>>;
-}
+};
 
 /** The record of one engine's outcomes, features in EMULATION_FEATURES order. */
 export function emulationRecord(outcomes: Partial<Record<EmulationFeature, FeatureOutcome>>): Emulation {

@@ -40,7 +40,7 @@ export class EngineHost {
     this.supervisor = new BrowserSupervisor(engine, launchEngine, options, () => this.pool.browserLost());
     this.pool = new PagePool(this.supervisor, settings.pages);
     this.queue = new EngineQueue(settings.pages, settings.maxBatch);
-    this.runner = new CaseRunner(engine, this.supervisor, this.pool, this.queue, settings.timeoutMs);
+    this.runner = new CaseRunner(engine, this.supervisor, this.pool, this.queue, settings.timeoutMs, settings.pages);
   }
 
   /** The build this host runs. */
