@@ -5,7 +5,6 @@
 // the page's). The page is then retired with its storage.
 import { OracleError } from '../protocol/errors.js';
 import { emulationRecord } from '../protocol/emulation-schema.js';
-import { decodeTraceOutcome } from '../protocol/page-output.js';
 import { encodeJson, UnencodableError, type WireValue } from '../protocol/wire.js';
 import type { TraceResult, TraceTask } from '../farm/tasks.js';
 import type { TraceRun } from './host/case-runner.js';
@@ -20,9 +19,11 @@ export async function runTrace(task: TraceTask, ctx: WorkerContext): Promise<Tra
       kind: 'trace',
       document: { ...task.documents[engine]!, freshStorage: true },
       script: task.script!,
+      completionMs: task.completionMs,
       emulate: task.emulate,
     });
-    const { origin, secure, timedOut, records } = decodeTraceOutcome(outcome);
+    // Decoded by the case runner, as it came from the page.
+    const { origin, secure, timedOut, records } = outcome;
     if (records === null)
       throw new OracleError('dump_too_large', `the trace recorded more than ${ctx.walk.maxBytes} bytes (--max-answer-bytes)`);
     try {

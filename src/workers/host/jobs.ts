@@ -47,6 +47,8 @@ interface TraceJob {
   document: CaseDocument;
   script: string;
   emulate: Emulate | undefined;
+  /** The trace's completion timeout: the case's time runs on top of it. */
+  completionMs: number;
 }
 
 /** A picture of a geometry case on its own document, taken where a walk would run: after load, fonts and `script`. */
