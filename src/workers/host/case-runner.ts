@@ -138,18 +138,21 @@ export class CaseRunner {
   private async document(slot: Slot, pending: Pending): Promise<void> {
     const job = pending.job as DocumentJob;
     const limit = job.kind === 'trace' ? this.timeoutMs + job.completionMs : this.timeoutMs;
-    // Waited for before the case's time starts; held until the run has settled, its undo included.
+    // Waited for before the case's time starts; held until the run has settled, its undo included,
+    // and its page is retired. A case that takes the whole browser also waits for the pages being
+    // opened: a window opening under it would take the focus Firefox's WebAuthn needs.
     const wide = job.kind === 'trace' && this.supervisor.browserWide.some((f) => job.emulate?.[f] !== undefined);
     const [, release] = await this.browserShares.acquire(wide ? this.pages : 1);
+    if (wide) await this.pool.replacementsOpened();
     const generation = this.supervisor.generation;
     const run = this.runDocument(slot.page, job, pending.attempt, limit);
-    void run.then(release, release);
     try {
       pending.resolve(await pTimeout(run, { milliseconds: limit }));
     } catch (error) {
       this.fail(pending, await this.classify(error, generation), error);
     } finally {
       this.pool.retire(slot, job.document.freshStorage);
+      void run.then(release, release);
     }
   }
 

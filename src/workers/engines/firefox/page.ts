@@ -79,6 +79,9 @@ export class FirefoxPage implements EnginePage {
     const { marionette } = this;
     if (authenticator && marionette)
       work.authenticator = async () => {
+        // Firefox answers a WebAuthn call only from the focused window ("CredentialsContainer
+        // request is not allowed"), and a page opened after another is not (measured).
+        await this.connection.send('browsingContext.activate', { context: this.context });
         const id = await marionette.send<unknown>('WebAuthn:AddVirtualAuthenticator', {
           isUserConsenting: true,
           ...authenticator,
