@@ -12,9 +12,6 @@ import { applyEach } from '../emulate.js';
 import { chromiumOverrides } from './overrides.js';
 import { PROGRAM_CALLS } from '../program-calls.js';
 import { withDeadline, withGrace } from '../time-limits.js';
-
-/** How long undoing a browser-wide emulation may take before the case goes on without it. */
-const UNDO_GRACE_MS = 5_000;
 import {
   AnswerTooLargeError,
   CdpError,
@@ -53,6 +50,8 @@ const LOADED = `() => new Promise((resolve) => {
 const TARGET_GONE = /Target crashed|Target closed|Session with given id not found|No target with given id|Not attached to an active page/i;
 /** How CDP words a call whose document went away under it (the case navigated), the page still alive. */
 const CONTEXT_GONE = /Execution context was destroyed|Cannot find context with specified id|Inspected target navigated or closed/i;
+/** How long undoing a browser-wide emulation may take before the case goes on without it. */
+const UNDO_GRACE_MS = 5_000;
 
 interface Evaluated {
   result: { value?: unknown };

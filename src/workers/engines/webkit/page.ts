@@ -75,14 +75,6 @@ export class WebKitPage implements EnginePage {
   }
 
   /**
-   * WebDriver's Take Screenshot: the current window's viewport, which sizeViewport made 800×600.
-   * The window is shown first (a page that took a fast-path batch is minimized). WebKitGTK's
-   * picture is what the window last presented, and every page is a window just sized, which may
-   * not have presented its new size yet (seen about once in 40 under load: the frame before the
-   * resize, black where the view grew); so pictures are taken until two in a row agree. A page
-   * that never stands still (an animation) gets its last one.
-   */
-  /**
    * WebKitGTK 2.50 applies none of it: its WebDriver has no BiDi and answers 404 to the W3C
    * extension commands (virtual authenticators, permissions), and the build has no sensors or Web
    * Bluetooth (measured). Every feature is unsupported.
@@ -91,6 +83,14 @@ export class WebKitPage implements EnginePage {
     return applyEach(emulate, {}, () => undefined);
   }
 
+  /**
+   * WebDriver's Take Screenshot: the current window's viewport, which sizeViewport made 800×600.
+   * The window is shown first (a page that took a fast-path batch is minimized). WebKitGTK's
+   * picture is what the window last presented, and every page is a window just sized, which may
+   * not have presented its new size yet (seen about once in 40 under load: the frame before the
+   * resize, black where the view grew); so pictures are taken until two in a row agree. A page
+   * that never stands still (an animation) gets its last one.
+   */
   async screenshot(): Promise<Uint8Array> {
     await this.visible(true);
     const take = () => this.driver(() => this.session.client.takeScreenshot());
