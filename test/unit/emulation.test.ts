@@ -187,3 +187,35 @@ test('three emulated engines vote as ever; traces without emulation are usable',
     'trace insufficient | chromium unemulated, firefox unemulated, webkit unemulated',
   );
 });
+
+test('by label, an unemulated engine shapes no row of the emulated pairs', () => {
+  const labelled = (engine: EngineName, labels: string[], applied: boolean, last = 1): Trace => ({
+    ...traceOf(engine, [], applied),
+    records: labels.map((label, seq) => ({ seq, kind: 'value', label, value: seq === labels.length - 1 ? last : 1 })),
+  });
+  const vote = voteTraces(
+    {
+      traces: {
+        chromium: labelled('chromium', ['a', 'b'], true),
+        firefox: labelled('firefox', ['a', 'b'], true),
+        webkit: labelled('webkit', ['denied', 'a', 'b'], false),
+      },
+    },
+    'label',
+  );
+  assert.equal(vote.verdict, 'insufficient');
+  assert.deepEqual(vote.pairs['chromium~firefox'], { verdict: 'pass', failures: [] });
+  assert.deepEqual(vote.records, []);
+  // Where the pair parts, the row is the pair's own: "b" is its second label, whatever WebKit recorded first.
+  const parted = voteTraces(
+    {
+      traces: {
+        chromium: labelled('chromium', ['a', 'b'], true, 2),
+        firefox: labelled('firefox', ['a', 'b'], true, 3),
+        webkit: labelled('webkit', ['denied', 'a', 'b'], false),
+      },
+    },
+    'label',
+  );
+  assert.deepEqual(parted.records, [{ seq: 1, labels: ['b'], outlier: null, kinds: ['value'] }]);
+});
