@@ -6,10 +6,7 @@ import { FirefoxBrowser } from './browser.js';
 import { BidiConnection } from './connection.js';
 import { Marionette } from './marionette.js';
 import { SYSTEM_FIREFOX, startFirefox } from './process.js';
-import { withDeadline } from '../time-limits.js';
-
-/** From the BiDi address to a session: seconds at most, unless Firefox is stuck. */
-const SESSION_TIMEOUT_MS = 30_000;
+import { START_LIMIT_MS, withDeadline } from '../time-limits.js';
 
 export const launchFirefox: LaunchEngine = async (options) => {
   const executable = options.paths.firefox ?? SYSTEM_FIREFOX;
@@ -21,8 +18,8 @@ export const launchFirefox: LaunchEngine = async (options) => {
         const marionette = options.profile === 'devices' ? await Marionette.open(firefox.profile) : undefined;
         return FirefoxBrowser.start(firefox, connection, { firefox: executable }, marionette);
       })(),
-      SESSION_TIMEOUT_MS,
-      () => new Error(`firefox-esr did not start a WebDriver BiDi session within ${SESSION_TIMEOUT_MS} ms`),
+      START_LIMIT_MS,
+      () => new Error(`firefox-esr did not start a WebDriver BiDi session within ${START_LIMIT_MS} ms`),
     );
   } catch (error) {
     firefox.kill();
