@@ -25,6 +25,9 @@ export function defaultOptions(): OracleOptions {
     engines: [...ENGINE_NAMES],
     profile: 'default',
     fonts: 'liberation',
+    // Pinned like the fonts: under the machine's LANG (C.UTF-8 here) WebKitGTK's navigator.language was "C".
+    locale: 'en-US',
+    timezone: 'UTC',
     workers: Math.max(1, Math.floor(availableParallelism() / 2)),
     pages: 2,
     // Measured with the bench's farm on its corpus (cases/s, two rounds): 32 gave 80 and 73, 64 gave

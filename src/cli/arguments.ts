@@ -39,3 +39,10 @@ export const engineList = (value: string): EngineName[] => {
   }
   return [...new Set(names)] as EngineName[];
 };
+
+/** A language tag of the form language-REGION (en-US, fr-FR), the form the C library's locales are named by. */
+export const languageRegion = (value: string): string => {
+  if (!/^[a-z]{2,3}-[A-Z]{2}$/.test(value))
+    throw new InvalidArgumentError(`expected language-REGION, such as en-US or fr-FR; got "${value}"`);
+  return value;
+};

@@ -20,13 +20,15 @@ import type { OracleOptions } from '../coordinator/oracle-service.js';
 import { LOG_LEVEL_ENV, LOG_LEVELS, setLogLevel, type LogLevel } from '../system/log.js';
 import { CONFIG_FILE, configFileFor, readConfigFile } from '../api/config-file.js';
 import { withDefaults } from '../api/oracle.js';
-import { engineList, memorySize, wholeNumber } from './arguments.js';
+import { engineList, languageRegion, memorySize, wholeNumber } from './arguments.js';
 
 /** The launch options a flag can set, by the key commander stores it under. */
 const FLAG_OPTIONS = [
   'engines',
   'profile',
   'fonts',
+  'locale',
+  'timezone',
   'workers',
   'pages',
   'maxBatch',
@@ -61,6 +63,12 @@ export function addEngineOptions(command: Command, defaults: OracleOptions): Com
         .choices(FONT_SET_NAMES)
         .default(defaults.fonts),
     )
+    .addOption(
+      new Option('--locale <tag>', "language every engine runs in, as language-REGION: navigator.language, Intl, the C library's locale")
+        .default(defaults.locale)
+        .argParser(languageRegion),
+    )
+    .addOption(new Option('--timezone <zone>', 'IANA time zone every engine runs in: Date and Intl').default(defaults.timezone))
     .addOption(
       new Option('--workers <n>', 'worker threads, each with its own browser per engine')
         .default(defaults.workers)

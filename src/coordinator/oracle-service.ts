@@ -9,7 +9,9 @@ import { engineMemoryBytes, EXECUTABLES, type ExecutableKey, type Executables, t
 import { ConfigError } from '../protocol/errors.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
 import { fontconfigFileOf } from '../fonts/fontconfig-file.js';
+import { isTimeZone } from '../protocol/emulation-schema.js';
 import { checkExecutables } from '../system/executables.js';
+import { compiledLocale } from '../system/locales.js';
 import { killDescendants, killStrays } from '../system/processes.js';
 import { removeStrayCgroups } from '../system/memory/cgroup.js';
 import { log } from '../system/log.js';
@@ -75,6 +77,9 @@ export class OracleService {
     const paths = checkExecutables(options.paths, options.engines);
     const fontProblem = fontSetProblem(FONT_SETS[options.fonts]);
     if (fontProblem) throw new ConfigError(fontProblem);
+    if (!isTimeZone(options.timezone))
+      throw new ConfigError(`--timezone=${options.timezone}: not an IANA time zone name as ICU spells it (UTC, Asia/Tokyo)`);
+    const cLocale = await compiledLocale(options.locale);
     if (networkIsolation() === 'proxy') {
       log.warn(
         'network: no namespace of its own (run through bin/browser-oracle, as root or with user namespaces): ' +
@@ -98,6 +103,9 @@ export class OracleService {
         maxEngineMemory: engineMemoryBytes(options.maxEngineMemory, 'maxEngineMemory'),
         launch: {
           profile: options.profile,
+          locale: options.locale,
+          cLocale,
+          timezone: options.timezone,
           display: options.display,
           fontconfigFile: fontconfigFileOf(options.fonts),
           fontDirs: FONT_SETS[options.fonts].dirs,
@@ -141,7 +149,7 @@ export class OracleService {
 
   /** Answers one case request (geometry, vote, reflect, trace or screenshot); never rejects for the case's own failures. */
   run(op: CaseOp, request: Request): Promise<Answer> {
-    const context: CaseContext = { farm: this.farm, cases: this.cases };
+    const context: CaseContext = { farm: this.farm, cases: this.cases, profile: this.options.profile };
     return (CASE_OPS[op] as (request: Request, ctx: CaseContext) => Promise<Answer>)(request, context);
   }
 
@@ -164,6 +172,8 @@ export class OracleService {
       versions: this.versions,
       profile: this.profile,
       fonts: this.fonts,
+      locale: this.options.locale,
+      timezone: this.options.timezone,
       network: this.network,
       paths: this.paths,
     };

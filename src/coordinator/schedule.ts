@@ -1,6 +1,6 @@
 // The part every case request shares: resolve its engines, publish its documents on the case
 // server (one per engine), run the worker task, and release the documents.
-import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
+import { ENGINE_NAMES, type EngineName, type ProfileName } from '../protocol/schema.js';
 import { ENGINE_NOT_LAUNCHED, errorWireText } from '../protocol/errors.js';
 import type { CaseTask, WorkerTask } from '../farm/tasks.js';
 import type { DocumentKind } from './case-documents.js';
@@ -10,6 +10,8 @@ import type { EngineFarm } from './engine-farm.js';
 export interface CaseContext {
   farm: EngineFarm;
   cases: CaseServer;
+  /** The launch profile every engine runs (what a request may ask depends on it). */
+  profile: ProfileName;
 }
 
 export interface CaseRequest {

@@ -1,6 +1,7 @@
 // The contract between the coordinator and the worker threads: what a task carries and what
 // comes back. Results travel as msgpack in a transferred buffer (see case-worker.ts); control
 // messages use a BroadcastChannel because Piscina cannot address one particular worker.
+import type { Emulate } from '../protocol/emulation-schema.js';
 import type { EngineName } from '../protocol/schema.js';
 import type { Executables } from '../protocol/launch-options.js';
 import type { Probe } from '../protocol/reflect-schema.js';
@@ -68,9 +69,10 @@ export interface ReflectTask extends CaseTask {
   probes: Required<Probe>[];
 }
 
-/** A trace: its documents are trace pages (the recorder first), `script` the request's script. */
+/** A trace: its documents are trace pages (the recorder first), `script` the request's script, `emulate` its emulation. */
 export interface TraceTask extends CaseTask {
   kind: 'trace';
+  emulate?: Emulate;
   /** The trace's completion timeout (its `timeout_ms`, or the default). */
   completionMs: number;
 }

@@ -11,7 +11,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
-export const PROFILE_NAMES = ['default', 'media'] as const;
+export const PROFILE_NAMES = ['default', 'media', 'devices'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 /** The style subset, in the contract's order: every dump lists exactly these, in this order. */

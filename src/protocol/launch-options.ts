@@ -113,6 +113,15 @@ export const LaunchOptionsSchema = Type.Object(
       Type.String({ minLength: 1, description: 'An X display for WebKitGTK; by default the oracle starts a private Xvfb.' }),
     ),
     fonts: Type.Optional(literalUnion(FONT_SET_NAMES, 'The font set every engine sees.')),
+    locale: Type.Optional(
+      Type.String({
+        pattern: '^[a-z]{2,3}-[A-Z]{2}$',
+        description: 'The language every engine runs in, as language-REGION (en-US, the default): navigator.language, Intl, the C library.',
+      }),
+    ),
+    timezone: Type.Optional(
+      Type.String({ minLength: 1, description: 'The IANA time zone every engine runs in (UTC, the default): Date and Intl.' }),
+    ),
     paths: Type.Optional(ExecutablesSchema),
     extra: Type.Optional(LaunchExtrasSchema),
   },

@@ -171,6 +171,10 @@ export const PingResponseSchema = Type.Object(
     versions: PerEngine(Type.String()),
     profile: ProfileNameSchema,
     fonts: literalUnion(FONT_SET_NAMES, 'The font set every engine was started with (docs/protocol.md, "Fonts").'),
+    locale: Type.Optional(
+      Type.String({ description: 'The language every engine was started in: navigator.language and Intl (--locale).' }),
+    ),
+    timezone: Type.Optional(Type.String({ description: 'The time zone every engine was started in (--timezone).' })),
     network: Type.Optional(
       Type.Union([Type.Literal('namespace'), Type.Literal('proxy')], {
         description:

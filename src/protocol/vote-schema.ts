@@ -15,7 +15,7 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
 const ClusterVerdictSchema = literalUnion(CLUSTER_VERDICTS, 'insufficient: fewer than three usable engines; never a pass.');
 
 const EngineStatusSchema = Type.Union([
-  Type.Object({ status: literalUnion(['usable', 'discarded', 'absent'] as const) }, strict),
+  Type.Object({ status: literalUnion(['usable', 'discarded', 'unemulated', 'absent'] as const) }, strict),
   Type.Object({ status: Type.Literal('error'), error: Type.String() }, strict),
 ]);
 export type EngineStatus = Static<typeof EngineStatusSchema>;
@@ -31,7 +31,8 @@ export const PAIR_KEYS = ENGINE_NAMES.flatMap((a, i) => ENGINE_NAMES.slice(i + 1
 
 const EngineStatusesSchema = Type.Object(keyed(ENGINE_NAMES, EngineStatusSchema), {
   ...strict,
-  description: 'usable; discarded (the document overflowed); error (with the message); absent (not in the response).',
+  description:
+    'usable; discarded (the document overflowed); unemulated (a trace whose engine did not apply all of its emulate); error (with the message); absent (not in the response).',
 });
 
 const SummarySchema = Type.Object(

@@ -5,6 +5,7 @@ import type { EngineName } from '../protocol/schema.js';
 import type { Executables } from '../protocol/launch-options.js';
 import type { LaunchOptions } from '../farm/launch.js';
 import type { ProgramName } from '../page/sources.js';
+import type { Emulate, EmulationFeature, FeatureOutcome } from '../protocol/emulation-schema.js';
 
 export const VIEWPORT = { width: 800, height: 600 } as const;
 
@@ -25,8 +26,23 @@ export interface ProgramCall {
 /** Whether a call's script waits for the document's fonts to settle first (see ProgramCall.script). */
 export const scriptAfterFonts = (program: ProgramName): boolean => program === 'walk' || program === 'settle';
 
+/** What a page's driver made of a trace's `emulate`. */
+export interface Emulated {
+  /** Each feature asked for: `applied` only when the driver confirmed it (an answer that reads it back, an id), never because it was sent. */
+  outcomes: Partial<Record<EmulationFeature, FeatureOutcome>>;
+  /** Undoes what the page's end does not (a browser-wide feature); bounded in time, never rejects. */
+  undo(): Promise<void>;
+}
+
 /** One page: one case at a time, on a document the host chose. */
 export interface EnginePage {
+  /**
+   * Applies `emulate` to the page before it loads a case document of `origin`: the page's
+   * overrides end with the page, a browser-wide one when `undo` is called. A feature the driver
+   * refuses is `failed: …`, one it cannot apply `unsupported`; only the page or browser going away
+   * rejects (EngineGoneError).
+   */
+  emulate(emulate: Emulate, origin: string): Promise<Emulated>;
   /** Loads `url` as a fresh top-level document; resolves after its load event. */
   load(url: string, timeoutMs: number): Promise<void>;
   /**
@@ -66,6 +82,12 @@ export interface EngineBrowser {
    * that may turn it on, in the same document.
    */
   readonly writesKeepBidi: boolean;
+  /**
+   * The emulation features this browser applies to every page at once (Chromium's simulated
+   * Bluetooth adapter, Firefox's virtual authenticator): a case that asks for one runs alone in the
+   * browser, and what it set is undone before the next case starts.
+   */
+  readonly browserWide: readonly EmulationFeature[];
   /**
    * A new page at about:blank, sized to VIEWPORT. `freshStorage`: with nothing of any earlier page's
    * storage (cookies, IndexedDB, Cache API, service workers) — every adapter gives each page its own

@@ -1,10 +1,13 @@
-// A trace on each engine: its trace page (the recorder installs itself first), the request's
-// script run through the recorder's hook, the trace decoded and checked once it ends, and
-// serialized in the contract's key order. The page is then retired with its storage.
+// A trace on each engine: its trace page (the recorder installs itself first, after the request's
+// emulation is applied to the page), the request's script run through the recorder's hook, the
+// trace decoded and checked once it ends, and serialized in the contract's key order, with the
+// record of what the driver applied when the request asked for emulation (the worker's own, never
+// the page's). The page is then retired with its storage.
 import { OracleError } from '../protocol/errors.js';
-import type { TraceOutcome } from '../protocol/page-output.js';
+import { emulationRecord } from '../protocol/emulation-schema.js';
 import { encodeJson, UnencodableError, type WireValue } from '../protocol/wire.js';
 import type { TraceResult, TraceTask } from '../farm/tasks.js';
+import type { TraceRun } from './host/case-runner.js';
 import { forEachEngine } from './for-each-engine.js';
 import type { WorkerContext } from './worker-context.js';
 
@@ -12,14 +15,15 @@ export async function runTrace(task: TraceTask, ctx: WorkerContext): Promise<Tra
   const result: TraceResult = { traces: {}, errors: {} };
   await forEachEngine(task.engines, ctx.hosts, result.errors, async (engine, host) => {
     // Every trace page shares one real origin: a new page with fresh storage follows each.
-    const outcome = await host.submit({
+    const { outcome, emulation } = await host.submit<TraceRun>({
       kind: 'trace',
       document: { ...task.documents[engine]!, freshStorage: true },
       script: task.script!,
       completionMs: task.completionMs,
+      emulate: task.emulate,
     });
     // Decoded by the case runner, as it came from the page.
-    const { origin, secure, timedOut, records } = outcome as TraceOutcome;
+    const { origin, secure, timedOut, records } = outcome;
     if (records === null)
       throw new OracleError('dump_too_large', `the trace recorded more than ${ctx.walk.maxBytes} bytes (--max-answer-bytes)`);
     try {
@@ -31,6 +35,7 @@ export async function runTrace(task: TraceTask, ctx: WorkerContext): Promise<Tra
         is_secure_context: secure,
         timed_out: timedOut,
         records: records as WireValue,
+        emulation: emulation && emulationRecord(emulation),
       });
     } catch (error) {
       if (error instanceof UnencodableError)

@@ -7,6 +7,9 @@ import { firefoxPrefs } from '../../src/workers/engines/firefox/prefs.js';
 
 const launch: LaunchOptions = {
   profile: 'default',
+  locale: 'en-US',
+  cLocale: { name: 'en_US.UTF-8', dir: '/nonexistent' },
+  timezone: 'UTC',
   display: undefined,
   fontconfigFile: FONT_SETS.square.fontconfigFile,
   fontDirs: FONT_SETS.square.dirs,

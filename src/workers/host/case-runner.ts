@@ -11,8 +11,12 @@
 //   - a case that outlives its time is the case's (case_timeout): its page is fresh (every case that
 //     ran script had a page of its own), so no earlier case's deferred work can have hung it;
 //   - when a batch fails as a whole (a hang, a crash), nobody knows which case to blame: every case
-//     of it runs again by itself, so only the guilty one ends in an error.
+//     of it runs again by itself, so only the guilty one ends in an error;
+//   - a trace's emulation is applied before its document loads; one that takes the whole browser
+//     (engine.ts, browserWide) runs while no other case that can run script is in flight there, and
+//     is undone before the next one starts.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Semaphore } from 'async-mutex';
 import pTimeout, { TimeoutError } from 'p-timeout';
 import { OracleError, firstLine } from '../../protocol/errors.js';
 import {
@@ -25,17 +29,24 @@ import {
   decodeWalkText,
   type Detour,
   type RawWalk,
+  type TraceOutcome,
   type WalkAnswer,
 } from '../../protocol/page-output.js';
 import type { EngineName } from '../../protocol/schema.js';
 import { discardingCompletion } from '../../page/sources.js';
 import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE } from '../../page/trace-recorder.js';
-import { EngineGoneError, VIEWPORT, type EnginePage } from '../engine.js';
+import { EngineGoneError, VIEWPORT, type Emulated, type EnginePage } from '../engine.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 import type { EngineQueue, Pending } from './engine-queue.js';
 import type { DocumentJob, WriteJob } from './jobs.js';
 import type { EngineMemory } from './memory-watch.js';
 import type { PagePool, Slot } from './page-pool.js';
+
+/** What a trace job answers: the recorder's outcome, and what the driver made of the emulation (when it had one). */
+export interface TraceRun {
+  outcome: TraceOutcome;
+  emulation: Emulated['outcomes'] | undefined;
+}
 
 /** How much longer than one case a batch may take, per further case in it; far above what a script-free case needs. */
 const BATCH_ALLOWANCE_MS = 250;
@@ -50,6 +61,9 @@ class PageFault extends Error {
 type Failure = 'crash' | 'page' | 'memory' | 'timeout' | 'final';
 
 export class CaseRunner {
+  /** One share per page for a case document, all of them for one whose emulation takes the whole browser. */
+  private readonly browserShares: Semaphore;
+
   constructor(
     private readonly engine: EngineName,
     private readonly supervisor: BrowserSupervisor,
@@ -57,7 +71,10 @@ export class CaseRunner {
     private readonly queue: EngineQueue,
     private readonly timeoutMs: number,
     private readonly memory: EngineMemory,
-  ) {}
+    private readonly pages: number,
+  ) {
+    this.browserShares = new Semaphore(pages);
+  }
 
   /** Runs `batch` (one or more script-free cases, or one case with its own document) on `slot`. */
   run(slot: Slot, batch: Pending[]): Promise<void> {
@@ -129,15 +146,23 @@ export class CaseRunner {
   private async document(slot: Slot, pending: Pending): Promise<void> {
     const job = pending.job as DocumentJob;
     const limit = job.kind === 'trace' ? this.timeoutMs + job.completionMs : this.timeoutMs;
+    // Waited for before the case's time starts; held until the run has settled, its undo included,
+    // and its page is retired. A case that takes the whole browser also waits for the pages being
+    // opened: a window opening under it would take the focus Firefox's WebAuthn needs.
+    const wide = job.kind === 'trace' && this.supervisor.browserWide.some((f) => job.emulate?.[f] !== undefined);
+    const [, release] = await this.browserShares.acquire(wide ? this.pages : 1);
+    if (wide) await this.pool.replacementsOpened();
     const generation = this.supervisor.generation;
     const memoryMark = this.memory.mark();
+    const run = this.runDocument(slot.page, job, pending.attempt, limit);
     try {
-      pending.resolve(await pTimeout(this.runDocument(slot.page, job, pending.attempt, limit), { milliseconds: limit }));
+      pending.resolve(await pTimeout(run, { milliseconds: limit }));
     } catch (caught) {
       const error = this.memory.explain(caught, memoryMark);
       this.fail(pending, await this.classify(error, generation), error);
     } finally {
       this.pool.retire(slot, job.document.freshStorage);
+      void run.then(release, release);
     }
   }
 
@@ -145,8 +170,23 @@ export class CaseRunner {
     // Each copy is served once: a run on a fresh page loads the second.
     const { url, nonce } = attempt === 0 ? job.document : job.document.retry;
     const check = { url, nonce };
-    // The driver's own bound is looser than the case's: the case's timer rules (case_timeout).
-    await page.load(url, limit + DRIVER_SLACK_MS);
+    // Before the document loads, so the recorder and the script see it from their first line.
+    const emulated = job.kind === 'trace' && job.emulate ? await page.emulate(job.emulate, new URL(url).origin) : undefined;
+    try {
+      // The driver's own bound is looser than the case's: the case's timer rules (case_timeout).
+      await page.load(url, limit + DRIVER_SLACK_MS);
+      return await this.runLoaded(page, job, check, emulated?.outcomes);
+    } finally {
+      await emulated?.undo();
+    }
+  }
+
+  private async runLoaded(
+    page: EnginePage,
+    job: DocumentJob,
+    check: { url: string; nonce: string },
+    emulation: Emulated['outcomes'] | undefined,
+  ): Promise<unknown> {
     switch (job.kind) {
       case 'walk': {
         const answer = decodeWalkText(await page.run({ program: 'walk', args: { check, walk: job.walk }, script: caseScript(job.script) }));
@@ -192,7 +232,7 @@ export class CaseRunner {
         while (text === null || text === undefined) text = await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, null]);
         const outcome = decodeTraceText(text);
         if ('elsewhere' in outcome) throw leftDocument(outcome.elsewhere);
-        return outcome;
+        return { outcome, emulation } satisfies TraceRun;
       }
     }
   }

@@ -43,7 +43,7 @@ export class EngineHost {
     this.pool = new PagePool(this.supervisor, settings.pages);
     this.queue = new EngineQueue(settings.pages, settings.maxBatch);
     const watched = memory.watch(engine, this.supervisor);
-    this.runner = new CaseRunner(engine, this.supervisor, this.pool, this.queue, settings.timeoutMs, watched);
+    this.runner = new CaseRunner(engine, this.supervisor, this.pool, this.queue, settings.timeoutMs, watched, settings.pages);
   }
 
   /** The build this host runs. */

@@ -4,6 +4,7 @@
 import type { ServedDocument } from '../../farm/tasks.js';
 import type { WalkOptions } from '../../page/walk.js';
 import type { ReflectProbe } from '../../page/reflect.js';
+import type { Emulate } from '../../protocol/emulation-schema.js';
 
 /** A case document (its copies, each served once), and how the page is replaced after it. */
 interface CaseDocument extends ServedDocument {
@@ -40,11 +41,12 @@ interface ReflectJob {
   maxBytes: number;
 }
 
-/** A trace: the document's recorder runs `script` and answers when the trace ends. */
+/** A trace: the document's recorder runs `script` and answers when the trace ends; `emulate` is applied to the page before it loads. */
 interface TraceJob {
   kind: 'trace';
   document: CaseDocument;
   script: string;
+  emulate: Emulate | undefined;
   /** The trace's completion timeout: the case's time runs on top of it. */
   completionMs: number;
 }

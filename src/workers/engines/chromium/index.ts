@@ -15,14 +15,10 @@ export { SYSTEM_CHROMIUM } from './executable.js';
 
 export const launchChromium: LaunchEngine = async (options) => {
   const executable = await chromiumExecutable(options);
-  const chromium = await startChromium(
-    executable,
-    chromiumArgs(options.proxyUrl, options.profile, options.extra.chromiumArgs),
-    browserEnv(options),
-  );
+  const chromium = await startChromium(executable, chromiumArgs(options), browserEnv(options));
   try {
     const browser = await withDeadline(
-      ChromiumBrowser.start(chromium, options.profile, { chromium: executable }),
+      ChromiumBrowser.start(chromium, options, { chromium: executable }),
       START_LIMIT_MS,
       () => new Error(`chromium did not answer on its DevTools pipe within ${START_LIMIT_MS} ms`),
     );

@@ -4,6 +4,7 @@
 import type { LaunchEngine } from '../../engine.js';
 import { FirefoxBrowser } from './browser.js';
 import { BidiConnection } from './connection.js';
+import { Marionette } from './marionette.js';
 import { SYSTEM_FIREFOX, startFirefox } from './process.js';
 import { START_LIMIT_MS, withDeadline } from '../time-limits.js';
 
@@ -12,9 +13,11 @@ export const launchFirefox: LaunchEngine = async (options) => {
   const firefox = await startFirefox(options, executable);
   try {
     return await withDeadline(
-      BidiConnection.open(`${firefox.wsUrl}/session`).then((connection) =>
-        FirefoxBrowser.start(firefox, connection, { firefox: executable }),
-      ),
+      (async () => {
+        const connection = await BidiConnection.open(`${firefox.wsUrl}/session`);
+        const marionette = options.profile === 'devices' ? await Marionette.open(firefox.profile) : undefined;
+        return FirefoxBrowser.start(firefox, connection, { firefox: executable }, marionette);
+      })(),
       START_LIMIT_MS,
       () => new Error(`firefox-esr did not start a WebDriver BiDi session within ${START_LIMIT_MS} ms`),
     );

@@ -5,7 +5,10 @@
 // and the page fails its in-flight calls itself.
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import type { ProgramName } from '../../../page/sources.js';
-import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
+import type { Emulate } from '../../../protocol/emulation-schema.js';
+import { EngineGoneError, scriptAfterFonts, type Emulated, type EnginePage, type ProgramCall } from '../../engine.js';
+import { applyEach, type FeatureWork } from '../emulate.js';
+import type { Marionette } from './marionette.js';
 import { PROGRAM_CALLS } from '../program-calls.js';
 import { withDeadline, withGrace } from '../time-limits.js';
 import { BidiError, ConnectionClosedError, type BidiConnection } from './connection.js';
@@ -49,7 +52,67 @@ export class FirefoxPage implements EnginePage {
     readonly userContext: string,
     /** Called once the page is closed, so the browser stops routing its events. */
     private readonly forget: () => void,
+    /** The browser's Marionette, under the launch profile `devices` (its virtual authenticators). */
+    private readonly marionette: Marionette | undefined,
   ) {}
+
+  /**
+   * WebDriver BiDi's emulation module on the page's own window (measured on firefox-esr 153:
+   * geolocation, time zone, locale and orientation, and the permission geolocation needs, without
+   * which the position waits on a prompt no one answers); the virtual authenticator through
+   * Marionette, for the whole browser, removed by `undo`. Sensors, Compute Pressure and Web
+   * Bluetooth are not in this build.
+   */
+  async emulate(emulate: Emulate, origin: string): Promise<Emulated> {
+    const contexts = [this.context];
+    const { geolocation, timezone, locale, screen_orientation, authenticator } = emulate;
+    const work: FeatureWork = {};
+    if (geolocation)
+      work.geolocation = async () => {
+        const { accuracy = 1, ...rest } = geolocation;
+        await this.connection.send('permissions.setPermission', {
+          descriptor: { name: 'geolocation' },
+          state: 'granted',
+          origin,
+          userContext: this.userContext,
+        });
+        await this.connection.send('emulation.setGeolocationOverride', { coordinates: { ...rest, accuracy }, contexts });
+      };
+    if (timezone) work.timezone = async () => void (await this.connection.send('emulation.setTimezoneOverride', { timezone, contexts }));
+    if (locale) work.locale = async () => void (await this.connection.send('emulation.setLocaleOverride', { locale, contexts }));
+    if (screen_orientation)
+      work.screen_orientation = async () =>
+        void (await this.connection.send('emulation.setScreenOrientationOverride', { screenOrientation: screen_orientation, contexts }));
+    let authenticatorId: string | undefined;
+    const { marionette } = this;
+    if (authenticator && marionette)
+      work.authenticator = async () => {
+        // Firefox answers a WebAuthn call only from the focused window ("CredentialsContainer
+        // request is not allowed"), and a page opened after another is not (measured).
+        await this.connection.send('browsingContext.activate', { context: this.context });
+        const id = await marionette.send<unknown>('WebAuthn:AddVirtualAuthenticator', {
+          isUserConsenting: true,
+          ...authenticator,
+        });
+        if (typeof id !== 'string' || !id) throw new Error('WebAuthn:AddVirtualAuthenticator: no authenticator id');
+        authenticatorId = id;
+      };
+    const undo = () =>
+      withGrace(
+        authenticatorId && marionette ? marionette.send('WebAuthn:RemoveVirtualAuthenticator', { authenticatorId }) : Promise.resolve(),
+        PAGE_CLOSE_GRACE_MS,
+      );
+    return this.track('call', () => applyEach(emulate, work, (error) => this.emulationGone(error), undo));
+  }
+
+  /** A page or browser gone under an emulation command; any other refusal is that feature's failure. */
+  private emulationGone(error: unknown): EngineGoneError | undefined {
+    if (error instanceof EngineGoneError) return error;
+    if (this.goneReason !== undefined) return new EngineGoneError(`firefox: ${this.goneReason}`);
+    if (error instanceof ConnectionClosedError || (error instanceof BidiError && error.error === 'no such frame'))
+      return new EngineGoneError(`firefox: ${error.message}`);
+    return undefined;
+  }
 
   /** The page (its window, its content process, or the browser) is gone for good: every operation fails. */
   gone(reason: string): void {

@@ -35,12 +35,22 @@ function fontPrefs(fontDirs: readonly string[]): Prefs {
   return { 'security.sandbox.content.read_path_whitelist': fontDirs.map((dir) => `${dir.replace(/\/+$/, '')}/`).join(',') };
 }
 
-/** Playwright's defaults, then the oracle's (fonts included), the launch profile's, the user's (`extra`) and network isolation's, which none may undo: later ones win. */
+/**
+ * The language every page runs in: navigator.language from the accepted languages, Intl from the
+ * C library's locale (LANG, src/system/locales.ts). The requested UI locale alone changes
+ * neither: firefox-esr ships en-US and no other translation (measured).
+ */
+function languagePrefs(locale: string): Prefs {
+  return { 'intl.locale.requested': locale, 'intl.accept_languages': locale, 'intl.regional_prefs.use_os_locales': true };
+}
+
+/** Playwright's defaults, then the oracle's (fonts and language included), the launch profile's, the user's (`extra`) and network isolation's, which none may undo: later ones win. */
 export function firefoxPrefs(options: LaunchOptions): Prefs {
   return {
     ...PLAYWRIGHT_PREFS,
     ...ORACLE_PREFS,
     ...fontPrefs(options.fontDirs),
+    ...languagePrefs(options.locale),
     ...PROFILE_PREFS[options.profile],
     ...options.extra.firefoxPrefs,
     ...networkPrefs(options.proxyUrl),

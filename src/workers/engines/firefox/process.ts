@@ -17,6 +17,8 @@ const LISTENING = /WebDriver BiDi listening on (ws:\/\/\S+)/;
 export interface FirefoxProcess extends BrowserProcess {
   /** The BiDi WebSocket address (without `/session`). */
   readonly wsUrl: string;
+  /** Its profile folder (where Marionette, when started, writes its port). */
+  readonly profile: string;
 }
 
 /**
@@ -63,16 +65,21 @@ function killCrashHelper(browserPid: number): void {
 
 /** Starts firefox-esr headless on a fresh profile; rejects with a one-line reason when it does not come up. */
 export async function startFirefox(options: LaunchOptions, executable = SYSTEM_FIREFOX): Promise<FirefoxProcess> {
+  let profileDir = '';
   const firefox = await startBrowser({
     executable,
     debianPackage: 'firefox-esr',
     folderPrefix: 'browser-oracle-firefox-',
     prepare: (profile) => writeFile(join(profile, 'user.js'), userJs(firefoxPrefs(options))),
-    args: (profile) => ['--remote-debugging-port=0', '--headless', '--profile', profile],
+    args: (profile) => {
+      profileDir = profile;
+      // Marionette serves the virtual authenticator of the `devices` profile (marionette.ts).
+      return ['--remote-debugging-port=0', '--headless', '--profile', profile, ...(options.profile === 'devices' ? ['--marionette'] : [])];
+    },
     env: firefoxEnv(options),
     killOutside: killCrashHelper,
   });
-  return { ...firefox, wsUrl: await listening(firefox) };
+  return { ...firefox, wsUrl: await listening(firefox), profile: profileDir };
 }
 
 /** The BiDi address Firefox prints once it listens; rejects, once it is gone, with why it did not start. */

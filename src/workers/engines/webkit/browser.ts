@@ -34,6 +34,7 @@ class WebKitBrowser implements EngineBrowser {
   readonly guarded = true;
   readonly writesKeepBidi = false;
   readonly groupPerPage = true;
+  readonly browserWide = [] as const;
   readonly version: string;
   readonly executables: Executables;
   // There is no single browser process: each session is its own, and a lost one is replaced by the host.

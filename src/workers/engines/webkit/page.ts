@@ -7,7 +7,9 @@
 import pTimeout from 'p-timeout';
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import { GUARD_HOOK, PROGRAMS } from '../../../page/sources.js';
-import { EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
+import type { Emulate } from '../../../protocol/emulation-schema.js';
+import { EngineGoneError, type Emulated, type EnginePage, type ProgramCall } from '../../engine.js';
+import { applyEach } from '../emulate.js';
 import { errorCode } from './client.js';
 import type { WebKitSession } from './session.js';
 
@@ -74,6 +76,15 @@ export class WebKitPage implements EnginePage {
       );
     if (typeof text !== 'string') throw new OracleError('page_tampered', `the in-page ${call.program} program answered a ${typeof text}`);
     return text;
+  }
+
+  /**
+   * WebKitGTK 2.50 applies none of it: its WebDriver has no BiDi and answers 404 to the W3C
+   * extension commands (virtual authenticators, permissions), and the build has no sensors or Web
+   * Bluetooth (measured). Every feature is unsupported.
+   */
+  emulate(emulate: Emulate): Promise<Emulated> {
+    return applyEach(emulate, {}, () => undefined);
   }
 
   /**
