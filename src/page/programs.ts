@@ -88,6 +88,24 @@ export function reflectProgram(args: { check: CaseCheck; probes: readonly Reflec
 }
 
 /**
+ * Takes the page's scrollbars away before another document is written over this one. WebKitGTK
+ * keeps the view's scrollbars across document.open, and does not make a scrollbar that exists
+ * again for the new document: a case styled with ::-webkit-scrollbar (a classic scrollbar that
+ * takes its width) kept the overlay one of the case before it, which takes none, whenever that
+ * case had one too. Its root was then 800 px wide, not 785 as on a page of its own, and the dump
+ * depended on what the page ran before. Emptied and made overflow:hidden, the document leaves the
+ * view with no scrollbar at once (display:none drops them only later), so the next document makes
+ * its own, as after a navigation.
+ */
+export function dropScrollbars(b: Builtins, doc: Document): void {
+  const root = b.documentElement(doc);
+  if (root === null) return;
+  b.replaceChildren(root);
+  b.setAttribute(root, 'style', 'overflow:hidden!important');
+  b.getBoundingClientRect(root);
+}
+
+/**
  * The fast path: script-free cases written one after another into the blank page (which never runs
  * page script), each walked once loaded and fonts settled. Answers {"walks": [...]} — fewer than
  * given when `budgetMs` ran out, and the caller sends the rest again. Between cases it yields one
@@ -117,6 +135,7 @@ export function batchProgram(args: { blankUrl: string; htmls: readonly string[];
       return;
     }
     try {
+      dropScrollbars(b, doc);
       const writeStart = b.now();
       b.open(doc);
       b.write(doc, args.htmls[i]!);

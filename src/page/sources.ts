@@ -8,6 +8,7 @@ import { numberJson, quoteJson } from './json-text.js';
 import {
   afterPaint,
   batchProgram,
+  dropScrollbars,
   elsewhere,
   pageStateProgram,
   reflectProgram,
@@ -32,6 +33,7 @@ const LIBRARY = [
   readProbes,
   servedNonce,
   elsewhere,
+  dropScrollbars,
 ]
   .map(String)
   .join('\n');
