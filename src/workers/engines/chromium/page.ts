@@ -6,7 +6,7 @@
 // script runs in the main world as a classic script (Runtime.evaluate).
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import { PROGRAMS, type ProgramName } from '../../../page/sources.js';
-import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
+import { aroundScript, EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
 import { withDeadline } from '../time-limits.js';
 import {
   AnswerTooLargeError,
@@ -101,15 +101,13 @@ export class ChromiumPage implements EnginePage {
 
   async run(call: ProgramCall): Promise<string> {
     return this.calling(async () => {
-      if (typeof call.script === 'string') {
-        if (scriptAfterFonts(call.program)) {
-          const settled = await this.program('settle', { check: (call.args as { check?: unknown }).check });
-          // Not on the case's document: the program would say the same.
-          if (settled !== '{"settled":true}') return settled;
-        }
-        await this.script(call.script);
-      }
-      return this.program(call.program, call.args);
+      if (typeof call.script !== 'string') return this.program(call.program, call.args);
+      const { settle, args } = aroundScript(call);
+      const settled = await this.program('settle', settle);
+      // Not on the case's document: the program would say the same.
+      if (settled !== '{"settled":true}') return settled;
+      await this.script(call.script);
+      return this.program(call.program, args);
     });
   }
 

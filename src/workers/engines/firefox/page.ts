@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import { PROGRAMS, type ProgramName } from '../../../page/sources.js';
-import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
+import { aroundScript, EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
 import { withDeadline, withGrace } from '../time-limits.js';
 import { BidiError, ConnectionClosedError, type BidiConnection } from './connection.js';
 import { fromRemoteValue, toLocalValue, type RemoteValue } from './remote-value.js';
@@ -95,15 +95,13 @@ export class FirefoxPage implements EnginePage {
   async run(call: ProgramCall): Promise<string> {
     try {
       return await this.track('call', async () => {
-        if (typeof call.script === 'string') {
-          if (scriptAfterFonts(call.program)) {
-            // The script runs once the case's fonts have settled, and only on the case's own document.
-            const settled = await this.program('settle', { check: (call.args as { check?: unknown }).check });
-            if (!isSettled(settled)) return settled;
-          }
-          await this.evaluateScript(call.script);
-        }
-        return this.program(call.program, call.args);
+        if (typeof call.script !== 'string') return this.program(call.program, call.args);
+        // The script runs once the case's fonts have settled, and only on the case's own document.
+        const { settle, args } = aroundScript(call);
+        const settled = await this.program('settle', settle);
+        if (!isSettled(settled)) return settled;
+        await this.evaluateScript(call.script);
+        return this.program(call.program, args);
       });
     } catch (error) {
       throw await this.callError(error);
