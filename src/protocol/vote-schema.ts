@@ -1,7 +1,7 @@
 // The geometry vote as it travels in a `vote` answer: the schema is the type the comparator
 // returns (src/comparator/vote.ts), so the published schema says exactly what a client gets.
 import { Type, type Static } from '@sinclair/typebox';
-import { EngineNameSchema, literalUnion, STYLE_PROPERTIES, strict } from './common.js';
+import { ENGINE_NAMES, EngineNameSchema, keyed, literalUnion, STYLE_PROPERTIES, strict } from './common.js';
 
 const CLUSTER_VERDICTS = ['unanimous', 'outlier', 'split', 'insufficient'] as const;
 export type ClusterVerdict = (typeof CLUSTER_VERDICTS)[number];
@@ -20,10 +20,19 @@ const EngineStatusSchema = Type.Union([
 ]);
 export type EngineStatus = Static<typeof EngineStatusSchema>;
 
-const EngineStatusesSchema = Type.Object(
-  { chromium: EngineStatusSchema, firefox: EngineStatusSchema, webkit: EngineStatusSchema },
-  { ...strict, description: 'usable; discarded (the document overflowed); error (with the message); absent (not in the response).' },
-);
+/** The unordered pairs of `names`, each `a~b` with `a` earlier in the list. */
+type PairsOf<T extends readonly string[]> = T extends readonly [infer A extends string, ...infer Rest extends readonly string[]]
+  ? `${A}~${Rest[number]}` | PairsOf<Rest>
+  : never;
+/** The key of a pair of engines: "chromium~firefox", names in the engine list's (alphabetical) order. */
+export type PairKey = PairsOf<typeof ENGINE_NAMES>;
+/** Every pair key, in engine order: the pairs of a vote, when every engine is usable. */
+export const PAIR_KEYS = ENGINE_NAMES.flatMap((a, i) => ENGINE_NAMES.slice(i + 1).map((b) => `${a}~${b}`)) as PairKey[];
+
+const EngineStatusesSchema = Type.Object(keyed(ENGINE_NAMES, EngineStatusSchema), {
+  ...strict,
+  description: 'usable; discarded (the document overflowed); error (with the message); absent (not in the response).',
+});
 
 export const SummarySchema = Type.Object(
   {
@@ -76,17 +85,12 @@ export const VoteResultSchema = Type.Object(
     outlier: Type.Union([EngineNameSchema, Type.Null()]),
     majority: Type.Array(EngineNameSchema, { description: 'The agreeing engines, sorted; empty for split and insufficient.' }),
     engines: EngineStatusesSchema,
-    pairs: Type.Object(
-      {
-        'chromium~firefox': Type.Optional(PairResultSchema),
-        'chromium~webkit': Type.Optional(PairResultSchema),
-        'firefox~webkit': Type.Optional(PairResultSchema),
-      },
-      { ...strict, description: 'Each pair of usable engines: its compare verdict and delta summary.' },
-    ),
+    pairs: Type.Object(keyed(PAIR_KEYS, Type.Optional(PairResultSchema)), {
+      ...strict,
+      description: 'Each pair of usable engines: its compare verdict and delta summary.',
+    }),
     nodes: Type.Array(NodeVoteSchema, { description: 'Every node that fails in some pair, in node order.' }),
   },
   { ...strict, description: 'See docs/protocol.md, "Vote".' },
 );
 export type VoteResult = Static<typeof VoteResultSchema>;
-export type PairKey = keyof VoteResult['pairs'];

@@ -14,10 +14,15 @@ import { textNodes, words } from './passes/text.js';
 import { Tester } from './tester.js';
 import type { CaseSize, CaseTexts, Predicate, ReduceOptions, ReduceResult, ReducibleRequest } from './types.js';
 
-/** The case does not satisfy the predicate before any reduction. */
+/** The case does not satisfy the predicate in every one of its runs before any reduction. */
 export class NotReproducibleError extends Error {
-  constructor() {
-    super('not_reproducible: the original case does not satisfy the predicate');
+  constructor(
+    /** Runs in which the original satisfied the predicate. */
+    readonly held: number,
+    /** Runs made. */
+    readonly runs: number,
+  ) {
+    super(`not_reproducible: the original case satisfied the predicate in ${held} of ${runs} runs`);
     this.name = 'NotReproducibleError';
   }
 }
@@ -54,8 +59,8 @@ function positiveInteger(name: string, value: number): number {
 
 /**
  * Deletes what it can from `request.html` and `request.script` while `predicate` holds on the
- * candidate request. Rejects with NotReproducibleError when the original fails the predicate,
- * and with the predicate's own error if it throws.
+ * candidate request, in each of `options.runs` runs. Rejects with NotReproducibleError when the
+ * original fails the predicate in any of its runs, and with the predicate's own error if it throws.
  */
 export async function reduce<R extends ReducibleRequest>(
   request: R,
@@ -64,11 +69,15 @@ export async function reduce<R extends ReducibleRequest>(
 ): Promise<ReduceResult<R>> {
   const kind: HtmlKind = options.htmlKind ?? (request.op === 'reflect' || request.op === 'trace' ? 'body' : 'document');
   const parallel = positiveInteger('parallel', options.parallel ?? 8);
-  const tester = new Tester((texts) => predicate(withTexts(request, texts)), {
-    maxTests: positiveInteger('maxTests', options.maxTests ?? 10_000),
-    deadline: options.timeLimitMs === undefined ? Infinity : Date.now() + options.timeLimitMs,
-    signal: options.signal,
-  });
+  const tester = new Tester(
+    (texts) => predicate(withTexts(request, texts)),
+    {
+      maxTests: positiveInteger('maxTests', options.maxTests ?? 10_000),
+      deadline: options.timeLimitMs === undefined ? Infinity : Date.now() + options.timeLimitMs,
+      signal: options.signal,
+    },
+    positiveInteger('runs', options.runs ?? 1),
+  );
   const halted = () => tester.halted();
   const current: CaseTexts = { html: request.html, script: request.script };
   const sizeOf = (texts: CaseTexts = current): CaseSize => ({
@@ -82,8 +91,10 @@ export async function reduce<R extends ReducibleRequest>(
   };
   const before = sizeOf();
 
-  // Refused by a budget spent at once is not a failure: the run just ends with the original.
-  if (!(await tester.test(current)) && !tester.stopped) throw new NotReproducibleError();
+  // Every run of the original is made and counted. One a budget left unmade is not a failure:
+  // the reduction then just ends with the original.
+  const original = await tester.count(current, parallel);
+  if (original.held < original.ran) throw new NotReproducibleError(original.held, original.ran);
 
   /** Whether `text` would be progress for `field` and passes; no test when it would not. */
   const passes = (field: Field, text: string | undefined): Promise<boolean> => {
@@ -161,6 +172,7 @@ export async function reduce<R extends ReducibleRequest>(
     before,
     after: sizeOf(),
     tests: tester.tested,
+    runs: tester.runs,
     cacheHits: tester.cacheHits,
     stopped: tester.stopped,
     oneMinimal: complete && !htmlVerbatim,
