@@ -59,6 +59,26 @@ describe('the dump is what the page reads after its script', () => {
   }
 });
 
+test('a script case gives the same dump across runs, workers and page reuse', async () => {
+  const cases = [gen(9), gen(10)];
+  // Twice each, pipelined, on one worker: its pages serve case after case.
+  const once = () => Promise.all(cases.map(({ html, script }) => ask({ html, script })));
+  const [first, second] = [await once(), await once()];
+  const two = new OracleProcess(['--workers=2', '--pages=2']);
+  try {
+    await two.ready();
+    const other = await Promise.all(cases.map(({ id, html, script }) => two.request({ id: `two-${id}`, html, script })));
+    for (const [i, answer] of first.entries()) {
+      assert.equal(answer.errors, undefined, JSON.stringify(answer.errors));
+      assert.deepEqual(Object.keys(answer.dumps), [...ENGINE_NAMES]);
+      assert.deepEqual(second[i]!.dumps, answer.dumps, `${cases[i]!.id}: run again`);
+      assert.deepEqual(other[i]!.dumps, answer.dumps, `${cases[i]!.id}: two workers`);
+    }
+  } finally {
+    await two.shutdown();
+  }
+});
+
 describe('the relayout check', () => {
   test('gen-23-9 and gen-23-10: WebKit disagrees with its own layout from scratch, Chromium and Firefox do not', async () => {
     const signatures: Record<string, Partial<Record<string, string | null>>> = {};
