@@ -9,6 +9,9 @@
 //                        fast path's call without batching); each engine in turn
 //   farm, batch 1        the real oracle over stdio, every case pipelined, batches off
 //   farm                 the real oracle over stdio, every case pipelined, as it ships
+//   farm, relayout       the same, every request with the relayout check on (a second walk after
+//                        a layout from scratch, compared in the worker): what the check costs
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Presets, SingleBar } from 'cli-progress';
 import type { RawWalk } from '../src/protocol/page-output.js';
@@ -66,14 +69,14 @@ async function naive(cases: BenchCase[], oneCall: boolean): Promise<Phase> {
 }
 
 /** The real oracle over stdio, every case pipelined at once, as a fuzzing client would. */
-async function farm(cases: BenchCase[], args: string[], label: string): Promise<Phase & { lone: number[] }> {
+async function farm(cases: BenchCase[], args: string[], label: string, fields: Line = {}): Promise<Phase & { lone: number[] }> {
   const oracle = new OracleProcess([...farmArgs, ...args, '--log-level=debug']);
   await oracle.ready();
   // A lone request at a time: what a client that waits for each answer sees.
   const lone: number[] = [];
   for (const c of cases.slice(0, 40)) {
     const t0 = performance.now();
-    await oracle.request({ id: `${label}/lone/${c.id}`, html: c.html });
+    await oracle.request({ id: `${label}/lone/${c.id}`, html: c.html, ...fields });
     lone.push(performance.now() - t0);
   }
   const bar = progress(label, cases.length);
@@ -81,7 +84,7 @@ async function farm(cases: BenchCase[], args: string[], label: string): Promise<
   const start = performance.now();
   const answers = await Promise.all(
     cases.map((c) =>
-      oracle.request({ id: `${label}/${c.id}`, html: c.html }).then((a) => {
+      oracle.request({ id: `${label}/${c.id}`, html: c.html, ...fields }).then((a) => {
         bar.increment();
         return a;
       }),
@@ -94,6 +97,11 @@ async function farm(cases: BenchCase[], args: string[], label: string): Promise<
   const walks: Phase['walks'] = new Map(cases.map((c, i) => [c.id, (answers[i]!.dumps ?? {}) as Partial<Record<EngineName, Line>>]));
   const failed = answers.filter((a) => a.errors).length;
   if (failed) process.stderr.write(`bench: ${label}: ${failed} cases with an engine error\n`);
+  // A script-free case is laid out once, whole: its engines agree with themselves.
+  const selfFailed = answers.filter((a) =>
+    Object.values((a.relayout ?? {}) as Record<string, { verdict: string }>).some((r) => r.verdict !== 'pass'),
+  );
+  if (selfFailed.length) process.stderr.write(`bench: ${label}: ${selfFailed.length} cases failed the relayout check\n`);
   return { label, seconds, cpu, walks, lone };
 }
 
@@ -104,8 +112,10 @@ const perCase = (p: Phase, owner: keyof CpuSample) => p.cpu[owner] / corpus.leng
 process.stderr.write(
   `bench: ${corpus.length} script-free cases in ${new Set(corpus.map((c) => c.family)).size} families; farm ${farmArgs.join(' ') || '(defaults)'}\n`,
 );
+const loadAtStart = loadavg()[0]!;
 const batched = await farm(corpus, [], 'farm');
 const unbatched = await farm(corpus, ['--max-batch=1'], 'farm, batch 1');
+const relayout = await farm(corpus, [], 'farm, relayout', { relayout: true });
 const engines = await naive(corpus, false);
 const oneCall = await naive(corpus, true);
 
@@ -116,7 +126,7 @@ for (const c of corpus) {
   for (const engine of ENGINE_NAMES) {
     const reference = engines.walks.get(c.id)?.[engine] as RawWalk | undefined;
     if (!reference) continue;
-    for (const phase of [oneCall, batched, unbatched]) {
+    for (const phase of [oneCall, batched, unbatched, relayout]) {
       const other = phase.walks.get(c.id)?.[engine];
       if (!other) continue;
       compared++;
@@ -126,7 +136,7 @@ for (const c of corpus) {
   }
 }
 
-const phases = [engines, oneCall, unbatched, batched];
+const phases = [engines, oneCall, unbatched, batched, relayout];
 console.log(`\n${corpus.length} script-free layout cases, all three engines, measured in this run:`);
 console.table(
   phases.map((p) => ({
@@ -134,6 +144,7 @@ console.table(
     'cases/s': Number(rate(p).toFixed(1)),
     '× naive, loaded': Number((rate(p) / rate(engines)).toFixed(2)),
     '× naive, one call': Number((rate(p) / rate(oneCall)).toFixed(2)),
+    '× farm': Number((rate(p) / rate(batched)).toFixed(2)),
     ...Object.fromEntries(CPU_OWNERS.map((owner, i) => [i ? owner : `CPU ms/case ${owner}`, Number(perCase(p, owner).toFixed(2))])),
   })),
 );
@@ -142,7 +153,10 @@ const maxBatch = farmArgs.find((a) => a.startsWith('--max-batch='))?.split('=')[
 console.log(`batch size: at most ${maxBatch} (--max-batch), ceil(queued / pages) below that`);
 console.log(
   `lone request latency, ms: farm p50 ${percentile(batched.lone, 50).toFixed(1)} p99 ${percentile(batched.lone, 99).toFixed(1)}; ` +
-    `batch 1 p50 ${percentile(unbatched.lone, 50).toFixed(1)} p99 ${percentile(unbatched.lone, 99).toFixed(1)}`,
+    `batch 1 p50 ${percentile(unbatched.lone, 50).toFixed(1)} p99 ${percentile(unbatched.lone, 99).toFixed(1)}; ` +
+    `relayout p50 ${percentile(relayout.lone, 50).toFixed(1)} p99 ${percentile(relayout.lone, 99).toFixed(1)}`,
 );
+// The figures drift with the machine's load: the ratios are the result, and this says how loaded it was.
+console.log(`load average (1 min): ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`);
 console.log('\nHot non-browser paths (tinybench):');
 console.table(await microBenchmarks(engines.walks as Map<string, Partial<Record<EngineName, RawWalk>>>));

@@ -8,16 +8,17 @@
 // dumps (`wireRequest`), so its vote is taken in the worker and arrives as JSON text too.
 import type { Static } from '@sinclair/typebox';
 import { voteReflect } from '../comparator/reflect-vote.js';
-import { bucketOf, invalidSignature, signatureOf, type VotedCase } from '../comparator/signature.js';
+import { bucketOf, invalidSignature, relayoutBucket, signatureOf, type VotedCase } from '../comparator/signature.js';
 import { voteTraces } from '../comparator/trace-vote.js';
 import { voteGeometry } from '../comparator/vote.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
+import type { RelayoutResult } from '../protocol/relayout-schema.js';
 import { ENGINE_NAMES, type GeometryResponseSchema, type ReflectResponse, type VoteRequest } from '../protocol/schema.js';
 import type { TraceRequest, TraceResponse } from '../protocol/trace-schema.js';
 import { encodeJson, type WireValue } from '../protocol/wire.js';
 import type { CaseRequest, CorpusItem } from './corpus.js';
 import type { Expectations } from './expectations.js';
-import type { CaseRecord, EngineOutcome } from './journal.js';
+import type { CaseRecord, EngineOutcome, SelfCheck } from './journal.js';
 
 /** An oracle answer before it is a line: plain values and JsonText. */
 export type CaseAnswer = { readonly [key: string]: WireValue | undefined };
@@ -43,10 +44,11 @@ const opOf = (request: CaseRequest) => ('op' in request && request.op ? request.
  */
 export function wireRequest(request: CaseRequest, { dumps = true } = {}): { op: SentOp; request: CaseRequest } {
   if ('op' in request && (request.op === 'reflect' || request.op === 'trace')) return { op: request.op, request };
-  const { id, html, script, engines } = request;
+  const { id, html, script, engines, relayout } = request;
   const vote: VoteRequest = dumps ? { id, op: 'vote', html, dumps: true, timing: true } : { id, op: 'vote', html };
   if (script !== undefined) vote.script = script;
   if (engines !== undefined) vote.engines = engines;
+  if (relayout !== undefined) vote.relayout = relayout;
   return { op: 'vote', request: vote };
 }
 
@@ -99,6 +101,18 @@ export function outcomesOf(answer: CaseAnswer): EngineOutcome[] {
   });
 }
 
+/** Each engine that failed the relayout check in an answer, with its bucket signature. */
+function selfChecksOf(answer: CaseAnswer): SelfCheck[] {
+  const checks = answer.relayout as Readonly<Record<string, WireValue | undefined>> | undefined;
+  return ENGINE_NAMES.flatMap((engine) => {
+    const check = checks?.[engine];
+    if (check === undefined) return [];
+    const result = jsonOf(check);
+    const bucket = relayoutBucket(engine, JSON.parse(result) as RelayoutResult);
+    return bucket ? [{ engine, signature: signatureOf(bucket), result }] : [];
+  });
+}
+
 /** The record of a case the engines answered. */
 export function votedRecord(
   item: Extract<CorpusItem, { ok: true }>,
@@ -120,6 +134,7 @@ export function votedRecord(
     signature: bucket && signatureOf(bucket),
     expected: expectations?.matches({ request: item.request, bucket }) ?? null,
     vote: answer.vote !== undefined ? jsonOf(answer.vote) : JSON.stringify(voted.vote),
+    ...(answer.relayout === undefined ? {} : { selfChecks: selfChecksOf(answer) }),
     ...timing,
   };
 }

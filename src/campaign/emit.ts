@@ -2,15 +2,11 @@
 // (`--generate N --seed S --emit`), or piped straight into the stdio oracle.
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import type { GeneratedCase } from './generator.js';
+import { requestOf, type GeneratedCase } from './generator.js';
 
-/** One case as a request line, without its newline: `{"id","html"[,"script"]}`. */
+/** One case as a request line, without its newline: `{"id","html"[,"script"][,"relayout"]}`. */
 export function requestLine(generated: GeneratedCase): string {
-  return JSON.stringify(
-    generated.script === undefined
-      ? { id: generated.id, html: generated.html }
-      : { id: generated.id, html: generated.html, script: generated.script },
-  );
+  return JSON.stringify(requestOf(generated));
 }
 
 /** Writes every case to `out`, one line each, waiting whenever `out` asks for it to drain. */

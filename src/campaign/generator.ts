@@ -16,6 +16,8 @@ export interface GeneratedCase {
   id: string;
   html: string;
   script?: string;
+  /** The relayout check (docs/protocol.md): each engine also held to its own layout from scratch. */
+  relayout?: true;
 }
 
 /** The shape of every case of a run. */
@@ -24,6 +26,12 @@ export interface CaseOptions {
   text?: boolean;
   /** A script that changes the tree after a first layout (default false). */
   script?: boolean;
+  /**
+   * Ask for the relayout check (default: with `script`). A mutation is where an engine's
+   * incremental layout can keep what its layout from scratch would not give: a finding no vote
+   * of several engines can make.
+   */
+  relayout?: boolean;
   /** Elements in the tree before any script runs, at least (default 5) … */
   minElements?: number;
   /** … and at most (default 30). */
@@ -43,7 +51,13 @@ export interface GenerateOptions extends CaseOptions {
   seed: number;
 }
 
-export const GENERATOR_DEFAULTS: Required<CaseOptions> = { text: false, script: false, minElements: 5, maxElements: 30, clip: true };
+export const GENERATOR_DEFAULTS: Required<Omit<CaseOptions, 'relayout'>> = {
+  text: false,
+  script: false,
+  minElements: 5,
+  maxElements: 30,
+  clip: true,
+};
 
 /** The bounds every case keeps to; the unit tests check them. */
 export const GENERATOR_LIMITS = {
@@ -71,7 +85,7 @@ export function generateCases(options: GenerateOptions): Generator<GeneratedCase
 export function generateCase(seed: number, index: number, options: CaseOptions = {}): GeneratedCase {
   requireWhole('seed', seed, Number.MAX_SAFE_INTEGER);
   requireWhole('index', index, Number.MAX_SAFE_INTEGER);
-  const { text, script, minElements, maxElements, clip } = caseOptions(options);
+  const { text, script, relayout, minElements, maxElements, clip } = caseOptions(options);
   const random = new Random(seed % 2 ** 32, Math.floor(seed / 2 ** 32), index % 2 ** 32, Math.floor(index / 2 ** 32));
   const [minWidth, maxWidth] = GENERATOR_LIMITS.rootWidth;
   const [minHeight, maxHeight] = GENERATOR_LIMITS.rootHeight;
@@ -103,15 +117,23 @@ export function generateCase(seed: number, index: number, options: CaseOptions =
   }
   const html = `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0">${elementHtml(root)}</body></html>`;
   const id = `gen-${seed}-${index}`;
-  if (!script) return { id, html };
+  const checked = relayout ? { relayout: true as const } : {};
+  if (!script) return { id, html, ...checked };
   let next = count;
-  return { id, html, script: drawScript(random, root, { text, nextId: () => `e${next++}` }) };
+  return { id, html, script: drawScript(random, root, { text, nextId: () => `e${next++}` }), ...checked };
+}
+
+/** A generated case as the geometry request it is: `{"id","html"[,"script"][,"relayout"]}`. */
+export function requestOf(generated: GeneratedCase): { id: string; html: string; script?: string; relayout?: true } {
+  const { id, html, script, relayout } = generated;
+  return { id, html, ...(script === undefined ? {} : { script }), ...(relayout ? { relayout } : {}) };
 }
 
 function caseOptions(options: CaseOptions): Required<CaseOptions> {
   const resolved = {
     text: options.text ?? GENERATOR_DEFAULTS.text,
     script: options.script ?? GENERATOR_DEFAULTS.script,
+    relayout: options.relayout ?? options.script ?? GENERATOR_DEFAULTS.script,
     minElements: options.minElements ?? GENERATOR_DEFAULTS.minElements,
     maxElements: options.maxElements ?? Math.max(GENERATOR_DEFAULTS.maxElements, options.minElements ?? 0),
     clip: options.clip ?? GENERATOR_DEFAULTS.clip,

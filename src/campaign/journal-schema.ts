@@ -82,6 +82,15 @@ export const MIGRATIONS = [
      written_at  TEXT NOT NULL,
      buckets     INTEGER NOT NULL
    );`,
+  // 3: the relayout check's findings, one engine held to itself: a bucket of their own beside the vote's.
+  `CREATE TABLE self_checks (
+     case_seq    INTEGER NOT NULL REFERENCES cases(seq),
+     engine      TEXT NOT NULL,
+     signature   TEXT NOT NULL,            -- self <engine> | relayout | <tag> | <styles>
+     result      TEXT NOT NULL,            -- the engine's relayout check, JSON
+     PRIMARY KEY (case_seq, engine)
+   ) WITHOUT ROWID;
+   CREATE INDEX self_checks_by_signature ON self_checks (signature, case_seq);`,
 ];
 
 /** Checks that `db` is a journal (or, unless `mustExist`, an empty file), sets the connection up, and migrates it. */

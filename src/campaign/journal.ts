@@ -9,6 +9,8 @@
 //               with its vote, its sizes before and after, and what the reduction took
 //   reduction_outcomes  one row per reduction and engine: the reduced case's dump, or its error
 //   reports     one row per report written: where, and when
+//   self_checks one row per case and engine that failed its relayout check (held to its own
+//               layout from scratch): its bucket signature and the check
 //
 // A case's rows are written in one transaction once it has been voted, so a process killed at
 // any point loses only the cases in flight, and a case is never half recorded. WAL mode with
@@ -47,6 +49,14 @@ export interface EngineOutcome {
   ms: number | null;
 }
 
+/** An engine that failed the relayout check on a case: its own bucket, beside the vote's. */
+export interface SelfCheck {
+  engine: EngineName;
+  signature: string;
+  /** The check (src/protocol/relayout-schema.ts), JSON. */
+  result: string;
+}
+
 /** Everything recorded about one case. Invalid corpus items have `invalid` set, op and verdict null, no outcomes. */
 export interface CaseRecord extends CaseKey {
   op: 'geometry' | 'vote' | 'trace' | 'reflect' | null;
@@ -58,6 +68,8 @@ export interface CaseRecord extends CaseKey {
   signature: string | null;
   expected: string | null;
   vote: string | null;
+  /** The engines that failed the relayout check, when the request asked for it. */
+  selfChecks?: SelfCheck[];
   /** Epoch milliseconds. */
   startedAt: number;
   elapsedMs: number;
@@ -146,8 +158,15 @@ export class Journal {
       expected: db.prepare<[], number>('SELECT COUNT(*) FROM cases WHERE expected IS NOT NULL').pluck(),
       // SQLite gives the bare column `id` from the row that has the MIN(seq): the bucket's first case.
       buckets: db.prepare<[], SummaryBucket>(
-        `SELECT signature, COUNT(*) AS count, id AS example, MIN(seq) FROM cases
-         WHERE signature IS NOT NULL AND expected IS NULL GROUP BY signature`,
+        `SELECT signature, COUNT(*) AS count, id AS example, MIN(seq) FROM (
+           SELECT signature, id, seq FROM cases WHERE signature IS NOT NULL AND expected IS NULL
+           UNION ALL SELECT s.signature, c.id, c.seq FROM self_checks s JOIN cases c ON c.seq = s.case_seq
+         ) GROUP BY signature`,
+      ),
+      insertSelfCheck: db.prepare('INSERT INTO self_checks (case_seq, engine, signature, result) VALUES (?, ?, ?, ?)'),
+      selfChecks: db.prepare<[number], SelfCheck>('SELECT engine, signature, result FROM self_checks WHERE case_seq = ? ORDER BY engine'),
+      firstSelfInBucket: db.prepare<[string], CaseRow>(
+        'SELECT c.* FROM self_checks s JOIN cases c ON c.seq = s.case_seq WHERE s.signature = ? ORDER BY c.seq LIMIT 1',
       ),
       seqOf: db.prepare<[string, string], number>('SELECT seq FROM cases WHERE id = ? AND hash = ?').pluck(),
       casesWithId: db.prepare<[string], CaseRow>('SELECT * FROM cases WHERE id = ? ORDER BY seq'),
@@ -237,6 +256,7 @@ export class Journal {
       );
       if (seq === undefined) return false;
       for (const o of c.outcomes) this.insertOutcome(this.statements.insertOutcome, seq, o);
+      for (const f of c.selfChecks ?? []) this.statements.insertSelfCheck.run(seq, f.engine, f.signature, f.result);
       return true;
     })();
   }
@@ -292,7 +312,7 @@ export class Journal {
 
   /** The first case recorded in a bucket of findings (the summary's example), if any. */
   firstInBucket(signature: string): CaseRecord | undefined {
-    const row = this.statements.firstInBucket.get(signature);
+    const row = this.statements.firstInBucket.get(signature) ?? this.statements.firstSelfInBucket.get(signature);
     return row && this.caseOf(row);
   }
 
@@ -347,6 +367,7 @@ export class Journal {
       signature: row.signature,
       expected: row.expected,
       vote: row.vote,
+      selfChecks: this.statements.selfChecks.all(row.seq),
       startedAt: Date.parse(row.started_at),
       elapsedMs: row.elapsed_ms,
       attempts: row.attempts,

@@ -25,7 +25,7 @@ export interface CampaignOptions {
   expectations?: Expectations;
   /** Take no new case once this many have been taken (recorded or in flight) by this run. */
   stopAfter?: number;
-  /** Take no new case once this run has recorded this many findings (voted, not unanimous, not expected). */
+  /** Take no new case once this run has recorded this many findings (voted, not unanimous, not expected; or an engine that failed its relayout check). */
   stopAfterFindings?: number;
   /** Aborted: take no new case; the cases in flight are finished and recorded. */
   stop?: AbortSignal;
@@ -86,7 +86,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
       return;
     }
     counts.recorded++;
-    if (r.verdict !== null && r.verdict !== 'unanimous' && r.expected === null) counts.findings++;
+    if ((r.verdict !== null && r.verdict !== 'unanimous' && r.expected === null) || r.selfChecks?.length) counts.findings++;
     o.onRecorded?.(r);
     if (o.stopAfterFindings !== undefined && counts.findings >= o.stopAfterFindings) limit ??= 'stop-after-findings';
   };

@@ -29,6 +29,8 @@ interface CampaignFlags {
   seed?: number;
   text?: boolean;
   script?: boolean;
+  /** False with --no-relayout. */
+  relayout?: boolean;
   emit?: boolean;
   expect?: string;
   stopAfter?: number;
@@ -63,6 +65,7 @@ export function registerCampaignCommands(program: Command): void {
     .addOption(new Option('--seed <s>', "the generator's seed (with --generate)").argParser(wholeNumber('--seed', 0)))
     .option('--text', 'generated cases hold text and text properties')
     .option('--script', 'generated cases have a script that changes the tree after a first layout')
+    .option('--no-relayout', 'generated --script cases go without the relayout check (each engine held to its own layout from scratch)')
     .option('--emit', 'print the generated cases as NDJSON on stdout and run nothing')
     .option('--expect <file>', 'known differences: matching cases are recorded as expected, apart from findings')
     .addOption(new Option('--stop-after <n>', 'take no more than n new cases in this run').argParser(wholeNumber('--stop-after')))
@@ -161,10 +164,12 @@ function generatorOptions(flags: CampaignFlags): GenerateOptions | undefined {
   if (flags.generate === undefined) {
     const stray = (['seed', 'text', 'script'] as const).find((f) => flags[f] !== undefined);
     if (stray) throw new UsageError(`--${stray} goes with --generate`);
+    if (flags.relayout === false) throw new UsageError('--no-relayout goes with --generate');
     return undefined;
   }
   if (flags.seed === undefined) throw new UsageError('--generate needs --seed S (any whole number), so the cases can be made again');
-  return { count: flags.generate, seed: flags.seed, text: flags.text === true, script: flags.script === true };
+  const script = flags.script === true;
+  return { count: flags.generate, seed: flags.seed, text: flags.text === true, script, relayout: script && flags.relayout !== false };
 }
 
 /** Writes the generated cases to stdout; a reader that goes away (`| head`) ends it quietly. */

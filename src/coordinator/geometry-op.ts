@@ -11,10 +11,12 @@ export async function geometryOp(request: GeometryRequest, ctx: CaseContext): Pr
     kind: 'geometry',
     vote: false,
     keepDumps: true,
+    relayout: request.relayout === true,
   });
   return {
     id: request.id,
     dumps: inEngineOrder(result?.dumps ?? {}),
+    relayout: request.relayout ? inEngineOrder(result?.relayout ?? {}) : undefined,
     errors: errorsField(errors),
     timing: request.timing ? inEngineOrder(result?.inPageMs ?? {}) : undefined,
   };
@@ -22,11 +24,17 @@ export async function geometryOp(request: GeometryRequest, ctx: CaseContext): Pr
 
 export async function voteOp(request: VoteRequest, ctx: CaseContext): Promise<Record<string, WireValue | undefined>> {
   const keepDumps = request.dumps === true;
-  const { result, errors } = await scheduleCase<GeometryResult>(ctx, request, 'geometry', { kind: 'geometry', vote: true, keepDumps });
+  const { result, errors } = await scheduleCase<GeometryResult>(ctx, request, 'geometry', {
+    kind: 'geometry',
+    vote: true,
+    keepDumps,
+    relayout: request.relayout === true,
+  });
   return {
     id: request.id,
     // No engine ran: the vote over nothing is "insufficient", with each engine's error.
     vote: result?.vote ?? encodeJson(voteColumnar({ dumps: {}, errors })),
+    relayout: request.relayout ? inEngineOrder(result?.relayout ?? {}) : undefined,
     dumps: keepDumps ? inEngineOrder(result?.dumps ?? {}) : undefined,
     errors: errorsField(errors),
     timing: request.timing ? inEngineOrder(result?.inPageMs ?? {}) : undefined,

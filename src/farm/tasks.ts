@@ -61,6 +61,8 @@ export interface GeometryTask extends CaseTask {
   vote: boolean;
   /** Send the dumps back (a `vote` op answers without them unless asked). */
   keepDumps: boolean;
+  /** Walk again after a fresh layout, and hold each engine to itself (the relayout check). */
+  relayout: boolean;
 }
 
 export interface ReflectTask extends CaseTask {
@@ -92,6 +94,8 @@ export interface GeometryResult {
   inPageMs: Partial<Record<EngineName, number>>;
   /** The vote, when the task asked for one. */
   vote?: JsonText;
+  /** Each engine's relayout check (src/comparator/relayout.ts), when the task asked for it. */
+  relayout?: Partial<Record<EngineName, JsonText>>;
 }
 
 export interface ReflectResult {

@@ -79,5 +79,11 @@ export const keyed = <K extends string, T extends TSchema>(names: readonly K[], 
 export const PerEngine = <T extends TSchema>(value: T, description?: string) =>
   Type.Object(keyed(ENGINE_NAMES, Type.Optional(value)), { ...strict, ...(description ? { description } : {}) });
 
+/** A box: viewport-relative CSS pixels. */
+export const Rect = Type.Object(
+  { x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number() },
+  { ...strict, description: 'Viewport-relative CSS pixels.' },
+);
+
 /** Each engine's error text, where an engine failed; the contract leaves it out when empty. */
 export const EngineErrors = PerEngine(Type.String(), 'Per engine that failed: a stable code, a colon, then the message.');

@@ -9,6 +9,7 @@ import {
   literalUnion,
   PerEngine,
   ProfileNameSchema,
+  Rect,
   STYLE_PROPERTIES,
   strict,
 } from './common.js';
@@ -16,6 +17,7 @@ import { ObservationSchema, ProbeSchema } from './reflect-schema.js';
 import { TraceRequestSchema, TraceResponseSchema, type TraceRequest } from './trace-schema.js';
 import { ScreenshotRequestSchema, ScreenshotResponseSchema, type ScreenshotRequest } from './screenshot-schema.js';
 import { VoteResultSchema } from './vote-schema.js';
+import { RelayoutResultSchema } from './relayout-schema.js';
 import { FONT_SET_NAMES } from './font-sets.js';
 import { ExecutablesSchema } from './launch-options.js';
 
@@ -30,6 +32,12 @@ export const GeometryRequestSchema = Type.Object(
     timing: Type.Optional(
       Type.Boolean({ description: 'Opt-in: the answer adds `timing`, the milliseconds each engine spent inside the page.' }),
     ),
+    relayout: Type.Optional(
+      Type.Boolean({
+        description:
+          'Opt-in: after the walk each engine lays the document out from scratch and walks it again; the answer adds `relayout`, each engine held to itself.',
+      }),
+    ),
   },
   { ...strict, title: 'Geometry request' },
 );
@@ -43,6 +51,7 @@ export const VoteRequestSchema = Type.Object(
     script: GeometryRequestSchema.properties.script,
     dumps: Type.Optional(Type.Boolean({ description: 'Also answer with the dumps the vote was taken on.' })),
     timing: GeometryRequestSchema.properties.timing,
+    relayout: GeometryRequestSchema.properties.relayout,
   },
   { ...strict, title: 'Vote: run a geometry case and answer with the three-way vote' },
 );
@@ -83,11 +92,6 @@ export type PingRequest = Static<typeof PingRequestSchema>;
 export type ShutdownRequest = Static<typeof ShutdownRequestSchema>;
 export type Request = GeometryRequest | VoteRequest | ReflectRequest | TraceRequest | ScreenshotRequest | PingRequest | ShutdownRequest;
 
-const Rect = Type.Object(
-  { x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number() },
-  { ...strict, description: 'Viewport-relative CSS pixels.' },
-);
-
 const Style = Type.Object(Object.fromEntries(STYLE_PROPERTIES.map((p) => [p, Type.String()])), {
   ...strict,
   description: 'getComputedStyle values, keys in the contract order.',
@@ -122,6 +126,9 @@ export const GeometryResponseSchema = Type.Object(
   {
     id: Id,
     dumps: PerEngine(DumpSchema),
+    relayout: Type.Optional(
+      PerEngine(RelayoutResultSchema, 'Per engine that walked: its walk held to its walk after a layout from scratch.'),
+    ),
     errors: Type.Optional(EngineErrors),
     timing: Type.Optional(
       PerEngine(
@@ -138,6 +145,7 @@ export const VoteResponseSchema = Type.Object(
   {
     id: Id,
     vote: VoteResultSchema,
+    relayout: GeometryResponseSchema.properties.relayout,
     dumps: Type.Optional(PerEngine(DumpSchema)),
     errors: Type.Optional(EngineErrors),
     timing: GeometryResponseSchema.properties.timing,

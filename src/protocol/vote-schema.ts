@@ -35,7 +35,7 @@ const EngineStatusesSchema = Type.Object(keyed(ENGINE_NAMES, EngineStatusSchema)
     'usable; discarded (the document overflowed); unemulated (a trace whose engine did not apply all of its emulate); error (with the message); absent (not in the response).',
 });
 
-const SummarySchema = Type.Object(
+export const SummarySchema = Type.Object(
   {
     nodes: Type.Integer({ minimum: 0, description: 'Nodes whose geometry was compared.' }),
     compared: Type.Integer({ minimum: 0, description: 'Individual checks: each width, height, dx, dy and fragment count.' }),
@@ -50,7 +50,7 @@ export type Summary = Static<typeof SummarySchema>;
 const NodeShapeSchema = Type.Object({ tag: Type.String(), depth: Type.Integer(), parent: Type.Integer() }, strict);
 export type NodeShape = Static<typeof NodeShapeSchema>;
 
-const DivergenceSchema = Type.Object(
+export const DivergenceSchema = Type.Object(
   { index: Type.Integer({ minimum: 0 }), a: Type.Union([NodeShapeSchema, Type.Null()]), b: Type.Union([NodeShapeSchema, Type.Null()]) },
   { ...strict, description: 'The first index where (tag, depth, parent) differ; null past the end of a dump.' },
 );

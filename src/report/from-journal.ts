@@ -5,6 +5,7 @@ import type { CaseRecord, EngineOutcome, Journal, Reduction } from '../campaign/
 import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js';
 import type { ScreenshotRequest } from '../protocol/screenshot-schema.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
+import type { RelayoutResult } from '../protocol/relayout-schema.js';
 import type { ReportCase, ReportEngine, ReportInput } from './input.js';
 
 /** The screenshot op's answer, bytes as bytes. */
@@ -30,16 +31,17 @@ export async function reportInput(journal: ReportJournal, shoot: Shoot, generate
   const next = async () => {
     for (let bucket = buckets.shift(); bucket; bucket = buckets.shift()) {
       const recorded = journal.firstInBucket(bucket.signature);
-      if (recorded) examples.set(bucket.signature, await exampleOf(recorded, journal.reduction(recorded) ?? null, shoot));
+      if (recorded) examples.set(bucket.signature, await exampleOf(recorded, journal.reduction(recorded) ?? null, shoot, bucket.signature));
     }
   };
   await Promise.all(Array.from({ length: parallel }, next));
   return { summary, runs: journal.runs(), examples, generatedAt };
 }
 
-/** A bucket's example as the report shows it: the reduced case when there is one. */
-async function exampleOf(c: CaseRecord, reduction: Reduction | null, shoot: Shoot): Promise<ReportCase> {
+/** A bucket's example as the report shows it: the reduced case when there is one; a relayout bucket's with its engine's check. */
+async function exampleOf(c: CaseRecord, reduction: Reduction | null, shoot: Shoot, signature: string): Promise<ReportCase> {
   const shown = reduction ?? c;
+  const self = c.selfChecks?.find((s) => s.signature === signature);
   const geometry = c.op === 'geometry' || c.op === 'vote';
   const base = {
     id: c.id,
@@ -48,6 +50,7 @@ async function exampleOf(c: CaseRecord, reduction: Reduction | null, shoot: Shoo
     reduced: reduction && { request: reduction.request, signature: reduction.signature },
     invalid: c.invalid,
     vote: geometry && shown.vote !== null ? (JSON.parse(shown.vote) as VoteResult) : null,
+    ...(self ? { relayout: { engine: self.engine, check: JSON.parse(self.result) as RelayoutResult } } : {}),
   };
   if (c.op === null) return { ...base, engines: {} };
   const shots = PICTURED.has(c.op) ? await shoot(screenshotRequest(c.id, shown.request)) : null;

@@ -5,6 +5,7 @@ import type { CaseRecord, Reduction, RunInfo } from '../campaign/journal.js';
 import type { Summary } from '../campaign/summary.js';
 import type { Dump, EngineName } from '../protocol/schema.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
+import type { RelayoutResult } from '../protocol/relayout-schema.js';
 
 /** One run of the journal (its `runs` row): what it ran with, and when. */
 export interface ReportRun extends RunInfo {
@@ -39,6 +40,8 @@ export interface ReportCase {
   invalid: string | null;
   /** The geometry vote on the shown request; null for trace, reflect and invalid items. */
   vote: VoteResult | null;
+  /** A relayout bucket's example: the engine that failed its relayout check, and the check. */
+  relayout?: { engine: EngineName; check: RelayoutResult };
   /** Per engine that was asked: its results for the shown request. */
   engines: Partial<Record<EngineName, ReportEngine>>;
 }

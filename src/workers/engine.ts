@@ -16,15 +16,22 @@ export interface ProgramCall {
   args: object;
   /**
    * The case's own script, run first in the page's main world as a classic script at global
-   * scope: for `walk` and `settle`, once the document's fonts have settled (the `settle`
-   * program); for `reflect`, at once. A script that throws rejects the call with OracleError
-   * `script_error`.
+   * scope, once the document's fonts have settled and, when the args say `fresh`, it has been laid
+   * out from scratch (the `settle` program); the program then runs on the document as the script
+   * left it, `fresh` no longer set: nothing lays the page out again behind the script's back. A script that throws rejects the call with OracleError `script_error`.
    */
   script?: string | null;
 }
 
-/** Whether a call's script waits for the document's fonts to settle first (see ProgramCall.script). */
-export const scriptAfterFonts = (program: ProgramName): boolean => program === 'walk' || program === 'settle';
+/**
+ * A call with a script, cut at the script for an adapter that runs the script itself (in the main
+ * world, between two programs in its isolated one): the settle that comes before it, with the
+ * call's check and `fresh`, and the call's own args after it.
+ */
+export function aroundScript(call: ProgramCall): { settle: object; args: object } {
+  const { check, fresh } = call.args as { check?: unknown; fresh?: boolean };
+  return { settle: { check, fresh }, args: { ...call.args, fresh: false } };
+}
 
 /** What a page's driver made of a trace's `emulate`. */
 export interface Emulated {

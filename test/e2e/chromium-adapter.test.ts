@@ -44,11 +44,13 @@ after(async () => {
 });
 
 /** A page with `html` loaded as a case document; its walk arguments check that document. */
-async function caseOn(html: string): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; walk: WalkOptions } }> {
+async function caseOn(
+  html: string,
+): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; fresh: boolean; walk: WalkOptions } }> {
   const check = proxy.serve(`/case/${++paths}`, html, CASE);
   const page = await browser.newPage({ freshStorage: true });
   await page.load(check.url, LOAD_MS);
-  return { page, args: { check, walk: WALK } };
+  return { page, args: { check, fresh: true, walk: WALK } };
 }
 
 const dumpOf = (text: string) => String(dumpJson('chromium', browser.version, walkOf(text)));

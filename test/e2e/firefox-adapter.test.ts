@@ -52,11 +52,11 @@ after(async () => {
 async function caseOn(
   html: string,
   page?: EnginePage,
-): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; walk: WalkOptions } }> {
+): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; fresh: boolean; walk: WalkOptions } }> {
   const check = proxy.serve(`/case/${++paths}`, html);
   const opened = page ?? (await browser.newPage({ freshStorage: true }));
   await opened.load(check.url, LOAD_MS);
-  return { page: opened, args: { check, walk: WALK } };
+  return { page: opened, args: { check, fresh: true, walk: WALK } };
 }
 
 const dumpOf = (text: string) => String(dumpJson('firefox', browser.version, walkOf(text)));

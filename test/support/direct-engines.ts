@@ -82,7 +82,7 @@ export class DirectEngines {
     try {
       const { url, nonce } = published.documents[engine]!;
       await page.load(url, TIMEOUT_MS);
-      const answer = decodeWalkText(await page.run({ program: 'walk', args: { check: { url, nonce }, walk: WALK } }));
+      const answer = decodeWalkText(await page.run({ program: 'walk', args: { check: { url, nonce }, fresh: true, walk: WALK } }));
       if (!('walk' in answer)) throw new Error(`${engine}: ${id}: ${JSON.stringify(answer).slice(0, 200)}`);
       return answer.walk;
     } finally {

@@ -7,7 +7,15 @@ import { EngineQueue, type Pending } from '../../src/workers/host/engine-queue.j
 import type { Job, WalkJob, WriteJob } from '../../src/workers/host/jobs.js';
 
 const own = { kind: 'walk' } as WalkJob;
-const write = (html: string, bidi = false): WriteJob => ({ kind: 'write', html, blankUrl: '', walk: own.walk, fallback: own, bidi });
+const write = (html: string, bidi = false): WriteJob => ({
+  kind: 'write',
+  html,
+  blankUrl: '',
+  walk: own.walk,
+  relayout: false,
+  fallback: own,
+  bidi,
+});
 const pending = (job: Job): Pending => ({ job, resolve: () => {}, reject: () => {}, attempt: 0, alone: false, since: 0 });
 const names = (batch: Pending[]) => batch.map((p) => (p.job.kind === 'write' ? p.job.html : p.job.kind));
 

@@ -108,7 +108,7 @@ export class CaseRunner {
       if (batch.some(isBidi)) slot.bidi = true;
       const call = slot.page.run({
         program: 'batch',
-        args: { blankUrl, htmls: jobs.map((j) => j.html), walk, budgetMs: this.timeoutMs / 2 },
+        args: { blankUrl, htmls: jobs.map((j) => j.html), relayout: jobs.map((j) => j.relayout), walk, budgetMs: this.timeoutMs / 2 },
       });
       const answer = decodeBatchText(await pTimeout(call, { milliseconds: this.timeoutMs + (batch.length - 1) * BATCH_ALLOWANCE_MS }));
       if ('elsewhere' in answer) throw new PageFault(`the blank page is at ${answer.elsewhere}`);
@@ -189,7 +189,13 @@ export class CaseRunner {
   ): Promise<unknown> {
     switch (job.kind) {
       case 'walk': {
-        const answer = decodeWalkText(await page.run({ program: 'walk', args: { check, walk: job.walk }, script: caseScript(job.script) }));
+        const answer = decodeWalkText(
+          await page.run({
+            program: 'walk',
+            args: { check, fresh: true, walk: job.walk, relayout: job.relayout },
+            script: caseScript(job.script),
+          }),
+        );
         if ('tooLarge' in answer) throw tooLarge(answer.tooLarge);
         if (!('walk' in answer)) throw detourError(answer);
         const { walk } = answer;
@@ -200,7 +206,7 @@ export class CaseRunner {
         const answer = decodeReflectionText(
           await page.run({
             program: 'reflect',
-            args: { check, probes: job.probes, maxBytes: job.maxBytes },
+            args: { check, fresh: true, probes: job.probes, maxBytes: job.maxBytes },
             script: caseScript(job.script),
           }),
           job.probes.length,
@@ -217,7 +223,7 @@ export class CaseRunner {
         return answer.values;
       }
       case 'screenshot': {
-        await settle(page, { check, painted: true }, caseScript(job.script));
+        await settle(page, { check, fresh: true, painted: true }, caseScript(job.script));
         const shot = decodeScreenshot(await page.screenshot());
         if (shot.width !== VIEWPORT.width || shot.height !== VIEWPORT.height)
           throw new PageFault(`${this.engine} took a ${shot.width}×${shot.height} screenshot, not ${VIEWPORT.width}×${VIEWPORT.height}`);
@@ -295,7 +301,7 @@ const detourError = (detour: Detour) =>
  */
 async function settle(
   page: EnginePage,
-  args: { check: { url: string; nonce: string }; painted?: boolean },
+  args: { check: { url: string; nonce: string }; fresh?: boolean; painted?: boolean },
   script: string | null,
 ): Promise<void> {
   const detour = decodeSettledText(await page.run({ program: 'settle', args, script }));

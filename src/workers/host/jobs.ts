@@ -19,6 +19,8 @@ export interface WriteJob {
   /** The page the fast path writes into: its CSP forbids page script. */
   blankUrl: string;
   walk: WalkOptions;
+  /** Walk again after a fresh layout (the relayout check). */
+  relayout: boolean;
   fallback: WalkJob;
   /** May turn on its document's bidi processing, which then stays on for cases written after it. */
   bidi: boolean;
@@ -30,6 +32,8 @@ export interface WalkJob {
   document: CaseDocument;
   walk: WalkOptions;
   script: string | null;
+  /** Walk again after a fresh layout (the relayout check). */
+  relayout: boolean;
 }
 
 interface ReflectJob {

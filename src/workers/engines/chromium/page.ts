@@ -7,7 +7,7 @@
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import type { ProgramName } from '../../../page/sources.js';
 import type { Emulate } from '../../../protocol/emulation-schema.js';
-import { EngineGoneError, scriptAfterFonts, type Emulated, type EnginePage, type ProgramCall } from '../../engine.js';
+import { aroundScript, EngineGoneError, type Emulated, type EnginePage, type ProgramCall } from '../../engine.js';
 import { applyEach } from '../emulate.js';
 import { chromiumOverrides } from './overrides.js';
 import { PROGRAM_CALLS } from '../program-calls.js';
@@ -133,15 +133,13 @@ export class ChromiumPage implements EnginePage {
 
   async run(call: ProgramCall): Promise<string> {
     return this.calling(async () => {
-      if (typeof call.script === 'string') {
-        if (scriptAfterFonts(call.program)) {
-          const settled = await this.program('settle', { check: (call.args as { check?: unknown }).check });
-          // Not on the case's document: the program would say the same.
-          if (settled !== '{"settled":true}') return settled;
-        }
-        await this.script(call.script);
-      }
-      return this.program(call.program, call.args);
+      if (typeof call.script !== 'string') return this.program(call.program, call.args);
+      const { settle, args } = aroundScript(call);
+      const settled = await this.program('settle', settle);
+      // Not on the case's document: the program would say the same.
+      if (settled !== '{"settled":true}') return settled;
+      await this.script(call.script);
+      return this.program(call.program, args);
     });
   }
 

@@ -6,7 +6,7 @@
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import type { ProgramName } from '../../../page/sources.js';
 import type { Emulate } from '../../../protocol/emulation-schema.js';
-import { EngineGoneError, scriptAfterFonts, type Emulated, type EnginePage, type ProgramCall } from '../../engine.js';
+import { aroundScript, EngineGoneError, type Emulated, type EnginePage, type ProgramCall } from '../../engine.js';
 import { applyEach, type FeatureWork } from '../emulate.js';
 import type { Marionette } from './marionette.js';
 import { PROGRAM_CALLS } from '../program-calls.js';
@@ -177,15 +177,13 @@ export class FirefoxPage implements EnginePage {
   async run(call: ProgramCall): Promise<string> {
     try {
       return await this.track('call', async () => {
-        if (typeof call.script === 'string') {
-          if (scriptAfterFonts(call.program)) {
-            // The script runs once the case's fonts have settled, and only on the case's own document.
-            const settled = await this.program('settle', { check: (call.args as { check?: unknown }).check });
-            if (!isSettled(settled)) return settled;
-          }
-          await this.evaluateScript(call.script);
-        }
-        return this.program(call.program, call.args);
+        if (typeof call.script !== 'string') return this.program(call.program, call.args);
+        // The script runs once the case's fonts have settled, and only on the case's own document.
+        const { settle, args } = aroundScript(call);
+        const settled = await this.program('settle', settle);
+        if (!isSettled(settled)) return settled;
+        await this.evaluateScript(call.script);
+        return this.program(call.program, args);
       });
     } catch (error) {
       throw await this.callError(error);
