@@ -21,6 +21,8 @@ import { defaultOptions } from '../api/oracle.js';
 import { logs } from '../system/log.js';
 import { ConfigError } from '../protocol/errors.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
+import { CandidateProcess } from '../engine-under-test/process-source.js';
+import type { DumpSource } from '../engine-under-test/source.js';
 
 interface CampaignFlags {
   db?: string;
@@ -35,6 +37,8 @@ interface CampaignFlags {
   stopAfterFindings?: number;
   concurrency?: number;
   queue?: string;
+  candidate?: string;
+  candidateTimeoutMs?: number;
 }
 
 export function registerCampaignCommands(program: Command): void {
@@ -78,6 +82,16 @@ export function registerCampaignCommands(program: Command): void {
       ).argParser(wholeNumber('--concurrency')),
     )
     .addOption(queueOption("run the cases on the workers of a queue instead of this machine's engines (see `worker`)"))
+    .option(
+      '--candidate <command>',
+      'an engine under test: a reference candidate (taffy, yoga) or a command line; it answers every layout case beside the ' +
+        'engines and is judged against their vote, never voting (docs/candidate.md). With --generate, cases stay inside what it supports',
+    )
+    .addOption(
+      new Option('--candidate-timeout-ms <n>', "the candidate's time for one case; one that takes longer is killed and restarted")
+        .default(30_000)
+        .argParser(wholeNumber('--candidate-timeout-ms')),
+    )
     .addHelpText(
       'after',
       '\nExit status: 0 the run completed, or stopped at --stop-after(-findings); 1 stopped by a signal or an error ' +
@@ -131,12 +145,14 @@ async function campaignCommand(flags: CampaignFlags, engines: CaseEngines): Prom
   if (flags.emit) {
     if (!generate) throw new UsageError('--emit prints generated cases: give --generate N --seed S');
     if (flags.corpus !== undefined || flags.db !== undefined) throw new UsageError('--emit runs nothing: leave out --corpus and --db');
-    await emit(generate);
+    await emit(flags.candidate === undefined ? generate : await insideCandidate(generate, flags, engines));
     return 0;
   }
   if (flags.db === undefined) throw new UsageError('give --db FILE, the journal');
   if ((flags.corpus === undefined) === (generate === undefined)) throw new UsageError('give either --corpus PATH or --generate N --seed S');
-  const corpus: Corpus = generate ? generatedCorpus(generate) : await openCorpus(flags.corpus!);
+  const opened = generate ? generatedCorpus(generate) : await openCorpus(flags.corpus!);
+  const corpus = (candidate: DumpSource | undefined): Corpus =>
+    generate && candidate ? generatedCorpus(inside(generate, candidate)) : opened;
   const expectations = flags.expect === undefined ? undefined : Expectations.load(flags.expect);
   const fontProblem = 'local' in engines ? fontSetProblem(FONT_SETS[engines.local.fonts]) : undefined;
   if (fontProblem) throw new UsageError(fontProblem);
@@ -147,6 +163,7 @@ async function campaignCommand(flags: CampaignFlags, engines: CaseEngines): Prom
     corpus,
     engines,
     expectations,
+    candidate: flags.candidate === undefined ? undefined : { command: flags.candidate, timeoutMs: flags.candidateTimeoutMs },
     concurrency: 'local' in engines ? (flags.concurrency ?? admission(engines.local)) : engines.outstanding,
     stopAfter: flags.stopAfter,
     stopAfterFindings: flags.stopAfterFindings,
@@ -165,6 +182,37 @@ function generatorOptions(flags: CampaignFlags): GenerateOptions | undefined {
   }
   if (flags.seed === undefined) throw new UsageError('--generate needs --seed S (any whole number), so the cases can be made again');
   return { count: flags.generate, seed: flags.seed, text: flags.text === true, script: flags.script === true };
+}
+
+/**
+ * The generator's options kept inside what a candidate supports: its `supports` (when its ping
+ * gave them), and no text or script it would refuse whole. A usage error names the flag.
+ */
+function inside(options: GenerateOptions, candidate: DumpSource): GenerateOptions {
+  const { supports, name } = candidate;
+  if (!supports) return options;
+  if (options.script && !supports.script) throw new UsageError(`--script: candidate ${name} runs no script`);
+  if (options.text && !supports.text.includes('*')) {
+    const families = supports.text.length ? `only in ${supports.text.join(', ')}` : 'no text';
+    throw new UsageError(`--text: candidate ${name} measures ${families} (a reference candidate measures any family under --fonts=square)`);
+  }
+  return { ...options, supports };
+}
+
+/** For --emit: the candidate started for its ping alone, and the generator's options kept inside it. */
+async function insideCandidate(options: GenerateOptions, flags: CampaignFlags, engines: CaseEngines): Promise<GenerateOptions> {
+  const fonts = 'local' in engines ? engines.local.fonts : 'liberation';
+  let candidate: CandidateProcess;
+  try {
+    candidate = await CandidateProcess.start({ command: flags.candidate!, fonts, timeoutMs: flags.candidateTimeoutMs });
+  } catch (error) {
+    throw error instanceof ConfigError ? new UsageError(error.message) : error;
+  }
+  try {
+    return inside(options, candidate);
+  } finally {
+    await candidate.close();
+  }
 }
 
 /** Writes the generated cases to stdout; a reader that goes away (`| head`) ends it quietly. */

@@ -92,7 +92,7 @@ test('every case is run once, at most `concurrency` at a time, and recorded; a s
   const first = await runCampaign(
     options(journal, oracle, await ndjson(lines)(), { concurrency: 3, onRecorded: (r) => recorded.push(r.id), onSkipped: () => skipped++ }),
   );
-  assert.deepEqual(first, { reason: 'done', recorded: 11, skipped: 1, findings: 4, ran: 10, runSeconds: first.runSeconds });
+  assert.deepEqual(first, { reason: 'done', recorded: 11, skipped: 1, judged: 0, findings: 4, ran: 10, runSeconds: first.runSeconds });
   assert.equal(skipped, 1, 'the repeated line is skipped');
   assert.equal(oracle.ran.length, 10, 'the invalid line is never run');
   assert.equal(oracle.maxInFlight, 3);
