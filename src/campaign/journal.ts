@@ -358,23 +358,25 @@ export class Journal {
     return this.statements.latestCandidate.get();
   }
 
-  /** Every recorded case in recording order, as `summary --cases` prints it, with the latest candidate's outcome. */
-  caseLines(): CaseLine[] {
+  /** Every recorded case in recording order, as `summary --cases` prints it, with the latest candidate's outcome (read as iterated). */
+  *caseLines(): Generator<CaseLine> {
     const who = this.latestCandidate();
-    return this.statements.caseLines.all(who?.name ?? '', who?.version ?? '').map((r) => ({
-      id: r.id,
-      vote: r.verdict,
-      outlier: r.outlier,
-      signature: r.signature,
-      candidate:
-        r.candidate_verdict === null
-          ? null
-          : {
-              verdict: r.candidate_verdict,
-              signature: r.candidate_signature,
-              ...(r.candidate_unsupported === null ? {} : { unsupported: r.candidate_unsupported }),
-            },
-    }));
+    for (const r of this.statements.caseLines.iterate(who?.name ?? '', who?.version ?? '')) {
+      yield {
+        id: r.id,
+        vote: r.verdict,
+        outlier: r.outlier,
+        signature: r.signature,
+        candidate:
+          r.candidate_verdict === null
+            ? null
+            : {
+                verdict: r.candidate_verdict,
+                signature: r.candidate_signature,
+                ...(r.candidate_unsupported === null ? {} : { unsupported: r.candidate_unsupported }),
+              },
+      };
+    }
   }
 
   /** The first case judged in a bucket of a candidate's findings (the summary's example), if any. */

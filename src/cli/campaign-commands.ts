@@ -4,7 +4,7 @@
 // failures), 1 it stopped early (a signal, an error), 2 bad usage or input.
 import { type Command, Option } from 'commander';
 import { openCorpus, type Corpus } from '../campaign/corpus.js';
-import { emitNdjson } from '../campaign/emit.js';
+import { emitNdjson, writeLines } from '../campaign/emit.js';
 import { Expectations } from '../campaign/expectations.js';
 import { generatedCorpus } from '../campaign/generated-corpus.js';
 import { generateCases, type GenerateOptions } from '../campaign/generator.js';
@@ -110,11 +110,22 @@ export function registerCampaignCommands(program: Command): void {
     )
     .requiredOption('--db <file>', 'the journal')
     .option('--json', 'print JSON instead of a table')
+    .addOption(
+      new Option(
+        '--cases',
+        'print one JSON line per recorded case instead, in recording order: {"id", "vote", "outlier", "signature", ' +
+          '"candidate": {"verdict", "signature", "unsupported"?} or null}, the latest candidate\'s',
+      ).conflicts('json'),
+    )
     .addHelpText('after', '\nExit status: 0, or 2 when the file is not a journal.');
-  summary.action(async (flags: { db: string; json?: boolean }) => {
+  summary.action(async (flags: { db: string; json?: boolean; cases?: boolean }) => {
     process.exitCode = await usage(summary, async () => {
       const journal = Journal.open(flags.db, { mustExist: true });
       try {
+        if (flags.cases) {
+          await toStdout((out) => writeLines(journal.caseLines(), (c) => JSON.stringify(c), out));
+          return 0;
+        }
         const s = journal.summary();
         process.stdout.write(flags.json ? `${JSON.stringify(s)}\n` : renderSummary(s, journal.lastReport()));
       } finally {
@@ -217,9 +228,13 @@ async function insideCandidate(options: GenerateOptions, flags: CampaignFlags, e
 
 /** Writes the generated cases to stdout; a reader that goes away (`| head`) ends it quietly. */
 async function emit(options: GenerateOptions): Promise<void> {
-  const cases = generateCases(options);
+  await toStdout((out) => emitNdjson(generateCases(options), out));
+}
+
+/** Runs `write` on stdout; a reader that goes away (`| head`) ends it quietly. */
+async function toStdout(write: (out: NodeJS.WriteStream) => Promise<void>): Promise<void> {
   const gone = new Promise<void>((resolve, reject) =>
     process.stdout.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? resolve() : reject(error))),
   );
-  await Promise.race([emitNdjson(cases, process.stdout), gone]);
+  await Promise.race([write(process.stdout), gone]);
 }
