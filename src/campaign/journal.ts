@@ -245,6 +245,12 @@ export class Journal {
            co.unsupported AS candidate_unsupported
          FROM cases c LEFT JOIN candidate_outcomes co ON co.case_seq = c.seq AND co.name = ? AND co.version = ? ORDER BY c.seq`,
       ),
+      candidateFinding: db.prepare<[number], CandidateRow & { run_candidate: string | null }>(
+        `SELECT ${CANDIDATE_COLUMNS.split(', ')
+          .map((c) => `co.${c}`)
+          .join(', ')}, r.candidate AS run_candidate FROM candidate_outcomes co JOIN runs r ON r.id = co.run
+         WHERE co.case_seq = ? AND co.signature IS NOT NULL ORDER BY co.id DESC LIMIT 1`,
+      ),
       dropReducedCandidate: db.prepare<[number]>('DELETE FROM reduction_candidates WHERE case_seq = ?'),
       insertReducedCandidate: db.prepare(
         `INSERT INTO reduction_candidates (case_seq, ${CANDIDATE_COLUMNS}) VALUES (?, ${CANDIDATE_VALUES})`,
@@ -337,6 +343,14 @@ export class Journal {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     const row = seq === undefined ? undefined : this.statements.candidateOf.get(seq, who.name, who.version);
     return row && candidateOfRow(row);
+  }
+
+  /** The latest candidate finding recorded for a case, with the candidate of the run that recorded it (how to start it again). */
+  candidateFinding(key: CaseKey): { record: CandidateRecord; candidate: RunCandidate } | undefined {
+    const seq = this.statements.seqOf.get(key.id, key.hash);
+    const row = seq === undefined ? undefined : this.statements.candidateFinding.get(seq);
+    if (!row || row.run_candidate === null) return undefined;
+    return { record: candidateOfRow(row), candidate: JSON.parse(row.run_candidate) as RunCandidate };
   }
 
   /** Records a candidate's outcome for a case recorded before; false (nothing written) when the case is not recorded or the answer already is. */

@@ -203,7 +203,7 @@ function closingLine(r: CampaignResult, failure: string | undefined, signal: str
       );
       return 0;
     case 'stop-after':
-      closing(`stopped after ${r.recorded} case(s) (--stop-after ${o.stopAfter}); run the same command again to go on`);
+      closing(`stopped after ${r.recorded + r.judged} case(s) (--stop-after ${o.stopAfter})${judged}; run the same command again to go on`);
       return 0;
     case 'stop-after-findings':
       closing(`stopped after ${r.findings} finding(s) (--stop-after-findings ${o.stopAfterFindings}); ${counts}`);
