@@ -3,7 +3,7 @@
 // (src/comparator/candidate.ts), with the finding's bucket signature. The same function judges a
 // case the engines answer now and one recorded before the candidate was asked, so a campaign
 // resumed with a candidate judges its old cases exactly as a fresh one would.
-import { judgeCandidate, type CandidateVerdict } from '../comparator/candidate.js';
+import { judgeCandidate, type CandidateResult, type CandidateVerdict } from '../comparator/candidate.js';
 import { candidateSignature } from '../comparator/candidate-signature.js';
 import { columnarFromDump, type ColumnarDump } from '../comparator/columnar.js';
 import type { EngineDumps } from '../comparator/vote.js';
@@ -96,5 +96,18 @@ export function candidateRecord(
     roots: outcome.kind === 'dump' && outcome.roots ? outcome.roots : null,
     against,
     ms,
+  };
+}
+
+/** A recorded answer with a dump judged again against the engines' recorded outcomes (what a report shows of it); undefined without a dump. */
+export function rejudged(
+  record: CandidateRecord,
+  outcomes: readonly RecordedOutcome[],
+): { result: CandidateResult; dump: ColumnarDump } | undefined {
+  if (record.dump === null) return undefined;
+  const dump = columnarFromDump(JSON.parse(record.dump) as Dump);
+  return {
+    result: judgeCandidate({ kind: 'dump', dump, ...(record.roots ? { roots: record.roots } : {}) }, recordedResponse(outcomes)),
+    dump,
   };
 }

@@ -1,15 +1,19 @@
 // `browser-oracle campaign --candidate` on the three real engines and the two real reference
 // candidates, through the real command line, on the corpus in the upstream projects' style
 // (test/fixtures/candidates): verdicts and buckets recorded and summarized, a resume that asks
-// nothing twice (a run without the candidate, then runs with it), `unsupported` never a pass, and a
-// candidate process that exits on its fifth case losing nothing.
+// nothing twice (a run without the candidate, then runs with it), `unsupported` never a pass, a
+// candidate process that exits on its fifth case losing nothing, `reduce` keeping Yoga's failure
+// while the browsers stay unanimous, and the report's fourth column, opened in a real Chromium.
+// The reduce and report tests read the journal the Yoga test writes, so the file runs in order.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readJournal, runCli } from '../support/campaign-process.js';
+import { launchOptions } from '../support/direct-engines.js';
+import { launchPlaywrightChromium } from '../support/playwright-chromium.js';
 
 const root = mkdtempSync(join(tmpdir(), 'candidate-campaign-e2e-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -219,4 +223,57 @@ test("reduce: yoga's failure on a case the browsers agree on is shrunk while bot
   const [line] = (await runCli(['summary', '--db', again, '--cases'])).stdout.trimEnd().split('\n');
   const c = JSON.parse(line!) as { vote: string; candidate: { signature: string } };
   assert.deepEqual([c.vote, c.candidate.signature], ['unanimous', finding.signature]);
+});
+
+test("report: the candidate's buckets get a fourth column, its boxes in its own colour over a majority engine's screenshot, the failing node highlighted, its deltas to each engine listed; checked in a real browser", async () => {
+  const db = join(root, 'yoga.sqlite');
+  const file = join(root, 'report.html');
+  const report = await runCli(['report', '--db', db, '-o', file, ...FARM]);
+  assert.equal(report.code, 0, report.stderr);
+  const findings = readJournal(db, (sql) =>
+    sql.prepare<[], string>("SELECT DISTINCT signature FROM candidate_outcomes WHERE verdict = 'fail' ORDER BY signature").pluck().all(),
+  );
+  assert.ok(findings.length > 0);
+  const browser = await launchPlaywrightChromium(launchOptions('http://127.0.0.1:9'));
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 })).newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    const sections = await page.$$eval('section.bucket', (list) =>
+      list.map((s) => {
+        const figure = s.querySelector('figure[data-engine="candidate"]');
+        const box = figure?.querySelector('svg.overlay.candidate rect.box');
+        const engineBox = s.querySelector('figure[data-engine="chromium"] svg.overlay rect.box');
+        return {
+          title: s.querySelector('h2 code')?.textContent ?? '',
+          columns: s.querySelectorAll('.engines > figure').length,
+          tops: [...s.querySelectorAll('.engines > figure')].map((f) => Math.round(f.getBoundingClientRect().top)),
+          image: (figure?.querySelector('img.shot') as HTMLImageElement | null)?.naturalWidth ?? 0,
+          boxes: figure?.querySelectorAll('svg.overlay.candidate rect.box').length ?? 0,
+          hit: [...(figure?.querySelectorAll('svg.overlay.candidate .hit rect.box') ?? [])].map((r) => r.getBoundingClientRect().width),
+          colour: box ? getComputedStyle(box).stroke : null,
+          engineColour: engineBox ? getComputedStyle(engineBox).stroke : null,
+          pairs: [...(figure?.querySelectorAll('table.candidate-deltas td:first-child') ?? [])].map((td) => td.textContent),
+        };
+      }),
+    );
+    assert.deepEqual(errors, []);
+    for (const signature of findings) {
+      const s = sections.find((x) => x.title === signature);
+      assert.ok(s, `${signature} has its section`);
+      assert.equal(s.columns, 4, `${signature}: three engines and the candidate`);
+      assert.equal(new Set(s.tops).size, 1, `${signature}: the four side by side`);
+      assert.equal(s.image, 800, `${signature}: a majority engine's screenshot under the candidate's boxes`);
+      assert.ok(s.boxes > 0);
+      assert.equal(s.hit.length, 1, `${signature}: the failing node highlighted`);
+      assert.ok(s.hit[0]! > 0);
+      assert.notEqual(s.colour, s.engineColour, 'the candidate in its own colour');
+      for (const engine of ['chromium', 'firefox', 'webkit'])
+        assert.ok(s.pairs.includes(`yoga − ${engine}`), `${signature}: deltas to ${engine}`);
+    }
+  } finally {
+    await browser.close();
+  }
 });
