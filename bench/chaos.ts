@@ -14,7 +14,7 @@ const bar = new SingleBar(
 bar.start(cases, 0);
 const report = await runChaos({
   cases,
-  killEveryMs: soak ? null : [2_000, 8_000],
+  killEvery: soak ? null : { range: [2_000, 8_000], unit: 'ms' },
   hangEvery: 300,
   timeoutMs: 5_000,
   window: 16,

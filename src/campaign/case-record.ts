@@ -13,7 +13,7 @@ import { voteTraces } from '../comparator/trace-vote.js';
 import { voteGeometry } from '../comparator/vote.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
 import { ENGINE_NAMES, type GeometryResponseSchema, type ReflectResponse, type VoteRequest } from '../protocol/schema.js';
-import type { TraceResponse } from '../protocol/trace-schema.js';
+import type { TraceRequest, TraceResponse } from '../protocol/trace-schema.js';
 import { encodeJson, type WireValue } from '../protocol/wire.js';
 import type { CaseRequest, CorpusItem } from './corpus.js';
 import type { Expectations } from './expectations.js';
@@ -59,7 +59,7 @@ export function votedCase(request: CaseRequest, answer: CaseAnswer): VotedCase {
   if (answer.vote !== undefined) return { op: 'geometry', vote: parsed<VoteResult>(answer.vote) };
   switch (opOf(request)) {
     case 'trace':
-      return { op: 'trace', vote: voteTraces(parsed<TraceResponse>(answer)) };
+      return { op: 'trace', vote: voteTraces(parsed<TraceResponse>(answer), (request as TraceRequest).align) };
     case 'reflect':
       return { op: 'reflect', vote: voteReflect(parsed<ReflectResponse>(answer)) };
     default:

@@ -19,6 +19,7 @@ import { queueOption, refuseEngineFlags, registerWorkerCommand, serveOnQueue } f
 import { queueUrl } from '../queue/connection.js';
 import { registerReduceCommand } from './reduce-command.js';
 import { registerReportCommand } from './report-command.js';
+import { registerWptCommand } from './wpt-command.js';
 
 const { version } = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
 
@@ -62,5 +63,6 @@ export function buildProgram(): Command {
   registerReportCommand(program);
   registerWorkerCommand(program);
   registerCandidateCommand(program);
+  registerWptCommand(program);
   return program;
 }

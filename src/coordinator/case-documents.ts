@@ -13,14 +13,21 @@ export type DocumentKind = 'geometry' | 'reflect' | 'trace';
 
 /**
  * The document for one engine: `nonce` is its own, `guarded` says whether the guard goes first,
- * and `traceBytes` is how much a trace may record.
+ * `traceBytes` is how much a trace may record and `completionMs` when it ends undone.
  */
-export function caseDocument(kind: DocumentKind, html: string, nonce: string, guarded: boolean, traceBytes: number): string {
+export function caseDocument(
+  kind: DocumentKind,
+  html: string,
+  nonce: string,
+  guarded: boolean,
+  traceBytes: number,
+  completionMs?: number,
+): string {
   switch (kind) {
     // The recorder is the first script already (nothing of the case comes before it), and the
     // trace's own checks are the recorder's.
     case 'trace':
-      return tracePage(html, nonce, traceBytes);
+      return tracePage(html, nonce, traceBytes, completionMs, guarded);
     case 'reflect':
       return withScript(`<!doctype html>${html}`, guarded ? guardScript(nonce, true) : null);
     case 'geometry':

@@ -51,7 +51,7 @@ const CASE_OPS = {
 } satisfies Record<string, (request: never, ctx: CaseContext) => Promise<Answer>>;
 
 export type CaseOp = keyof typeof CASE_OPS;
-export const isCaseOp = (op: string): op is CaseOp => op in CASE_OPS;
+export const isCaseOp = (op: string): op is CaseOp => Object.hasOwn(CASE_OPS, op);
 
 export class OracleService {
   private constructor(

@@ -4,7 +4,7 @@ import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import { ENGINE_NOT_LAUNCHED, errorWireText } from '../protocol/errors.js';
 import type { CaseTask, WorkerTask } from '../farm/tasks.js';
 import type { DocumentKind } from './case-documents.js';
-import type { CaseServer } from './case-server.js';
+import type { CaseServer, TracePage } from './case-server.js';
 import type { EngineFarm } from './engine-farm.js';
 
 export interface CaseContext {
@@ -23,14 +23,16 @@ export type Errors = Partial<Record<EngineName, string>>;
 
 /**
  * Runs `task` (its op-specific part) for `request` on the engines it names that are running, with
- * its documents served as `kind`. Resolves with the worker's result — undefined when no named
- * engine is running — and with an error per engine that could not be attempted.
+ * its documents served as `kind` (a trace's with its `page` options). Resolves with the worker's
+ * result — undefined when no named engine is running — and with an error per engine that could
+ * not be attempted.
  */
 export async function scheduleCase<R extends { errors: Errors }>(
   ctx: CaseContext,
   request: CaseRequest,
   kind: DocumentKind,
   task: DistributiveOmit<WorkerTask, keyof CaseTask>,
+  page?: TracePage,
 ): Promise<{ result: R | undefined; errors: Errors }> {
   const errors: Errors = {};
   const launched = ctx.farm.engines;
@@ -41,7 +43,7 @@ export async function scheduleCase<R extends { errors: Errors }>(
   });
   if (!engines.length) return { result: undefined, errors };
   const html = request.html ?? '';
-  const published = ctx.cases.publish(request.id, kind, html, engines, ctx.farm.guarded);
+  const published = ctx.cases.publish(request.id, kind, html, engines, ctx.farm.guarded, page);
   try {
     const full = {
       ...task,

@@ -69,6 +69,8 @@ export interface ReflectTask extends CaseTask {
 /** A trace: its documents are trace pages (the recorder first), `script` the request's script. */
 export interface TraceTask extends CaseTask {
   kind: 'trace';
+  /** The trace's completion timeout (its `timeout_ms`, or the default). */
+  completionMs: number;
 }
 
 /** A picture of a geometry case's viewport per engine, after load, fonts and `script`. */

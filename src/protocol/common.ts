@@ -60,7 +60,10 @@ export const literalUnion = <T extends readonly string[]>(values: T, description
 export const EngineNameSchema = literalUnion(ENGINE_NAMES, 'A browser engine the oracle drives.');
 export const ProfileNameSchema = literalUnion(PROFILE_NAMES, 'A launch profile (docs/protocol.md, "Launch profiles").');
 
-export const Id = Type.String({ description: 'Chosen by the client; echoed on the response that answers it.' });
+export const Id = Type.String({
+  description:
+    'Chosen by the client; echoed on the response that answers it. Well-formed Unicode: an id holding a lone surrogate is refused.',
+});
 
 export const EngineList = Type.Array(EngineNameSchema, {
   minItems: 1,

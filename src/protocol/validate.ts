@@ -5,6 +5,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { REQUEST_SCHEMAS, type Request } from './schema.js';
 import { ConfigError, OracleError } from './errors.js';
 import { LaunchOptionsSchema, type LaunchOptions } from './launch-options.js';
+import { idProblem } from './id.js';
 
 type Op = keyof typeof REQUEST_SCHEMAS;
 
@@ -64,8 +65,10 @@ export function checkRequest(value: unknown): Parsed {
   if (id === null) {
     return fail(null, 'invalid_request', `field "id": ${'id' in record ? 'must be a string' : 'is required'}`);
   }
+  const unusable = idProblem(id);
+  if (unusable) return fail(null, 'invalid_request', `field "id": ${unusable}`);
   const op = record.op === undefined ? 'geometry' : record.op;
-  if (typeof op !== 'string' || (op === 'geometry' && record.op !== undefined) || !(op in checkers)) {
+  if (typeof op !== 'string' || (op === 'geometry' && record.op !== undefined) || !Object.hasOwn(checkers, op)) {
     return fail(
       id,
       'invalid_request',
@@ -98,13 +101,16 @@ export function describeValueError(error: ValueError): string {
   const field = error.path
     .split('/')
     .slice(1)
+    // JSON Pointer escapes, so that a key holding `/` (a trace's file path) reads as sent.
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
     .join('')
     .replace(/^\./, '');
   const name = `field "${field}"`;
   switch (error.type) {
     case ValueErrorType.ObjectAdditionalProperties:
-      return `${name}: unknown field`;
+      // A map whose keys follow a pattern (a trace's `files`): the key is what is wrong.
+      return error.schema.patternProperties ? `${name}: not an allowed key` : `${name}: unknown field`;
     case ValueErrorType.ObjectRequiredProperty:
       return `${name}: is required`;
     case ValueErrorType.Union: {

@@ -4,6 +4,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { PingResponseSchema } from '../protocol/schema.js';
+import { VoteResultSchema } from '../protocol/vote-schema.js';
 
 /** The requests a job carries: every case op (QueueOracle.run fails to compile when one is missing), and ping (answered by one worker's oracle). */
 const JOB_OPS = ['geometry', 'vote', 'reflect', 'trace', 'screenshot', 'ping'] as const;
@@ -33,8 +34,12 @@ export type WorkerInfo = Static<typeof WorkerInfoSchema>;
 const CaseResultSchema = Type.Object(
   {
     worker: WorkerInfoSchema,
-    /** The answer of the worker's oracle, parsed there (a worker's time is cheaper than the collector's); its id is the worker's own. */
-    answer: Type.Record(Type.String(), Type.Unknown()),
+    /**
+     * The answer of the worker's oracle, parsed there (a worker's time is cheaper than the
+     * collector's); its id is the worker's own. Its vote is checked: the campaign counts cases by
+     * the verdict and outlier it names.
+     */
+    answer: Type.Object({ vote: Type.Optional(VoteResultSchema) }, { additionalProperties: Type.Unknown() }),
   },
   { additionalProperties: false },
 );

@@ -44,11 +44,16 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   }
   const { child, setup } = started;
   const info: WorkerInfo = { host: hostname(), pid: process.pid, ...setup };
+  let reached: boolean;
   try {
-    await reachable(o.url);
+    reached = await reachable(o.url, o.stop);
   } catch (error) {
     await child.shutdown();
     throw error;
+  }
+  if (!reached) {
+    await child.shutdown();
+    return 0;
   }
   const connection = connect(o.url, 'worker');
   const replies = new Replies(connection);

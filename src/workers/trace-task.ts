@@ -2,7 +2,7 @@
 // script run through the recorder's hook, the trace decoded and checked once it ends, and
 // serialized in the contract's key order. The page is then retired with its storage.
 import { OracleError } from '../protocol/errors.js';
-import { decodeTraceOutcome } from '../protocol/page-output.js';
+import type { TraceOutcome } from '../protocol/page-output.js';
 import { encodeJson, UnencodableError, type WireValue } from '../protocol/wire.js';
 import type { TraceResult, TraceTask } from '../farm/tasks.js';
 import { forEachEngine } from './for-each-engine.js';
@@ -16,8 +16,10 @@ export async function runTrace(task: TraceTask, ctx: WorkerContext): Promise<Tra
       kind: 'trace',
       document: { ...task.documents[engine]!, freshStorage: true },
       script: task.script!,
+      completionMs: task.completionMs,
     });
-    const { origin, secure, timedOut, records } = decodeTraceOutcome(outcome);
+    // Decoded by the case runner, as it came from the page.
+    const { origin, secure, timedOut, records } = outcome as TraceOutcome;
     if (records === null)
       throw new OracleError('dump_too_large', `the trace recorded more than ${ctx.walk.maxBytes} bytes (--max-answer-bytes)`);
     try {

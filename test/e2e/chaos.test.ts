@@ -7,7 +7,7 @@ import { runChaos } from '../support/chaos.js';
 test('under random browser kills and hangs, every case is answered exactly once and nothing outlives the oracle', async () => {
   const report = await runChaos({
     cases: 150,
-    killEveryMs: [1_000, 3_000],
+    killEvery: { range: [10, 25], unit: 'answers' },
     hangEvery: 70,
     timeoutMs: 4_000,
     window: 8,

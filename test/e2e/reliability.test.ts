@@ -5,13 +5,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { ORACLE_BIN, ORACLE_ENV, OracleProcess, isAlive, type Line } from '../support/oracle-process.js';
+import { isAlive, type Line, ORACLE_BIN, ORACLE_ENV, OracleProcess, UNHURRIED } from '../support/oracle-process.js';
 import { engineProcesses, killAll } from '../support/processes.js';
 
 let oracle: OracleProcess;
 before(async () => {
   // debug: a refusal that names no page (a CONNECT, or a sandboxed page that sends no Referer) is logged at debug only.
-  oracle = new OracleProcess(['--workers=1', '--timeout-ms=15000', '--max-line-bytes=100000'], { BROWSER_ORACLE_LOG_LEVEL: 'debug' });
+  oracle = new OracleProcess(['--workers=1', UNHURRIED, '--max-line-bytes=100000'], { BROWSER_ORACLE_LOG_LEVEL: 'debug' });
   await oracle.ready();
 });
 after(async () => {
@@ -125,7 +125,8 @@ describe('ending', () => {
     await o.ready();
     const children = o.descendants();
     const answers = Array.from({ length: 4 }, (_, i) => o.request({ id: `term-${i}`, html: `<p>${i}</p>` }));
-    await new Promise((r) => setTimeout(r, 50));
+    // Lines are read in order: once the ping behind them is answered, the four cases are in hand.
+    await o.request({ id: 'term-read', op: 'ping' });
     o.kill('SIGTERM');
     assert.equal(await o.exited, 0, o.stderr);
     for (const answer of await Promise.all(answers)) assert.ok(answer.dumps.firefox || answer.errors?.firefox);

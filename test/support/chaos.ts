@@ -10,8 +10,12 @@ import { layoutCorpus } from './layout-corpus.js';
 
 export interface ChaosOptions {
   cases: number;
-  /** A browser is killed after a random pause in this range (ms); null: no kills (a plain soak). */
-  killEveryMs: [number, number] | null;
+  /**
+   * A browser is killed after a random pause in this range, in milliseconds (as browsers die in
+   * the field) or in answers (a pace that a slow machine cannot outrun: between two kills some
+   * cases are always answered); null: no kills (a plain soak).
+   */
+  killEvery: { range: [number, number]; unit: 'ms' | 'answers' } | null;
   /** Every n-th case hangs every engine. */
   hangEvery: number;
   timeoutMs: number;
@@ -66,10 +70,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
   let kills = 0;
   let running = true;
+  const answers: Line[] = [];
+  let progressed = () => {};
+  /** Resolves once `n` more cases are answered, or the run is over. */
+  const answered = async (n: number) => {
+    const target = answers.length + n;
+    while (running && answers.length < target) await new Promise<void>((resolve) => (progressed = resolve));
+  };
   const killer = (async () => {
-    while (running && options.killEveryMs) {
-      const [lo, hi] = options.killEveryMs;
-      await new Promise((r) => setTimeout(r, lo + Math.random() * (hi - lo)));
+    while (running && options.killEvery) {
+      const [lo, hi] = options.killEvery.range;
+      const pause = lo + Math.random() * (hi - lo);
+      if (options.killEvery.unit === 'ms') await new Promise((r) => setTimeout(r, pause));
+      else await answered(Math.round(pause));
       if (!running) break;
       const engine = ENGINE_NAMES[Math.floor(Math.random() * ENGINE_NAMES.length)]!;
       const victims = engineProcesses(oracle.descendants(), engine);
@@ -82,7 +95,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
   let hangs = 0;
   const rssByTenth: number[] = [];
-  const answers: Line[] = [];
   let next = 0;
   const client = async () => {
     while (next < options.cases) {
@@ -91,6 +103,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (hang) hangs++;
       const c = corpus[i % corpus.length]!;
       answers.push(await oracle.request({ id: `chaos-${i}`, html: hang ? HANG : c.html }));
+      progressed();
       options.onProgress?.(answers.length);
       if (answers.length % Math.max(1, Math.floor(options.cases / 10)) === 0) {
         sample();
@@ -100,6 +113,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   };
   await Promise.all(Array.from({ length: options.window }, client));
   running = false;
+  progressed();
   await killer;
   sample();
   clearInterval(sampler);

@@ -9,6 +9,13 @@ import { descendantsOf } from '../../src/system/processes.js';
 /** The executable users run: it puts the oracle in a network namespace of its own where it can. */
 export const ORACLE_BIN = fileURLToPath(new URL('../../../bin/browser-oracle', import.meta.url));
 
+/**
+ * A per-case time limit for tests where no case is meant to time out. An ordinary case takes
+ * well under a second on an idle machine and can take many on a loaded one; a limit it could
+ * reach would make the test a measure of the machine.
+ */
+export const UNHURRIED = '--timeout-ms=120000';
+
 /** The environment that runs the oracle on this test's own node. */
 export const ORACLE_ENV = { ...process.env, BROWSER_ORACLE_NODE: process.execPath };
 

@@ -16,6 +16,7 @@ import {
   decodeReflectionText,
   decodeScreenshot,
   decodeSettledText,
+  decodeTraceText,
   decodeWalk,
   decodeWalkText,
   type Detour,
@@ -24,7 +25,7 @@ import {
 } from '../../protocol/page-output.js';
 import type { EngineName } from '../../protocol/schema.js';
 import { discardingCompletion } from '../../page/sources.js';
-import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE, TRACE_COMPLETION_MS, type TraceOutcome } from '../../page/trace-recorder.js';
+import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE } from '../../page/trace-recorder.js';
 import { EngineGoneError, VIEWPORT, type EnginePage } from '../engine.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 import type { EngineQueue, Pending } from './engine-queue.js';
@@ -119,7 +120,7 @@ export class CaseRunner {
 
   private async document(slot: Slot, pending: Pending): Promise<void> {
     const job = pending.job as DocumentJob;
-    const limit = job.kind === 'trace' ? this.timeoutMs + TRACE_COMPLETION_MS : this.timeoutMs;
+    const limit = job.kind === 'trace' ? this.timeoutMs + job.completionMs : this.timeoutMs;
     const generation = this.supervisor.generation;
     try {
       pending.resolve(await pTimeout(this.runDocument(slot.page, job, pending.attempt, limit), { milliseconds: limit }));
@@ -175,12 +176,12 @@ export class CaseRunner {
         return shot.png;
       }
       case 'trace': {
-        let outcome = (await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, job.script])) as TraceOutcome | null;
+        let text = await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, job.script]);
         // A driver that gave up on the call (WebKitGTK's, each time the trace dismisses a dialog)
         // asks again, for the end alone, until it comes (the case's timer bounds this).
-        while (outcome === null || outcome === undefined)
-          outcome = (await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, null])) as TraceOutcome | null;
-        if (Array.isArray(outcome) && outcome[0] === 'elsewhere') throw leftDocument(String(outcome[1]));
+        while (text === null || text === undefined) text = await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, null]);
+        const outcome = decodeTraceText(text);
+        if ('elsewhere' in outcome) throw leftDocument(outcome.elsewhere);
         return outcome;
       }
     }

@@ -45,6 +45,8 @@ interface TraceJob {
   kind: 'trace';
   document: CaseDocument;
   script: string;
+  /** The trace's completion timeout: the case's time runs on top of it. */
+  completionMs: number;
 }
 
 /** A picture of a geometry case on its own document, taken where a walk would run: after load, fonts and `script`. */
