@@ -16,10 +16,12 @@ export function candidateFigure(c: ReportCase): Html | null {
     ? html`<img class="shot" alt="${k.over} screenshot under ${k.name}'s boxes" src="${pngDataUrl(shot)}">`
     : html`<div class="placeholder">no screenshot of a majority engine</div>`;
   const rows = (k.node?.against ?? []).flatMap(({ engine, failures }) =>
-    failures.map((f) => {
-      const [what, deltas] = check(f);
-      return html`<tr><td>${k.name} − ${engine}</td><td>${what}</td><td>${deltas}</td></tr>`;
-    }),
+    failures.length === 0
+      ? [html`<tr><td>${k.name} − ${engine}</td><td>-</td><td>matches at this node</td></tr>`]
+      : failures.map((f) => {
+          const [what, deltas] = check(f);
+          return html`<tr><td>${k.name} − ${engine}</td><td>${what}</td><td>${deltas}</td></tr>`;
+        }),
   );
   const said = k.unsupported ?? k.error;
   return html`<figure class="engine candidate" data-engine="candidate">

@@ -101,9 +101,10 @@ function candidateOf(record: CandidateRecord, outcomes: readonly EngineOutcome[]
   if (!judged) return { ...base, over: null, node: null };
   const { result, dump } = judged;
   const index = candidateFailingIndex(result, dump);
+  // Every engine it was compared with, those it matches at the node too (no failures: the outlier it sides with, say).
   const against = ENGINE_NAMES.flatMap((engine) => {
-    const failures = result.compares[engine]?.failures.filter((f) => f.index === index) ?? [];
-    return failures.length ? [{ engine, failures }] : [];
+    const compared = result.compares[engine];
+    return compared ? [{ engine, failures: compared.failures.filter((f) => f.index === index) }] : [];
   });
   return {
     ...base,

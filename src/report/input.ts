@@ -14,7 +14,7 @@ export interface ReportCandidate extends Pick<CandidateRecord, 'name' | 'version
   dump?: CandidateDump;
   /** The engine whose screenshot its boxes are drawn over: the first of the majority. */
   over: EngineName | null;
-  /** The node its signature names, with its failures there against each engine. */
+  /** The node its signature names, with its failures there against each engine it was compared with (none where it matches). */
   node: { index: number; tag: string; against: { engine: EngineName; failures: Failure[] }[] } | null;
 }
 
