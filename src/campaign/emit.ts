@@ -11,7 +11,12 @@ export function requestLine(generated: GeneratedCase): string {
 
 /** Writes every case to `out`, one line each, waiting whenever `out` asks for it to drain. */
 export async function emitNdjson(cases: Iterable<GeneratedCase>, out: Writable): Promise<void> {
-  for (const generated of cases) {
-    if (!out.write(`${requestLine(generated)}\n`)) await once(out, 'drain');
+  await writeLines(cases, requestLine, out);
+}
+
+/** Writes each item to `out` as its line, waiting whenever `out` asks for it to drain. */
+export async function writeLines<T>(items: Iterable<T>, line: (item: T) => string, out: Writable): Promise<void> {
+  for (const item of items) {
+    if (!out.write(`${line(item)}\n`)) await once(out, 'drain');
   }
 }

@@ -1,8 +1,10 @@
 // One bucket of findings: its signature and count, then its example case (reduced when a
-// reduction exists): the vote, the failing node, the three engines' pictures, the source.
+// reduction exists): the vote, the failing node, the three engines' pictures (and the engine under
+// test's, a fourth column), the source.
 import type { SummaryBucket } from '../campaign/summary.js';
 import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
+import { candidateFigure } from './candidate-figure.js';
 import { engineFigure } from './engine-view.js';
 import { failingNode } from './failing-node.js';
 import { html, type Html } from './html.js';
@@ -36,7 +38,7 @@ ${c.invalid ? html`<p class="error">${c.invalid}</p>` : null}
 ${c.vote ? voteLine(c.vote) : null}
 ${c.relayout ? relayoutBlock(c.relayout.engine, c.relayout.check) : null}
 ${c.relayout ? null : node ? nodeBlock(node) : c.vote ? html`<p class="muted">No failing node: no pair of usable engines disagrees.</p>` : null}
-${c.op === null ? null : html`<div class="engines">${ENGINE_NAMES.map((e) => engineFigure(e, c, highlight))}</div>`}
+${c.op === null ? null : html`<div class="engines">${ENGINE_NAMES.map((e) => engineFigure(e, c, highlight))}${candidateFigure(c)}</div>`}
 ${sourceBlock(c, n)}`;
 }
 
