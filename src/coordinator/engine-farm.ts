@@ -23,7 +23,8 @@ export interface FarmOptions {
   launch: LaunchOptions;
 }
 
-const START_TIMEOUT_MS = 180_000;
+// Each engine bounds each step of its start at two minutes (START_LIMIT_MS); Firefox has two steps.
+const START_TIMEOUT_MS = 300_000;
 const CLOSE_TIMEOUT_MS = 20_000;
 
 export class EngineFarm {

@@ -124,6 +124,8 @@ export class FirefoxBrowser implements EngineBrowser {
         // Without MOZ_CRASHREPORTER_SHUTDOWN a crashed content process leaves its pages showing this.
         if (typeof params.url === 'string' && params.url.startsWith('about:tabcrashed')) {
           this.pages.get(context!)?.gone('its content process crashed');
+        } else {
+          this.pages.get(context!)?.navigated();
         }
         break;
       case 'browsingContext.contextDestroyed':

@@ -5,10 +5,7 @@ import type { LaunchEngine } from '../../engine.js';
 import { FirefoxBrowser } from './browser.js';
 import { BidiConnection } from './connection.js';
 import { SYSTEM_FIREFOX, startFirefox } from './process.js';
-import { withDeadline } from '../time-limits.js';
-
-/** From the BiDi address to a session: seconds at most, unless Firefox is stuck. */
-const SESSION_TIMEOUT_MS = 30_000;
+import { START_LIMIT_MS, withDeadline } from '../time-limits.js';
 
 export const launchFirefox: LaunchEngine = async (options) => {
   const executable = options.paths.firefox ?? SYSTEM_FIREFOX;
@@ -18,8 +15,8 @@ export const launchFirefox: LaunchEngine = async (options) => {
       BidiConnection.open(`${firefox.wsUrl}/session`).then((connection) =>
         FirefoxBrowser.start(firefox, connection, { firefox: executable }),
       ),
-      SESSION_TIMEOUT_MS,
-      () => new Error(`firefox-esr did not start a WebDriver BiDi session within ${SESSION_TIMEOUT_MS} ms`),
+      START_LIMIT_MS,
+      () => new Error(`firefox-esr did not start a WebDriver BiDi session within ${START_LIMIT_MS} ms`),
     );
   } catch (error) {
     firefox.kill();

@@ -3,7 +3,6 @@
 // there); a case's own script runs in the main world. Firefox may never answer a call whose
 // document went away (a crashed content process), so the browser tells the page about such events
 // and the page fails its in-flight calls itself.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import type { ProgramName } from '../../../page/sources.js';
 import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
@@ -16,8 +15,13 @@ import { fromRemoteValue, toLocalValue, type RemoteValue } from './remote-value.
 const SANDBOX = 'browser-oracle';
 /** removeUserContext answers in milliseconds even for a hung page; this bounds a dead one. */
 export const PAGE_CLOSE_GRACE_MS = 5_000;
-/** How long a realm's end waits for the tab-crashed page that would make it a crash. */
-const CRASH_SETTLE_MS = 300;
+/**
+ * How long a call whose document went away waits for what comes next in its window: the
+ * tab-crashed page (a crash) or another document (the case left). The wait ends at the first of
+ * them, so this bounds only a window where neither comes; a fixed short wait misread crashes on a
+ * loaded machine, where the crash page can take seconds.
+ */
+const SETTLE_LIMIT_MS = 10_000;
 
 type EvaluateResult =
   | { type: 'success'; result: RemoteValue }
@@ -32,6 +36,10 @@ interface InFlight {
 export class FirefoxPage implements EnginePage {
   private goneReason: string | undefined;
   private readonly inFlight = new Set<InFlight>();
+  /** Another document committed in the window while a call was in flight: the case left. */
+  private leftDuringCall = false;
+  /** Calls waiting to learn whether their document went away by a crash or by the case. */
+  private readonly settling = new Set<() => void>();
 
   constructor(
     private readonly connection: BidiConnection,
@@ -48,6 +56,18 @@ export class FirefoxPage implements EnginePage {
     if (this.goneReason !== undefined) return;
     this.goneReason = reason;
     for (const op of this.inFlight) op.reject(new EngineGoneError(`firefox: ${reason}`));
+    this.settle();
+  }
+
+  /** A document other than the tab-crashed page committed in the window. */
+  navigated(): void {
+    if ([...this.inFlight].some((op) => op.kind === 'call')) this.leftDuringCall = true;
+    this.settle();
+  }
+
+  private settle(): void {
+    for (const resolve of this.settling) resolve();
+    this.settling.clear();
   }
 
   /**
@@ -63,15 +83,18 @@ export class FirefoxPage implements EnginePage {
     });
   }
 
-  /** What a call whose document went away met: a crash if the tab-crashed page follows within moments, else the case left. */
+  /** What a call whose document went away met: a crash if the tab-crashed page follows, else the case left. */
   private async leftOrCrashed(): Promise<Error> {
-    await sleep(CRASH_SETTLE_MS);
+    if (this.goneReason === undefined && !this.leftDuringCall) {
+      await withGrace(new Promise<void>((resolve) => this.settling.add(resolve)), SETTLE_LIMIT_MS);
+    }
     return this.goneReason === undefined
       ? new OracleError('page_tampered', 'the case left its document during the call')
       : new EngineGoneError(`firefox: ${this.goneReason}`);
   }
 
   async load(url: string, timeoutMs: number): Promise<void> {
+    this.leftDuringCall = false;
     try {
       await this.track('load', () =>
         withDeadline(
@@ -198,6 +221,8 @@ export class FirefoxPage implements EnginePage {
     const gone = new Promise<never>((_, reject) => {
       op = { kind, reject };
     });
+    // A document that committed during an earlier call says nothing about this one.
+    if (kind === 'call') this.leftDuringCall = false;
     this.inFlight.add(op!);
     try {
       return await Promise.race([work(), gone]);

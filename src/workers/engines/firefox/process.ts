@@ -7,12 +7,11 @@ import { join } from 'node:path';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { type BrowserProcess, startBrowser } from '../browser-process.js';
 import { browserEnv } from '../env.js';
+import { START_LIMIT_MS } from '../time-limits.js';
 import { firefoxPrefs, userJs } from './prefs.js';
 
 export const SYSTEM_FIREFOX = '/usr/bin/firefox-esr';
 
-/** How long Firefox may take to print its BiDi address (a cold start on a loaded 2-core machine takes seconds). */
-const START_TIMEOUT_MS = 30_000;
 const LISTENING = /WebDriver BiDi listening on (ws:\/\/\S+)/;
 
 export interface FirefoxProcess extends BrowserProcess {
@@ -87,7 +86,7 @@ function listening(firefox: BrowserProcess): Promise<string> {
       firefox.kill();
       reject(new Error(`firefox-esr did not start: ${await firefox.failure(why)}`));
     };
-    const timer = setTimeout(() => void fail(`no WebDriver BiDi address within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+    const timer = setTimeout(() => void fail(`no WebDriver BiDi address within ${START_LIMIT_MS} ms`), START_LIMIT_MS);
     void firefox.exited.then(() => fail());
     const onLine = (line: string) => {
       const address = LISTENING.exec(line)?.[1];

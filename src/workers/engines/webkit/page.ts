@@ -14,8 +14,12 @@ import type { WebKitSession } from './session.js';
 /** The most pictures taken in search of two in a row that agree. */
 const MAX_SCREENSHOTS = 5;
 
-/** How long a page that failed a call has to show it is still there. */
-const ALIVE_PROBE_MS = 2_000;
+/**
+ * How long a page that failed a call has to show it is still there. A live window answers at
+ * once on an idle machine, but a loaded one can take seconds, and a live page taken for a dead
+ * one turns the case's own error into a crash.
+ */
+const ALIVE_PROBE_MS = 15_000;
 
 // Calls the hook, or says where the page is when it has none (the case left its document). A
 // callback, not a promise: a page may have replaced Promise.
