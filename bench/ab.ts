@@ -3,21 +3,33 @@
 // and the bench prints the median CPU ms per case by process kind, cases/s, the batch sizes, and
 // whether every dump is byte for byte the first variant's.
 //
+// --corpus=small (the default), text, or a file of NDJSON requests (with `script`s);
 //   node dist/bench/ab.js --corpus=small --rounds=3 'before|/tmp/base/bin/browser-oracle|' 'after||' 'scopes 5||--config=/tmp/c.json'
 //
 // Each variant is `label|executable (empty: this build)|flags (space-separated)`.
+import { readFileSync } from 'node:fs';
 import { dumpJson } from '../src/protocol/dump.js';
 import { ENGINE_NAMES } from '../src/protocol/schema.js';
 import type { RawWalk } from '../src/protocol/page-output.js';
 import { boxCorpus } from '../test/support/box-corpus.js';
-import { layoutCorpus } from '../test/support/layout-corpus.js';
+import { type BenchCase, layoutCorpus } from '../test/support/layout-corpus.js';
 import { CPU_OWNERS } from './cpu.js';
 import { farm, fixed, histogram, type Phase } from './routes.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const rounds = Number(flag('rounds') ?? 2);
-const corpus = flag('corpus') === 'text' ? layoutCorpus(34) : boxCorpus(Number(flag('cases') ?? 300));
+/** NDJSON requests (`campaign --generate N --seed S --emit`), each id made unique by its line number. */
+const requests = (file: string): BenchCase[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line, i) => {
+      const { id, html, script } = JSON.parse(line) as { id: string; html: string; script?: string };
+      return { id: `${i}/${id}`, family: 'request', html, script };
+    });
+const which = flag('corpus');
+const corpus = which === 'text' ? layoutCorpus(34) : which && which !== 'small' ? requests(which) : boxCorpus(Number(flag('cases') ?? 300));
 const variants = argv
   .filter((a) => !a.startsWith('--'))
   .map((spec) => {

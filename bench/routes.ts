@@ -64,7 +64,7 @@ export async function farm(
   } = await measured(oracle.pid, () =>
     Promise.all(
       cases.map((c) =>
-        oracle.request({ id: `${label}/${c.id}`, html: c.html }).then((a) => {
+        oracle.request({ id: `${label}/${c.id}`, html: c.html, ...(c.script === undefined ? {} : { script: c.script }) }).then((a) => {
           bar.increment();
           return a;
         }),

@@ -98,6 +98,8 @@ export interface BenchCase {
   id: string;
   family: string;
   html: string;
+  /** Runs after load, before the walk (the generator's --script cases). */
+  script?: string;
 }
 
 /** `perFamily` variants of every family, deterministic for a given count. */
