@@ -34,6 +34,10 @@ export function defaultOptions(): OracleOptions {
     // 89 and 82, 128 gave 102 and 87. 64 keeps a batch that fails as a whole (each case then run
     // again alone) at half of 128's cost.
     maxBatch: 64,
+    // A case leaves a worker only when its slowest engine is done: a window of 2 × pages × max-batch
+    // (what it was) left the fastest engine's queue empty while the slowest finished, so its
+    // batches shrank to a few cases. docs/benchmarks.md, "Levers", has the figures.
+    window: 512,
     timeoutMs: 30_000,
     maxNodes: 50_000,
     maxAnswerBytes: 256 * 1024 * 1024,

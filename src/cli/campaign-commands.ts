@@ -81,7 +81,7 @@ export function registerCampaignCommands(program: Command): void {
     .addOption(
       new Option(
         '--concurrency <n>',
-        `cases in flight at once (default: as many as the oracle on stdio keeps, 2 × workers × pages × max-batch; with --queue, the most jobs in Redis at once, ${QUEUE_OUTSTANDING})`,
+        `cases in flight at once (default: as many as the oracle on stdio keeps, 2 × workers × window; with --queue, the most jobs in Redis at once, ${QUEUE_OUTSTANDING})`,
       ).argParser(wholeNumber('--concurrency')),
     )
     .addOption(queueOption("run the cases on the workers of a queue instead of this machine's engines (see `worker`)"))

@@ -32,6 +32,7 @@ const FLAG_OPTIONS = [
   'workers',
   'pages',
   'maxBatch',
+  'window',
   'timeoutMs',
   'maxNodes',
   'maxAnswerBytes',
@@ -83,6 +84,11 @@ export function addEngineOptions(command: Command, defaults: OracleOptions): Com
       new Option('--max-batch <n>', 'most script-free cases written and walked in one driver call')
         .default(defaults.maxBatch)
         .argParser(wholeNumber('--max-batch')),
+    )
+    .addOption(
+      new Option('--window <n>', 'most cases each worker holds at once, so that a fast engine never waits for a slow one')
+        .default(defaults.window)
+        .argParser(wholeNumber('--window')),
     )
     .addOption(
       new Option('--timeout-ms <ms>', 'per-case, per-engine time limit').default(defaults.timeoutMs).argParser(wholeNumber('--timeout-ms')),

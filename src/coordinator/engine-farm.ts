@@ -17,6 +17,7 @@ export interface FarmOptions {
   workers: number;
   pages: number;
   maxBatch: number;
+  window: number;
   timeoutMs: number;
   limits: DumpLimits;
   maxEngineMemory: number;
@@ -74,8 +75,9 @@ export class EngineFarm {
       filename: CASE_WORKER,
       minThreads: options.workers,
       maxThreads: options.workers,
-      // Enough cases at hand for every page's next batch: a worker's engine hosts batch what is queued.
-      concurrentTasksPerWorker: options.pages * options.maxBatch,
+      // Enough cases at hand that every engine's queue fills batches while the slowest engine
+      // finishes the cases the others are done with: a worker's engine hosts batch what is queued.
+      concurrentTasksPerWorker: options.window,
       idleTimeout: Number.POSITIVE_INFINITY,
       // Workers wait on the browsers' sockets between tasks; Atomics.wait would block them.
       atomics: 'disabled',

@@ -38,8 +38,8 @@ export function dumpLimits(options: Pick<OracleOptions, 'maxNodes' | 'maxAnswerB
   };
 }
 
-/** Requests to keep in hand at once: enough that every page's next batch waits while one runs. */
-export const admission = (options: OracleOptions): number => 2 * options.workers * options.pages * options.maxBatch;
+/** Requests to keep in hand at once: every worker's window, and as many again waiting to refill it. */
+export const admission = (options: OracleOptions): number => 2 * options.workers * options.window;
 
 /** An answer before it is a line: plain values and JsonText (src/protocol/wire.ts). */
 export type Answer = Record<string, WireValue | undefined>;
@@ -98,6 +98,7 @@ export class OracleService {
         workers: options.workers,
         pages: options.pages,
         maxBatch: options.maxBatch,
+        window: options.window,
         timeoutMs: options.timeoutMs,
         limits: dumpLimits(options),
         maxEngineMemory: engineMemoryBytes(options.maxEngineMemory, 'maxEngineMemory'),

@@ -90,6 +90,13 @@ export const LaunchOptionsSchema = Type.Object(
     workers: Type.Optional(Type.Integer({ minimum: 1, description: 'Worker threads, each with its own browser per engine.' })),
     pages: Type.Optional(Type.Integer({ minimum: 1, description: 'Pages per engine in each worker (cases each worker runs at once).' })),
     maxBatch: Type.Optional(Type.Integer({ minimum: 1, description: 'The most script-free cases written and walked in one driver call.' })),
+    window: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'The most cases each worker holds at once, whatever the batch cap: enough that a fast engine fills its batches while slower ones finish the same cases.',
+      }),
+    ),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, description: 'Per-case, per-engine time limit.' })),
     maxNodes: Type.Optional(
       Type.Integer({ minimum: 1, description: 'The most elements in a dump; a larger document is answered dump_too_large.' }),

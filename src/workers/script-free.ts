@@ -17,13 +17,26 @@ export function mayRunScript(html: string): boolean {
 // than in a document of its own (measured: an inline split in two on its line). A case that may
 // turn it on is written after the left-to-right cases of its batch, and the page goes back to a
 // fresh blank document before it takes a left-to-right case again. The test errs towards yes:
-// rtl anywhere, dir=auto, bdo/bdi, numeric entities, &rlm;, CSS escapes, and the strong
-// right-to-left characters and controls.
-const BIDI_CAPABLE =
-  /rtl|\bdir\s*=\s*["']?\s*auto|<\s*bd[io]\b|&#|&rlm|\\|[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200f\u202b\u202e\u2067]/i;
+// rtl anywhere, dir=auto, bdo/bdi, &rlm;, and the UTF-16 code units Gecko takes for bidi text
+// (its UTF16_CODE_UNIT_IS_BIDI, and a little more: the strong right-to-left blocks, the lead
+// surrogates of the astral ones, RLM, RLE, RLO, RLI), whether written as they are, as numeric
+// character references or as CSS escapes. An escape of any other character cannot turn it on:
+// counting every `&#` and `\` sent every case of a fixture corpus down the bidi route, for a
+// `&#8203;` in a comment.
+const BIDI_UNITS = '\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\ud802\ud803\ud83a\ud83b\u200f\u202b\u202e\u2067';
+const BIDI_CAPABLE = new RegExp(`rtl|\\bdir\\s*=\\s*["']?\\s*auto|<\\s*bd[io]\\b|&rlm|[${BIDI_UNITS}]`, 'i');
+const BIDI_UNIT = new RegExp(`[${BIDI_UNITS}]`);
+/** A numeric character reference (decimal or hex, the semicolon optional, as HTML parses it) or a CSS hex escape. */
+const ESCAPE = /&#(?:x([0-9a-f]+)|([0-9]+))|\\([0-9a-f]{1,6})/gi;
 
 export function mayEnableBidi(html: string): boolean {
-  return BIDI_CAPABLE.test(html);
+  if (BIDI_CAPABLE.test(html)) return true;
+  for (const [, hex, decimal, css] of html.matchAll(ESCAPE)) {
+    const code = decimal !== undefined ? Number(decimal) : Number.parseInt((hex ?? css)!, 16);
+    // Past U+10FFFF both parsers give U+FFFD; a surrogate's escape errs towards yes.
+    if (code <= 0x10ffff && BIDI_UNIT.test(String.fromCodePoint(code))) return true;
+  }
+  return false;
 }
 
 /** The same test on the parsed document, run inside the page by the walk. */

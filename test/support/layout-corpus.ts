@@ -2,9 +2,10 @@
 // text, flex, grid, floats, abspos, tables, writing modes, overflow), each rendered in many
 // seeded variants with a shared page skeleton, so cases are a realistic few hundred lines.
 
-type Rng = () => number;
+export type Rng = () => number;
 
-function rng(seed: number): Rng {
+/** A seeded generator of numbers in [0, 1): the same seed, the same corpus. */
+export function rng(seed: number): Rng {
   let s = seed >>> 0;
   return () => {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
@@ -16,10 +17,10 @@ const WORDS =
   'layout engine oracle ground truth fragment baseline inline block flex grid float table column writing mode overflow scroll margin padding border width height'.split(
     ' ',
   );
-const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+export const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+export const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 const text = (r: Rng, words: number) => Array.from({ length: words }, () => pick(r, WORDS)).join(' ');
-const px = (r: Rng, lo: number, hi: number) => `${(lo + r() * (hi - lo)).toFixed(2)}px`;
+export const px = (r: Rng, lo: number, hi: number) => `${(lo + r() * (hi - lo)).toFixed(2)}px`;
 
 const FAMILIES: Record<string, (r: Rng) => string> = {
   block: (r) =>
@@ -97,6 +98,8 @@ export interface BenchCase {
   id: string;
   family: string;
   html: string;
+  /** Runs after load, before the walk (the generator's --script cases). */
+  script?: string;
 }
 
 /** `perFamily` variants of every family, deterministic for a given count. */

@@ -30,8 +30,9 @@ export class OracleProcess {
   private readonly waiters = new Map<string, (line: Line) => void>();
   private readonly child: ChildProcessWithoutNullStreams;
 
-  constructor(args: string[] = [], env: Record<string, string> = {}) {
-    this.child = spawn(ORACLE_BIN, args, { stdio: 'pipe', env: { ...ORACLE_ENV, ...env } });
+  /** `bin`: another build's executable, for benchmarks that hold one build against another. */
+  constructor(args: string[] = [], env: Record<string, string> = {}, bin = ORACLE_BIN) {
+    this.child = spawn(bin, args, { stdio: 'pipe', env: { ...ORACLE_ENV, ...env } });
     this.child.stderr.on('data', (chunk) => (this.stderr += chunk));
     createInterface({ input: this.child.stdout }).on('line', (text) => {
       const line = JSON.parse(text) as Line; // a non-JSON stdout line fails the test right here

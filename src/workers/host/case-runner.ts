@@ -33,6 +33,7 @@ import {
   type WalkAnswer,
 } from '../../protocol/page-output.js';
 import type { EngineName } from '../../protocol/schema.js';
+import { log } from '../../system/log.js';
 import { discardingCompletion } from '../../page/sources.js';
 import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE } from '../../page/trace-recorder.js';
 import { EngineGoneError, VIEWPORT, type Emulated, type EnginePage } from '../engine.js';
@@ -47,6 +48,9 @@ export interface TraceRun {
   outcome: TraceOutcome;
   emulation: Emulated['outcomes'] | undefined;
 }
+
+/** The debug line of each fast-path driver call, before its number of cases. */
+export const BATCH_LOG = 'cases in one call:';
 
 /** How much longer than one case a batch may take, per further case in it; far above what a script-free case needs. */
 const BATCH_ALLOWANCE_MS = 250;
@@ -106,6 +110,8 @@ export class CaseRunner {
         slot.bidi = false;
       }
       if (batch.some(isBidi)) slot.bidi = true;
+      // The bench reads these lines for its histogram of cases per driver call.
+      log.debug(`${this.engine}: ${BATCH_LOG} ${batch.length}`);
       const call = slot.page.run({
         program: 'batch',
         args: { blankUrl, htmls: jobs.map((j) => j.html), relayout: jobs.map((j) => j.relayout), walk, budgetMs: this.timeoutMs / 2 },

@@ -31,6 +31,8 @@ export class EngineHost {
   private readonly runner: CaseRunner;
   private closing = false;
   private lanes: Promise<void>[] = [];
+  /** Lanes running a batch or a case now: the others share what is queued. */
+  private running = 0;
 
   constructor(
     readonly engine: EngineName,
@@ -41,7 +43,7 @@ export class EngineHost {
   ) {
     this.supervisor = new BrowserSupervisor(engine, launchEngine, options, () => this.pool.browserLost());
     this.pool = new PagePool(this.supervisor, settings.pages);
-    this.queue = new EngineQueue(settings.pages, settings.maxBatch);
+    this.queue = new EngineQueue(settings.maxBatch);
     const watched = memory.watch(engine, this.supervisor);
     this.runner = new CaseRunner(engine, this.supervisor, this.pool, this.queue, settings.timeoutMs, watched, settings.pages);
   }
@@ -99,12 +101,17 @@ export class EngineHost {
         for (const pending of this.queue.expire(Date.now() - this.settings.timeoutMs - PAGE_WAIT_MS)) pending.reject(error);
         continue;
       }
-      const batch = this.queue.next(this.supervisor.writesKeepBidi ? slot.bidi : undefined);
+      const batch = this.queue.next(this.settings.pages - this.running, this.supervisor.writesKeepBidi ? slot.bidi : undefined);
       if (!batch.length) {
         this.pool.give(slot);
         continue;
       }
-      await this.runner.run(slot, batch);
+      this.running++;
+      try {
+        await this.runner.run(slot, batch);
+      } finally {
+        this.running--;
+      }
     }
   }
 }

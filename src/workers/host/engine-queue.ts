@@ -1,7 +1,9 @@
 // One engine's queue of work in one worker. A free page takes the job at the head; when that is a
-// script-free case, it takes up to min(maxBatch, ceil(queued / pages)) consecutive ones, written
-// and walked in one driver call — batching what is queued, never waiting to fill a batch, so a
-// lone case runs as soon as a page is free. A case that must run by itself (a re-run after its
+// script-free case, it takes up to min(maxBatch, ceil(queued / idle pages)) consecutive ones,
+// written and walked in one driver call — batching what is queued, never waiting to fill a batch,
+// so a lone case runs as soon as a page is free. Only the pages not running a batch share what is
+// queued: a page whose siblings are busy takes all of it (dividing by every page split a burst
+// geometrically, 14 7 4 2 1, and paid a driver call's fixed cost for each piece). A case that must run by itself (a re-run after its
 // batch failed) ends a batch, as does any case that loads its own document.
 import type { Job, WriteJob } from './jobs.js';
 
@@ -22,10 +24,7 @@ export class EngineQueue {
   private readonly items: Pending[] = [];
   private readonly waiting: (() => void)[] = [];
 
-  constructor(
-    private readonly pages: number,
-    private readonly maxBatch: number,
-  ) {}
+  constructor(private readonly maxBatch: number) {}
 
   get size(): number {
     return this.items.length;
@@ -44,17 +43,18 @@ export class EngineQueue {
   }
 
   /**
-   * The next batch for a free page, or nothing when the queue is empty. `bidiPage`, for an engine
+   * The next batch for a free page, or nothing when the queue is empty; `idlePages` (this one
+   * included) share what is queued. `bidiPage`, for an engine
    * whose written documents keep bidi processing on: whether this page's has it on; the page
    * then takes the cases of its own kind among those at the head, and the others only when
    * there are none, so that pages seldom have to be made fresh (src/workers/script-free.ts).
    */
-  next(bidiPage?: boolean): Pending[] {
+  next(idlePages: number, bidiPage?: boolean): Pending[] {
     const head = this.items[0];
     if (!head) return [];
     if (head.job.kind !== 'write' || head.alone) return this.items.splice(0, 1);
     const queued = this.items.filter((p) => p.job.kind === 'write' && !p.alone).length;
-    const limit = Math.min(this.maxBatch, Math.ceil(queued / this.pages));
+    const limit = Math.min(this.maxBatch, Math.ceil(queued / Math.max(1, idlePages)));
     let run = 1;
     while (run < this.items.length && this.items[run]!.job.kind === 'write' && !this.items[run]!.alone) run++;
     if (bidiPage === undefined) return this.items.splice(0, Math.min(run, limit));

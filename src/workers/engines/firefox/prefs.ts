@@ -22,6 +22,16 @@ const ORACLE_PREFS: Prefs = {
   // sees (measured: parent process 4.5 -> 3.2 ms per case). Layout never waits for a frame; a
   // script's requestAnimationFrame runs at 10 Hz.
   'layout.frame_rate': 10,
+  // Firefox's built-in add-ons (webcompat, formautofill, picture-in-picture, newtab, search
+  // detection, ipp-activator) are installed from the application scope (4), which Playwright's 5
+  // enables: with the profile's scope alone none starts, and neither does the WebExtensions
+  // process they ran in. They act on sites and forms a case never is, and cost Firefox's
+  // parent about 2 ms of CPU per script-free case (docs/benchmarks.md, "Levers").
+  'extensions.enabledScopes': 1,
+  'extensions.formautofill.addresses.enabled': false,
+  'extensions.formautofill.creditCards.enabled': false,
+  'media.videocontrols.picture-in-picture.enabled': false,
+  'media.videocontrols.picture-in-picture.video-toggle.enabled': false,
 };
 
 /**
