@@ -103,8 +103,10 @@ export class CaseRunner {
         try {
           await pTimeout(slot.page.load(blankUrl, this.timeoutMs + DRIVER_SLACK_MS), { milliseconds: this.timeoutMs });
         } catch (error) {
-          // Not the cases' doing: they have not been written yet.
-          throw error instanceof EngineGoneError ? error : new PageFault(`the blank page did not load (${firstLine(error)})`);
+          // Not the cases' doing: they have not been written yet. A blank page that takes longer than a
+          // case may (a loaded machine, a browser just restarted) has spent the case's time: case_timeout.
+          if (error instanceof EngineGoneError || error instanceof TimeoutError) throw error;
+          throw new PageFault(`the blank page did not load (${firstLine(error)})`);
         }
         slot.clean = true;
         slot.bidi = false;
