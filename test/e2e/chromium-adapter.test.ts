@@ -226,11 +226,11 @@ describe('chromium adapter', () => {
     UNANSWERED,
     async () => {
       const other = await caseOn('<!doctype html><p>other</p>');
-      const { page } = await caseOn('<!doctype html><p>hung</p>');
+      const { page, args } = await caseOn('<!doctype html><p>hung</p>');
       const started = proxy.requested('/hung');
       const hung = page.run({
         program: 'reflect',
-        args: { check: { url: '', nonce: '' }, probes: [] },
+        args: { check: args.check, probes: [] },
         script: "const x = new XMLHttpRequest(); x.open('GET', '/hung', false); try { x.send() } catch {} for (;;) {}",
       });
       hung.catch(() => {});
