@@ -16,7 +16,7 @@ import type { BidiConnection } from '../../src/workers/engines/firefox/connectio
 import type { FirefoxPage } from '../../src/workers/engines/firefox/page.js';
 import { startFirefox } from '../../src/workers/engines/firefox/process.js';
 import { descendantsOf } from '../../src/system/processes.js';
-import { adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
+import { UNANSWERED, adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
 import { CaseProxy } from '../support/case-proxy.js';
 import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
 import { engineProcesses, survivors } from '../support/processes.js';
@@ -167,7 +167,7 @@ describe('firefox adapter', () => {
     await own.close();
   });
 
-  test('a hung page does not block another, closes at once, and fails its call as EngineGoneError', async () => {
+  test('a hung page does not block another, closes at once, and fails its call as EngineGoneError', UNANSWERED, async () => {
     const other = await caseOn('<!doctype html><p>other</p>');
     const { page, args } = await caseOn('<!doctype html><p>hung</p>');
     const started = proxy.requested('/hung');
