@@ -9,6 +9,7 @@ import type { Trace, TraceResponse } from '../../src/protocol/trace-schema.js';
 import type { EngineName } from '../../src/protocol/common.js';
 import { voteTraces } from '../../src/comparator/trace-vote.js';
 import { bucketOf, signatureOf } from '../../src/comparator/signature.js';
+import { traceFixture } from '../support/trace-fixture.js';
 
 const trace = (emulate: unknown) => checkRequest({ id: 't', op: 'trace', script: 'trace.done()', emulate });
 const refusal = (emulate: unknown) => {
@@ -119,22 +120,12 @@ test('a record is applied only when every feature asked for was', () => {
 
 /** A trace of `values`, one value record each, with the emulation record `applied` (none when undefined). */
 function traceOf(engine: EngineName, values: unknown[], applied?: boolean): Trace {
-  return {
-    engine,
-    engine_version: '1',
-    profile: 'default',
-    origin: 'http://localhost:1',
-    is_secure_context: true,
-    timed_out: false,
-    records: values.map((value, seq) => ({ seq, kind: 'value', label: `v${seq}`, value })),
-    ...(applied === undefined
-      ? {}
-      : {
-          emulation: applied
-            ? emulationRecord({ geolocation: 'applied', timezone: 'applied' })
-            : emulationRecord({ geolocation: 'unsupported', timezone: 'unsupported' }),
-        }),
-  };
+  const records = values.map((value, seq) => ({ seq, kind: 'value' as const, label: `v${seq}`, value }));
+  if (applied === undefined) return traceFixture(engine, records);
+  const emulation = applied
+    ? emulationRecord({ geolocation: 'applied', timezone: 'applied' })
+    : emulationRecord({ geolocation: 'unsupported', timezone: 'unsupported' });
+  return traceFixture(engine, records, { emulation });
 }
 
 test('the prototype: geolocation and a time zone emulated in two engines are not a split', () => {
