@@ -57,6 +57,9 @@ export function captureBuiltins(snapshotPrototypes = false) {
   const mapGet = method<[unknown], unknown>(Map.prototype, 'get');
   const mapSet = method<[unknown, unknown], unknown>(Map.prototype, 'set');
   const Channel = MessageChannel;
+  const Parser = DOMParser;
+  const parseFromString = method<[string, DOMParserSupportedType], Document>(DOMParser.prototype, 'parseFromString');
+  const regexExec = method<[string], RegExpExecArray | null>(RegExp.prototype, 'exec');
   const MapType = Map;
   const PromiseType = Promise;
   const serverTimingProto = typeof PerformanceServerTiming === 'function' ? PerformanceServerTiming.prototype : null;
@@ -130,6 +133,11 @@ export function captureBuiltins(snapshotPrototypes = false) {
     setTimeout: method<[() => void, number], number>(win, 'setTimeout'),
     requestAnimationFrame: method<[FrameRequestCallback], number>(win, 'requestAnimationFrame'),
     newChannel: () => new Channel(),
+    /** `html` parsed as a document of its own, off the page (scripting off, nothing loaded). */
+    parseHtml: (html: string) => parseFromString(new Parser(), html, 'text/html'),
+    /** Whether `pattern` (no `g` or `y` flag: it keeps no state) matches somewhere in `text`. */
+    matches: (pattern: RegExp, text: string) => regexExec(pattern, text) !== null,
+    toLowerCase: method<[], string>(String.prototype, 'toLowerCase'),
     portPost: method<[unknown], void>(MessagePort.prototype, 'postMessage'),
     portClose: method<[], void>(MessagePort.prototype, 'close'),
     portOnMessage: uncurry(describe(MessagePort.prototype, 'onmessage').set as (handler: () => void) => void),
@@ -153,6 +161,12 @@ export function captureBuiltins(snapshotPrototypes = false) {
     documentElement: getter<Element | null>(DocumentProto, 'documentElement'),
     scrollingElement: getter<Element | null>(DocumentProto, 'scrollingElement'),
     readyState: getter<DocumentReadyState>(DocumentProto, 'readyState'),
+    compatMode: getter<string>(DocumentProto, 'compatMode'),
+    doctype: getter<DocumentType | null>(DocumentProto, 'doctype'),
+    publicId: getter<string>(DocumentType.prototype, 'publicId'),
+    replaceChild: method<[Node, Node], Node>(Node.prototype, 'replaceChild'),
+    textContent: getter<string | null>(Node.prototype, 'textContent'),
+    localName: getter<string>(ElementProto, 'localName'),
     allElements: (d: Document) => byTagName(d, '*'),
     querySelector: method<[string], Element | null>(DocumentProto, 'querySelector'),
     open: method<[], Document>(DocumentProto, 'open'),

@@ -16,6 +16,7 @@
 import { captureBuiltins, type Builtins } from './builtins.js';
 import { quoteJson } from './json-text.js';
 import { readProbes, type ReflectProbe } from './reflect.js';
+import { swapIn } from './swap.js';
 import { afterFonts, prepared, walkCase, type WalkOptions } from './walk.js';
 
 /** Which document a program may act on: the case's URL and its nonce. */
@@ -119,14 +120,23 @@ export function dropScrollbars(b: Builtins, doc: Document): void {
  * The fast path: script-free cases written one after another into the blank page (which never runs
  * page script), each walked once loaded and fonts settled, and walked again after a fresh layout
  * where `relayout` says so. A written document needs no fresh layout first: its walk lays it out
- * once, whole (a navigated one was laid out part-way as it came, as often as timing had it). Answers {"walks": [...]} — fewer than
- * given when `budgetMs` ran out, and the caller sends the rest again. Between cases it yields one
- * task, through one MessageChannel closed at the end: Gecko drops the load event of a document
- * opened while the previous one's load event is still being dispatched, and WebKit never frees
- * ports left open.
+ * once, whole (a navigated one was laid out part-way as it came, as often as timing had it). Where
+ * `swap` allows and swap.ts finds it exact, a case is parsed off the page and its root swapped in
+ * instead of written. Answers {"walks": [...], "swapped": [...]} — fewer than given when `budgetMs` ran out, and the
+ * caller sends the rest again. Between cases it yields one task, through one MessageChannel closed
+ * at the end: Gecko drops the load event of a document opened while the previous one's load event
+ * is still being dispatched, and WebKit never frees ports left open.
  */
 export function batchProgram(
-  args: { blankUrl: string; htmls: readonly string[]; relayout?: readonly boolean[]; walk: WalkOptions; budgetMs: number },
+  args: {
+    blankUrl: string;
+    htmls: readonly string[];
+    relayout?: readonly boolean[];
+    /** Per case: parse it off the page and swap its root in where that is exact (swap.ts), instead of writing it. */
+    swap?: readonly boolean[];
+    walk: WalkOptions;
+    budgetMs: number;
+  },
   done: Done,
 ): void {
   const b = captureBuiltins();
@@ -138,6 +148,7 @@ export function batchProgram(
   const start = b.now();
   const channel = b.newChannel();
   let walks = '';
+  let swaps = '';
   let i = 0;
   const finish = (text: string) => {
     b.portClose(channel.port1);
@@ -146,27 +157,31 @@ export function batchProgram(
   };
   const next = () => {
     if (i === args.htmls.length || (i > 0 && b.now() - start > args.budgetMs)) {
-      finish(`{"walks":[${walks}]}`);
+      finish(`{"walks":[${walks}],"swapped":[${swaps}]}`);
       return;
     }
     try {
       dropScrollbars(b, doc);
       const writeStart = b.now();
-      b.open(doc);
-      b.write(doc, args.htmls[i]!);
-      b.close(doc);
-      // The write stands in for a navigation: the parser's time in it is the case's load time.
+      const swapped = args.swap?.[i] === true && swapIn(b, doc, args.htmls[i]!);
+      if (!swapped) {
+        b.open(doc);
+        b.write(doc, args.htmls[i]!);
+        b.close(doc);
+      }
+      // The write (or parse and swap) stands in for a navigation: the parser's time in it is the case's load time.
       const loadMs = b.now() - writeStart;
       const walk = () =>
         afterFonts(b, () => {
           walks += (i ? ',' : '') + walkCase(b, { ...args.walk, loadMs }, args.relayout?.[i] === true);
+          swaps += (i ? ',' : '') + swapped;
           i++;
           b.portPost(channel.port2, null);
         });
-      if (b.readyState(doc) === 'complete') walk();
+      if (swapped || b.readyState(doc) === 'complete') walk();
       else b.addEventListener(b.window, 'load', walk, { once: true });
     } catch (error) {
-      finish(`{"failed":${quoteJson(b, b.errorName(error))},"walks":[${walks}]}`);
+      finish(`{"failed":${quoteJson(b, b.errorName(error))},"walks":[${walks}],"swapped":[${swaps}]}`);
     }
   };
   b.portOnMessage(channel.port1, next);

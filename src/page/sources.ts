@@ -17,6 +17,7 @@ import {
   walkProgram,
 } from './programs.js';
 import { canonicalIdl, readIdl, readProbes } from './reflect.js';
+import { swapIn, swappable } from './swap.js';
 import { afterFonts, freshLayout, prepared, walkCase, walkDocument } from './walk.js';
 
 /** Everything the programs and the guard call, by the names they call it. */
@@ -36,6 +37,8 @@ const LIBRARY = [
   servedNonce,
   elsewhere,
   dropScrollbars,
+  swapIn,
+  swappable,
 ]
   .map(String)
   .join('\n');

@@ -60,7 +60,14 @@ const ScriptError = Type.Object({ scriptError: Type.String() }, strict);
 
 const checkWalkAnswer = TypeCompiler.Compile(Type.Union([PageWalkSchema, Elsewhere, TooLarge, Failed, ScriptError]));
 const checkBatch = TypeCompiler.Compile(
-  Type.Union([Type.Object({ walks: Type.Array(Type.Unknown()), failed: Type.Optional(Type.String()) }, strict), Elsewhere]),
+  Type.Union([
+    Type.Object(
+      // swapped: per walk, whether the case was parsed off the page and swapped in rather than written.
+      { walks: Type.Array(Type.Unknown()), swapped: Type.Optional(Type.Array(Type.Boolean())), failed: Type.Optional(Type.String()) },
+      strict,
+    ),
+    Elsewhere,
+  ]),
 );
 const checkReflection = TypeCompiler.Compile(
   Type.Union([
@@ -141,7 +148,7 @@ function checkedWalk(value: Omit<Static<typeof PageWalkSchema>, 'relayout'>): Ra
 export const decodeWalkText = (text: unknown): WalkAnswer => decodeWalk(parse(text, 'walk'));
 
 /** The answer of the batch program: each walk is decoded on its own, so one bad walk does not condemn the rest. */
-export function decodeBatchText(text: unknown): { walks: unknown[]; failed?: string } | { elsewhere: string } {
+export function decodeBatchText(text: unknown): { walks: unknown[]; swapped?: boolean[]; failed?: string } | { elsewhere: string } {
   const value = parse(text, 'batch');
   if (!checkBatch.Check(value)) throw tampered('batch does not have the batch’s shape');
   return value;

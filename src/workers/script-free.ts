@@ -1,3 +1,5 @@
+import type { EngineName } from '../protocol/schema.js';
+
 // Which cases may take the fast path. A case that cannot run script leaves nothing behind in the
 // page's global object, so it can be written into a page that has never run page script
 // (document.open/write/close, many cases to one driver call) and still produce exactly the dump a
@@ -37,6 +39,18 @@ export function mayEnableBidi(html: string): boolean {
     if (code <= 0x10ffff && BIDI_UNIT.test(String.fromCodePoint(code))) return true;
   }
   return false;
+}
+
+// Which engines take a script-free case by parsing it off the page and swapping its root in, where
+// the page finds that exact (src/page/swap.ts), rather than by document.open, which costs them
+// about half of a small case. Chromium: every such case. Firefox: not one that may turn bidi on;
+// Gecko's bidi switch lives on the document, which a swap keeps, and whether a swapped-in rtl
+// text turns it on when a write would has not been shown. WebKit: none; it missed a font once on
+// a 1500-fixture corpus with the swap, and what it was waiting for has not been found.
+const SWAPS: Record<EngineName, 'all' | 'ltr' | 'none'> = { chromium: 'all', firefox: 'ltr', webkit: 'none' };
+
+export function swapsCase(engine: EngineName, bidi: boolean): boolean {
+  return SWAPS[engine] === 'all' || (SWAPS[engine] === 'ltr' && !bidi);
 }
 
 /** The same test on the parsed document, run inside the page by the walk. */

@@ -92,18 +92,24 @@ export class DirectEngines {
 
   /** `htmls` written one after another into `engine`'s blank page and walked, in one driver call (the fast path's batch). */
   async writeAndWalk(engine: EngineName, htmls: readonly string[]): Promise<RawWalk[]> {
+    return (await this.batch(engine, htmls)).walks;
+  }
+
+  /** The same, each case swapped in where `swap` asks and the page finds it exact: the walks, and which were swapped. */
+  async batch(engine: EngineName, htmls: readonly string[], swap?: readonly boolean[]): Promise<{ walks: RawWalk[]; swapped: boolean[] }> {
     const { page } = this.pages.get(engine)!;
     const text = await page.run({
       program: 'batch',
-      args: { blankUrl: this.server.blankUrl, htmls, walk: WALK, budgetMs: TIMEOUT_MS },
+      args: { blankUrl: this.server.blankUrl, htmls, swap, walk: WALK, budgetMs: TIMEOUT_MS },
     });
     const answer = decodeBatchText(text);
     if (!('walks' in answer) || answer.walks.length !== htmls.length) throw new Error(`${engine}: ${text.slice(0, 200)}`);
-    return answer.walks.map((w) => {
+    const walks = answer.walks.map((w) => {
       const walk = decodeWalk(w);
       if (!('walk' in walk)) throw new Error(`${engine}: ${JSON.stringify(walk).slice(0, 200)}`);
       return walk.walk;
     });
+    return { walks, swapped: answer.swapped ?? [] };
   }
 
   async close(): Promise<void> {

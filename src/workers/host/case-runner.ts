@@ -40,6 +40,7 @@ import { EngineGoneError, VIEWPORT, type Emulated, type EnginePage } from '../en
 import type { BrowserSupervisor } from './browser-supervisor.js';
 import type { EngineQueue, Pending } from './engine-queue.js';
 import type { DocumentJob, WriteJob } from './jobs.js';
+import { swapsCase } from '../script-free.js';
 import type { EngineMemory } from './memory-watch.js';
 import type { PagePool, Slot } from './page-pool.js';
 
@@ -116,7 +117,14 @@ export class CaseRunner {
       log.debug(`${this.engine}: ${BATCH_LOG} ${batch.length}`);
       const call = slot.page.run({
         program: 'batch',
-        args: { blankUrl, htmls: jobs.map((j) => j.html), relayout: jobs.map((j) => j.relayout), walk, budgetMs: this.timeoutMs / 2 },
+        args: {
+          blankUrl,
+          htmls: jobs.map((j) => j.html),
+          relayout: jobs.map((j) => j.relayout),
+          swap: jobs.map((j) => swapsCase(this.engine, j.bidi)),
+          walk,
+          budgetMs: this.timeoutMs / 2,
+        },
       });
       const answer = decodeBatchText(await pTimeout(call, { milliseconds: this.timeoutMs + (batch.length - 1) * BATCH_ALLOWANCE_MS }));
       if ('elsewhere' in answer) throw new PageFault(`the blank page is at ${answer.elsewhere}`);
