@@ -1,7 +1,7 @@
 // The package's entry point: `import { Oracle, compare, vote } from 'browser-oracle'`. The library
 // launches the engines and asks typed questions (Oracle), judges answers (compare, vote), and
 // exports the protocol's TypeBox schemas with the types derived from them.
-export { Oracle, defaultOptions, type Ask } from './api/oracle.js';
+export { Oracle, defaultOptions, type Ask, type CaseMethods } from './api/oracle.js';
 export {
   agrees,
   compare,
@@ -17,6 +17,20 @@ export { CONFIG_FILE, configFileFor, readConfigFile } from './api/config-file.js
 export { ConfigError, ERROR_CODES, OracleError, type ErrorCode } from './protocol/errors.js';
 export { checkRequest, parseRequestLine, type Parsed } from './protocol/validate.js';
 export * from './protocol/schema.js';
+export {
+  CASE_OPS,
+  CORPUS_OPS,
+  OP_NAMES,
+  OPS,
+  type CaseOp,
+  type CorpusOp,
+  type OpName,
+  type Request,
+  type RequestOf,
+  type ResponseOf,
+} from './protocol/ops.js';
+export { TraceVoteResultSchema } from './protocol/trace-vote-schema.js';
+export { ReflectVoteResultSchema } from './protocol/reflect-vote-schema.js';
 export * from './protocol/trace-schema.js';
 export * from './protocol/screenshot-schema.js';
 export * from './protocol/reflect-schema.js';

@@ -5,14 +5,14 @@
 // stored beside the original is what the engines made of it.
 import { performance } from 'node:perf_hooks';
 import { reduce, type Progress } from '../reduce/index.js';
-import { caseSignature, votedRecord, wireRequest } from './case-record.js';
+import { caseSignature, runSent, votedRecord, wireRequest } from './case-record.js';
 import { contentHash } from './case-hash.js';
 import type { CaseRequest } from './corpus.js';
 import type { ReductionRecord } from './journal.js';
-import type { CaseRunner } from './run-campaign.js';
+import type { CampaignOptions } from './run-campaign.js';
 
 export interface ReduceCaseOptions {
-  oracle: CaseRunner;
+  oracle: CampaignOptions['oracle'];
   request: CaseRequest;
   /** The bucket signature every candidate must keep. */
   signature: string;
@@ -39,10 +39,7 @@ export interface ReducedCase extends ReductionRecord {
 export async function reduceCase(o: ReduceCaseOptions): Promise<ReducedCase> {
   const started = performance.now();
   let sent = 0;
-  const run = (request: CaseRequest, dumps: boolean) => {
-    const { op, request: wire } = wireRequest(request, { dumps });
-    return o.oracle.run(op, wire);
-  };
+  const run = (request: CaseRequest, dumps: boolean) => runSent(o.oracle, wireRequest(request, { dumps }));
   const result = await reduce(
     o.request,
     async (candidate) => {

@@ -5,19 +5,15 @@
 // new case; the cases in flight are finished and recorded, unless the run is abandoned, in which
 // case none of them is recorded (a later run does them).
 import { performance } from 'node:perf_hooks';
-import type { Request } from '../protocol/schema.js';
-import { invalidRecord, votedRecord, wireRequest, type CaseAnswer, type SentOp } from './case-record.js';
+import type { CaseService } from '../coordinator/stdio.js';
+import { invalidRecord, runSent, votedRecord, wireRequest } from './case-record.js';
 import type { CorpusItem } from './corpus.js';
 import type { Expectations } from './expectations.js';
 import type { CaseRecord, Journal } from './journal.js';
 
-/** What runs a case: OracleService in process (never rejects for a case's own failures). */
-export interface CaseRunner {
-  run(op: SentOp, request: Request): Promise<CaseAnswer>;
-}
-
 export interface CampaignOptions {
-  oracle: CaseRunner;
+  /** What runs the cases: OracleService in process, or a queue (never rejects for a case's own failures). */
+  oracle: Pick<CaseService, 'run'>;
   journal: Pick<Journal, 'has' | 'record'>;
   items: AsyncIterable<CorpusItem>;
   /** The most cases in flight at once. */
@@ -92,12 +88,10 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
   };
 
   const send = (item: Extract<CorpusItem, { ok: true }>, key: string) => {
-    const { op, request } = wireRequest(item.request);
     const startedAt = Date.now();
     const sent = performance.now();
     firstSent ??= sent;
-    const settled = o.oracle
-      .run(op, request)
+    const settled = runSent(o.oracle, wireRequest(item.request))
       .then((answer) => {
         if (o.abandon?.aborted) return;
         const now = performance.now();

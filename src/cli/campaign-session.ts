@@ -6,7 +6,7 @@
 // workers instead of an engine farm here; the loop, the journal and the summary are the same.
 import { Checkpointer } from '../campaign/checkpointer.js';
 import { terminalStderr } from './stderr-guard.js';
-import { CampaignRunError, runCampaign, type CampaignResult, type CaseRunner } from '../campaign/run-campaign.js';
+import { CampaignRunError, runCampaign, type CampaignOptions, type CampaignResult } from '../campaign/run-campaign.js';
 import type { Corpus } from '../campaign/corpus.js';
 import type { Expectations } from '../campaign/expectations.js';
 import type { Journal } from '../campaign/journal.js';
@@ -122,7 +122,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
 }
 
 /** A campaign's oracle, with what the run records about its engines. */
-interface SessionOracle extends CaseRunner {
+interface SessionOracle extends Pick<CampaignOptions['oracle'], 'run'> {
   engines: EngineName[];
   versions: Partial<Record<EngineName, string>>;
   fonts: string;
@@ -159,7 +159,7 @@ async function openQueue(url: URL, outstanding: number, stop: AbortSignal): Prom
   }
   log.info(`a worker answered: ${pong.engines.map((e) => `${e} ${pong.versions[e]}`).join(', ')}; fonts ${pong.fonts}`);
   return {
-    run: (op, request) => queue.run(op, request),
+    run: queue.run.bind(queue),
     engines: pong.engines,
     versions: pong.versions,
     fonts: pong.fonts,

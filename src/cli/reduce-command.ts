@@ -10,10 +10,11 @@ import { type Command, Option } from 'commander';
 import type { CaseRequest } from '../campaign/corpus.js';
 import { Journal, type CaseKey } from '../campaign/journal.js';
 import { reduceCase, type ReducedCase } from '../campaign/reduce-case.js';
-import { caseSignature, wireRequest } from '../campaign/case-record.js';
+import { caseSignature, runSent, wireRequest } from '../campaign/case-record.js';
 import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
 import { FONT_SET_NAMES, type FontSetName } from '../protocol/font-sets.js';
-import { checkRequest } from '../protocol/validate.js';
+import { CORPUS_OPS } from '../protocol/ops.js';
+import { checkRequest, isCorpusRequest } from '../protocol/validate.js';
 import { NotReproducibleError } from '../reduce/index.js';
 import { log, logs } from '../system/log.js';
 import { defaultOptions } from '../api/oracle.js';
@@ -135,9 +136,11 @@ function caseRequest(text: string, source: string): CaseRequest {
   }
   const parsed = checkRequest(value);
   if (!parsed.ok) throw new UsageError(`${source}: ${parsed.error.wireText}`);
-  if (parsed.op === 'ping' || parsed.op === 'shutdown' || parsed.op === 'screenshot')
-    throw new UsageError(`${source}: a ${parsed.op} request is not a case (geometry, vote, reflect or trace)`);
-  return parsed.request as CaseRequest;
+  if (!isCorpusRequest(parsed))
+    throw new UsageError(
+      `${source}: a ${parsed.op} request is not a case (${new Intl.ListFormat('en-GB', { type: 'disjunction' }).format(CORPUS_OPS)})`,
+    );
+  return parsed.request;
 }
 
 async function reduceSession(source: Source, flags: ReduceFlags, options: OracleOptions): Promise<number> {
@@ -158,8 +161,7 @@ async function reduceSession(source: Source, flags: ReduceFlags, options: Oracle
     }
     let signature = source.signature;
     if (signature === null) {
-      const { op, request } = wireRequest(source.request, { dumps: false });
-      signature = caseSignature(source.request, await oracle.run(op, request));
+      signature = caseSignature(source.request, await runSent(oracle, wireRequest(source.request, { dumps: false })));
       if (signature === null) {
         say('the engines agree on this case (unanimous): nothing to reduce', 'error');
         return 1;

@@ -19,6 +19,7 @@
 // timed_out and is_secure_context are compared too: a trace that never finished, or ran without
 // a secure context, observed something else even when its records happen to match.
 import type { Trace, TraceRecord } from '../protocol/trace-schema.js';
+import type { TraceCompareResult, TraceFailure } from '../protocol/trace-vote-schema.js';
 
 /**
  * |a − b| ≤ absolute + relative · max(|a|, |b|), on samples normalized to unit range: integer
@@ -28,20 +29,8 @@ import type { Trace, TraceRecord } from '../protocol/trace-schema.js';
  */
 export const BUFFER_TOLERANCE = { relative: 0.01, absolute: 0.02 } as const;
 
-export type TraceCompareVerdict = 'pass' | 'fail' | 'count_mismatch';
-export const TRACE_FAILURE_KINDS = ['count_mismatch', 'timed_out', 'secure_context', 'record', 'value', 'buffer'] as const;
-
-export type TraceFailure =
-  | { kind: 'count_mismatch'; a: number; b: number }
-  | { kind: 'timed_out' | 'secure_context'; a: boolean; b: boolean }
-  | { seq: number; kind: 'record'; field: 'kind' | 'label' | 'type' | 'name' | 'state'; a: unknown; b: unknown }
-  | { seq: number; kind: 'value'; path: string; a: unknown; b: unknown }
-  | { seq: number; kind: 'buffer'; path: string; failed: number; max_abs_delta: number };
-
-export interface TraceCompareResult {
-  verdict: TraceCompareVerdict;
-  failures: TraceFailure[];
-}
+export type { TraceCompareResult, TraceFailure };
+export type TraceCompareVerdict = TraceCompareResult['verdict'];
 
 type TraceSide = Pick<Trace, 'timed_out' | 'is_secure_context' | 'records'>;
 

@@ -10,29 +10,13 @@
 //             some pair: labels are the distinct labels the usable engines recorded at that seq
 //             (sorted), outlier is the engine the other two agree against at that record (else
 //             null); a pair whose counts differ agrees at no record
-import type { EngineName } from '../protocol/common.js';
 import type { TraceResponse } from '../protocol/trace-schema.js';
-import type { ClusterVerdict, EngineStatus } from '../protocol/vote-schema.js';
-import { compareTraces, TRACE_FAILURE_KINDS, type TraceCompareResult } from './trace-compare.js';
+import { TRACE_FAILURE_KINDS, type TraceCompareResult, type TraceVoteResult } from '../protocol/trace-vote-schema.js';
+import { compareTraces } from './trace-compare.js';
 import { threeWay, voteItems } from './three-way.js';
 
-type TraceFailureKind = (typeof TRACE_FAILURE_KINDS)[number];
-
-export interface RecordVote {
-  seq: number;
-  labels: string[];
-  outlier: EngineName | null;
-  kinds: TraceFailureKind[];
-}
-
-export interface TraceVoteResult {
-  verdict: ClusterVerdict;
-  outlier: EngineName | null;
-  majority: EngineName[];
-  engines: Record<EngineName, EngineStatus>;
-  pairs: Record<string, TraceCompareResult>;
-  records: RecordVote[];
-}
+export type { TraceVoteResult };
+export type RecordVote = TraceVoteResult['records'][number];
 
 export function voteTraces(response: Pick<TraceResponse, 'traces' | 'errors'>): TraceVoteResult {
   const { traces } = response;
@@ -54,5 +38,5 @@ export function voteTraces(response: Pick<TraceResponse, 'traces' | 'errors'>): 
     kinds,
   }));
   const { verdict, outlier, majority, engines } = vote;
-  return { verdict, outlier, majority, engines, pairs: Object.fromEntries(vote.pairs), records };
+  return { verdict, outlier, majority, engines, pairs: Object.fromEntries(vote.pairs) as TraceVoteResult['pairs'], records };
 }

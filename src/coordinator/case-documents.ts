@@ -1,11 +1,10 @@
-// The documents a case is served as. A geometry case's html is the whole document; a reflect
-// case's is body markup in a standards-mode page; a trace's is body markup after the recorder.
-// An engine without an isolated world (WebKitGTK) gets the guard as the first script of every
-// case document, placed where it changes neither the document's mode nor its tree.
+// The documents a case is served as, by its op's document kind (src/protocol/ops.ts): its html is
+// the whole document, body markup in a standards-mode page, or body markup after the trace
+// recorder. An engine without an isolated world (WebKitGTK) gets the guard as the first script of
+// every case document, placed where it changes neither the document's mode nor its tree.
+import type { DocumentKind } from '../protocol/ops.js';
 import { guardScript } from '../page/sources.js';
 import { tracePage } from '../page/trace-recorder.js';
-
-export type DocumentKind = 'geometry' | 'reflect' | 'trace';
 
 /**
  * The document for one engine: `nonce` is its own, `guarded` says whether the guard goes first,
@@ -14,11 +13,11 @@ export type DocumentKind = 'geometry' | 'reflect' | 'trace';
 export function caseDocument(kind: DocumentKind, html: string, nonce: string, guarded: boolean, traceBytes: number): string {
   switch (kind) {
     // The recorder is the first script already, and the trace's own checks are the recorder's.
-    case 'trace':
+    case 'recorder':
       return tracePage(html, nonce, traceBytes);
-    case 'reflect':
+    case 'body':
       return guarded ? `<!doctype html><script>${guardScript(nonce, true)}</script>${html}` : `<!doctype html>${html}`;
-    case 'geometry': {
+    case 'document': {
       if (!guarded) return html;
       const at = scriptInsertionPoint(html);
       return `${html.slice(0, at)}<script>${guardScript(nonce, false)}</script>${html.slice(at)}`;

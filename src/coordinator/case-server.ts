@@ -15,7 +15,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { EngineName } from '../protocol/schema.js';
 import type { DocumentCopy, ServedDocument } from '../farm/tasks.js';
-import { caseDocument, type DocumentKind } from './case-documents.js';
+import type { DocumentKind } from '../protocol/ops.js';
+import { caseDocument } from './case-documents.js';
 import type { EgressLog } from './egress-log.js';
 import { closeServer, listenOnLoopback } from './loopback.js';
 
@@ -100,7 +101,7 @@ export class CaseServer {
   publish(caseId: string, kind: DocumentKind, html: string, engines: readonly EngineName[], guarded: ReadonlySet<EngineName>): Publication {
     const documents: Partial<Record<EngineName, ServedDocument>> = {};
     const paths: string[] = [];
-    const trace = kind === 'trace';
+    const trace = kind === 'recorder';
     const copy = (engine: EngineName): DocumentCopy => {
       const path = `${trace ? '/trace/' : '/case/'}${randomBytes(16).toString('hex')}`;
       const nonce = randomBytes(16).toString('hex');

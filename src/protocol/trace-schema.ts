@@ -1,6 +1,7 @@
 // The trace op's wire shapes: the request, a trace and its records, and the response.
 import { Type, type Static } from '@sinclair/typebox';
 import { EngineErrors, EngineList, EngineNameSchema, Id, PerEngine, ProfileNameSchema, strict } from './common.js';
+import { TraceVoteResultSchema } from './trace-vote-schema.js';
 
 const recordBase = <K extends string>(kind: K, description: string) => ({
   seq: Type.Integer({ minimum: 0, description: 'Push order, from 0.' }),
@@ -24,6 +25,7 @@ export const TraceRequestSchema = Type.Object(
     script: Type.String({ description: 'Run in the served page after the recorder is installed and `html` has loaded.' }),
     html: Type.Optional(Type.String({ description: 'Body markup of the trace page; omitted means an empty body.' })),
     engines: Type.Optional(EngineList),
+    vote: Type.Optional(Type.Boolean({ description: 'Also answer with the three-way vote on the traces, taken beside the engines.' })),
   },
   { ...strict, title: 'Trace: run a script in a real origin and record what it observes' },
 );
@@ -65,7 +67,7 @@ export const TraceSchema = Type.Object(
 );
 
 export const TraceResponseSchema = Type.Object(
-  { id: Id, traces: PerEngine(TraceSchema), errors: Type.Optional(EngineErrors) },
+  { id: Id, traces: PerEngine(TraceSchema), vote: Type.Optional(TraceVoteResultSchema), errors: Type.Optional(EngineErrors) },
   { ...strict, title: 'Trace response' },
 );
 

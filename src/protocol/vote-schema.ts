@@ -1,6 +1,6 @@
 // The geometry vote as it travels in a `vote` answer: the schema is the type the comparator
 // returns (src/comparator/vote.ts), so the published schema says exactly what a client gets.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { EngineNameSchema, literalUnion, STYLE_PROPERTIES, strict } from './common.js';
 
 export const CLUSTER_VERDICTS = ['unanimous', 'outlier', 'split', 'insufficient'] as const;
@@ -45,6 +45,13 @@ export const DivergenceSchema = Type.Object(
   { ...strict, description: 'The first index where (tag, depth, parent) differ; null past the end of a dump.' },
 );
 
+/** One `T` per pair of usable engines, keyed "chromium~firefox" (names in alphabetical order), closed. */
+export const PerPair = <T extends TSchema>(value: T, description: string) =>
+  Type.Object(
+    { 'chromium~firefox': Type.Optional(value), 'chromium~webkit': Type.Optional(value), 'firefox~webkit': Type.Optional(value) },
+    { ...strict, description },
+  );
+
 export const PairResultSchema = Type.Object(
   { verdict: literalUnion(COMPARE_VERDICTS), summary: SummarySchema, divergence: Type.Optional(DivergenceSchema) },
   strict,
@@ -76,14 +83,7 @@ export const VoteResultSchema = Type.Object(
     outlier: Type.Union([EngineNameSchema, Type.Null()]),
     majority: Type.Array(EngineNameSchema, { description: 'The agreeing engines, sorted; empty for split and insufficient.' }),
     engines: EngineStatusesSchema,
-    pairs: Type.Object(
-      {
-        'chromium~firefox': Type.Optional(PairResultSchema),
-        'chromium~webkit': Type.Optional(PairResultSchema),
-        'firefox~webkit': Type.Optional(PairResultSchema),
-      },
-      { ...strict, description: 'Each pair of usable engines: its compare verdict and delta summary.' },
-    ),
+    pairs: PerPair(PairResultSchema, 'Each pair of usable engines: its compare verdict and delta summary.'),
     nodes: Type.Array(NodeVoteSchema, { description: 'Every node that fails in some pair, in node order.' }),
   },
   { ...strict, description: 'See docs/protocol.md, "Vote".' },

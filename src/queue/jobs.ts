@@ -3,10 +3,11 @@
 // checked on arrival: Redis is shared, and what it holds is not trusted to have our shape.
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { CASE_OPS } from '../protocol/ops.js';
 import { PingResponseSchema } from '../protocol/schema.js';
 
-/** The requests a job carries: every case op (QueueOracle.run fails to compile when one is missing), and ping (answered by one worker's oracle). */
-export const JOB_OPS = ['geometry', 'vote', 'reflect', 'trace', 'screenshot', 'ping'] as const;
+/** The requests a job carries: every case op of the registry, and the ping QueueOracle.ping sends (answered by one worker's oracle). */
+const JOB_OPS = [...CASE_OPS, 'ping'] as const;
 
 export const CaseJobSchema = Type.Object(
   {

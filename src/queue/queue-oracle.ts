@@ -9,10 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import PQueue from 'p-queue';
-import type { Answer, CaseOp } from '../coordinator/oracle-service.js';
+import type { Answered } from '../coordinator/oracle-service.js';
 import { OracleError } from '../protocol/errors.js';
-import { parsedJson } from '../protocol/wire.js';
-import type { Request } from '../protocol/schema.js';
+import { RESULT_FIELDS, type Answer, type AnswerFields, type CaseOp, type Request, type RequestOf } from '../protocol/ops.js';
+import { plainJson, type WireValue } from '../protocol/wire.js';
 import { log } from '../system/log.js';
 import { Collector } from './collector.js';
 import { CASES_QUEUE, connect, reachable, resultsQueue, shown } from './connection.js';
@@ -25,9 +25,6 @@ export interface QueueOracleOptions {
   /** How often to look for lost cases; a case is looked for once it has waited this long. */
   auditMs?: number;
 }
-
-/** An answer's members that hold one result per engine. */
-const PER_ENGINE = new Set(['dumps', 'traces', 'states']);
 
 /** A case's job is tried this many times when its worker fails it (its engines stopped under it). */
 const ATTEMPTS = 3;
@@ -71,15 +68,17 @@ export class QueueOracle {
     this.audit = setInterval(() => void this.findLost(every), every).unref();
   }
 
-  /** Answers a case request through the queue; resolves with the answer as the worker's oracle gave it, the request's id restored. */
-  run(op: CaseOp, request: Request): Promise<Answer> {
-    return this.slots.add(() => this.submit(op, request));
+  /** Answers a case request through the queue; resolves with the answer as the worker's oracle gave it, the request's id restored, and that worker's builds. */
+  async run<K extends CaseOp>(op: K, request: RequestOf<K>): Promise<Answered<K>> {
+    const { answer, versions } = await this.slots.add(() => this.submit(op, request));
+    return { answer: answer as Answer<K>, versions };
   }
 
   /** A ping answered by one worker's oracle: its engines, versions, profile and fonts (the id left out). */
-  async ping(): Promise<Answer> {
-    const { id: _, ...fields } = await this.slots.add(() => this.submit('ping', { id: 'ping', op: 'ping' }));
-    return fields;
+  async ping(): Promise<AnswerFields<'ping'>> {
+    const { answer } = await this.slots.add(() => this.submit('ping', { id: 'ping', op: 'ping' }));
+    const { id: _, ...fields } = answer;
+    return fields as AnswerFields<'ping'>;
   }
 
   /** The first worker that answered, once one has. */
@@ -87,14 +86,18 @@ export class QueueOracle {
     return this.first;
   }
 
-  private async submit(op: CaseJob['op'], request: Request): Promise<Answer> {
+  private async submit(
+    op: CaseJob['op'],
+    request: Request,
+  ): Promise<{ answer: Record<string, WireValue | undefined>; versions: WorkerInfo['versions'] }> {
     const id = `${this.session}-${this.next++}`;
     const job: CaseJob = { op, request: request as Record<string, unknown>, reply: this.results.name };
     const result = this.collector.expect(id);
     this.pending.set(id, { job, since: Date.now() });
     try {
       await this.add(id, job);
-      return this.answerOf(request, await result);
+      const collected = await result;
+      return { answer: this.answerOf(request, collected), versions: collected.worker.versions };
     } finally {
       this.pending.delete(id);
     }
@@ -110,17 +113,17 @@ export class QueueOracle {
     });
   }
 
-  private answerOf(request: Request, result: CaseResult): Answer {
+  private answerOf(request: Request, result: CaseResult): Record<string, WireValue | undefined> {
     this.note(result.worker);
-    const answer: Answer = { id: request.id };
+    const answer: Record<string, WireValue | undefined> = { id: request.id };
     for (const [key, value] of Object.entries(result.answer)) {
       if (key === 'id') continue;
       // The bulky members go back to JSON text, per engine where the answer has one each: written
       // natively now, so neither the journal nor stdout walks them value by value.
-      if (key === 'vote') answer[key] = parsedJson(value);
-      else if (PER_ENGINE.has(key) && typeof value === 'object' && value !== null)
-        answer[key] = Object.fromEntries(Object.entries(value).map(([engine, v]) => [engine, parsedJson(v)]));
-      else answer[key] = value as Answer[string];
+      if (key === 'vote') answer[key] = plainJson(value);
+      else if (RESULT_FIELDS.has(key) && typeof value === 'object' && value !== null)
+        answer[key] = Object.fromEntries(Object.entries(value).map(([engine, v]) => [engine, plainJson(v)]));
+      else answer[key] = value as WireValue;
     }
     return answer;
   }

@@ -58,8 +58,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     async (job) => {
       const data = checkCaseJob(job.data);
       if (typeof data === 'string') throw new UnrecoverableError(data);
-      const answer = JSON.parse(await child.ask(data.request)) as CaseResult['answer'];
-      const result: CaseResult = { worker: info, answer };
+      const result: CaseResult = { worker: info, answer: await child.ask(data.request) };
       await replies.post(data.reply, job.id!, result);
     },
     {

@@ -1,39 +1,54 @@
-// The per-engine queue's batches: script-free cases from the head, up to min(maxBatch,
-// ceil(queued / pages)); a case that loads its own document ends a batch; and, for an engine whose
-// written documents keep bidi processing on, a page takes cases of its own kind first.
+// The per-engine queue's batches, as the fast path picks them: script-free cases from the head, up
+// to min(maxBatch, ceil(queued / pages)); a case that loads its own document ends a batch; and,
+// for an engine whose written documents keep bidi processing on, a page takes cases of its own
+// kind first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EngineQueue, type Pending } from '../../src/workers/host/engine-queue.js';
-import type { Job, WalkJob, WriteJob } from '../../src/workers/host/jobs.js';
+import { FastPath } from '../../src/workers/host/fast-path.js';
+import type { DocumentJob, Job, WriteJob } from '../../src/workers/host/jobs.js';
+import type { Slot } from '../../src/workers/host/page-pool.js';
 
-const own = { kind: 'walk' } as WalkJob;
-const write = (html: string, bidi = false): WriteJob => ({ kind: 'write', html, blankUrl: '', walk: own.walk, fallback: own, bidi });
+const own = { kind: 'document' } as DocumentJob<never>;
+const write = (html: string, bidi = false): WriteJob => ({
+  kind: 'write',
+  html,
+  blankUrl: '',
+  walk: {} as WriteJob['walk'],
+  fallback: own,
+  bidi,
+});
 const pending = (job: Job): Pending => ({ job, resolve: () => {}, reject: () => {}, attempt: 0, alone: false, since: 0 });
 const names = (batch: Pending[]) => batch.map((p) => (p.job.kind === 'write' ? p.job.html : p.job.kind));
 
-function queueOf(pages: number, maxBatch: number, jobs: Job[]): EngineQueue {
-  const queue = new EngineQueue(pages, maxBatch);
+/** A queue holding `jobs`, and how a page takes its next batch: the fast path of an engine that keeps bidi or not, on a page whose document has it on or not. */
+function queueOf(pages: number, maxBatch: number, jobs: Job[], keepsBidi = false) {
+  const queue = new EngineQueue();
   for (const job of jobs) queue.push(pending(job));
-  return queue;
+  const fastPath = new FastPath('firefox', () => keepsBidi, pages, maxBatch, 1000);
+  return (bidiPage = false) => {
+    const slot = { blank: { bidi: bidiPage } } as Slot;
+    return queue.next((run, queued) => fastPath.pick(slot, run, queued));
+  };
 }
 
 test('a batch is what is queued, shared between the pages, up to maxBatch, and ends at a case with its own document', () => {
-  const queue = queueOf(2, 3, [write('a'), write('b'), write('c'), write('d'), own, write('e')]);
-  assert.deepEqual(names(queue.next()), ['a', 'b', 'c'], 'min(3, ceil(5 / 2))');
-  assert.deepEqual(names(queue.next()), ['d'], 'the walk ends the batch');
-  assert.deepEqual(names(queue.next()), ['walk']);
-  assert.deepEqual(names(queue.next()), ['e'], 'a lone case is not held back');
-  assert.deepEqual(queue.next(), []);
+  const next = queueOf(2, 3, [write('a'), write('b'), write('c'), write('d'), own, write('e')]);
+  assert.deepEqual(names(next()), ['a', 'b', 'c'], 'min(3, ceil(5 / 2))');
+  assert.deepEqual(names(next()), ['d'], 'the document ends the batch');
+  assert.deepEqual(names(next()), ['document']);
+  assert.deepEqual(names(next()), ['e'], 'a lone case is not held back');
+  assert.deepEqual(next(), []);
 });
 
 test('a page takes the cases of its own bidi kind first, in order, and the others only when there are none', () => {
   const jobs = () => [write('l1'), write('r1', true), write('l2'), write('r2', true), write('l3'), own, write('r3', true)];
-  const clean = queueOf(1, 32, jobs());
-  assert.deepEqual(names(clean.next(false)), ['l1', 'l2', 'l3']);
-  assert.deepEqual(names(clean.next(false)), ['r1', 'r2'], 'none of its kind left before the walk');
-  const tainted = queueOf(1, 32, jobs());
-  assert.deepEqual(names(tainted.next(true)), ['r1', 'r2']);
-  assert.deepEqual(names(tainted.next(true)), ['l1', 'l2', 'l3']);
-  assert.deepEqual(names(tainted.next(true)), ['walk'], 'a case with its own document still goes in its turn');
-  assert.deepEqual(names(queueOf(1, 32, jobs()).next()), ['l1', 'r1', 'l2', 'r2', 'l3'], 'no preference: the head as it is');
+  const clean = queueOf(1, 32, jobs(), true);
+  assert.deepEqual(names(clean(false)), ['l1', 'l2', 'l3']);
+  assert.deepEqual(names(clean(false)), ['r1', 'r2'], 'none of its kind left before the document');
+  const tainted = queueOf(1, 32, jobs(), true);
+  assert.deepEqual(names(tainted(true)), ['r1', 'r2']);
+  assert.deepEqual(names(tainted(true)), ['l1', 'l2', 'l3']);
+  assert.deepEqual(names(tainted(true)), ['document'], 'a case with its own document still goes in its turn');
+  assert.deepEqual(names(queueOf(1, 32, jobs())(true)), ['l1', 'r1', 'l2', 'r2', 'l3'], 'an engine without the rule: the head as it is');
 });

@@ -14,11 +14,12 @@ import { generatedCorpus } from '../../src/campaign/generated-corpus.js';
 import { emitNdjson } from '../../src/campaign/emit.js';
 import { generateCases } from '../../src/campaign/generator.js';
 import { Expectations } from '../../src/campaign/expectations.js';
-import { CampaignRunError, runCampaign, type CampaignOptions, type CaseRunner } from '../../src/campaign/run-campaign.js';
-import type { CaseAnswer, SentOp } from '../../src/campaign/case-record.js';
+import { CampaignRunError, runCampaign, type CampaignOptions } from '../../src/campaign/run-campaign.js';
+import type { Answered } from '../../src/coordinator/oracle-service.js';
+import type { CaseService } from '../../src/coordinator/stdio.js';
 import { voteGeometry } from '../../src/comparator/vote.js';
 import { encodeJson } from '../../src/protocol/wire.js';
-import type { Request } from '../../src/protocol/schema.js';
+import type { Answer, CaseOp, Request, RequestOf } from '../../src/protocol/ops.js';
 import { response } from '../fixtures/dumps/load.js';
 
 const root = mkdtempSync(join(tmpdir(), 'run-campaign-test-'));
@@ -35,8 +36,8 @@ function openJournal(path = join(root, `j${journals++}.sqlite`)): Journal {
 const VOTES = { outlier: encodeJson(voteGeometry(response('text-line'))), unanimous: encodeJson(voteGeometry(response('agree'))) };
 
 /** A fake oracle: every case waits until released (all at once with `auto`), and it counts what it ran. */
-class FakeOracle implements CaseRunner {
-  readonly ran: { op: SentOp; request: Request }[] = [];
+class FakeOracle implements Pick<CaseService, 'run'> {
+  readonly ran: { op: CaseOp; request: Request }[] = [];
   inFlight = 0;
   maxInFlight = 0;
   private readonly waiting: (() => void)[] = [];
@@ -46,7 +47,7 @@ class FakeOracle implements CaseRunner {
     private readonly fail?: string,
   ) {}
 
-  async run(op: SentOp, request: Request): Promise<CaseAnswer> {
+  async run<K extends CaseOp>(op: K, request: RequestOf<K>): Promise<Answered<K>> {
     this.ran.push({ op, request });
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
@@ -54,7 +55,8 @@ class FakeOracle implements CaseRunner {
     this.inFlight--;
     if (request.id === this.fail) throw new Error('the farm fell over');
     const html = 'html' in request ? request.html : '';
-    return { id: request.id, vote: html?.includes('outlier') ? VOTES.outlier : VOTES.unanimous };
+    const answer = { id: request.id, vote: html?.includes('outlier') ? VOTES.outlier : VOTES.unanimous } as Answer<K>;
+    return { answer, versions: {} };
   }
 
   /** Lets every waiting case finish. */
@@ -74,7 +76,7 @@ const cases = (n: number, html = (i: number) => `<p>${i}</p>`) =>
 
 function options(
   journal: Journal,
-  oracle: CaseRunner,
+  oracle: CampaignOptions['oracle'],
   items: AsyncIterable<CorpusItem>,
   extra: Partial<CampaignOptions> = {},
 ): CampaignOptions {

@@ -1,4 +1,6 @@
-// How a batch or a case runs on a page, and what a failure costs whom. The rules:
+// What a failure costs whom, when a batch or a case runs on a page. What a case does on its page is
+// its op's (src/workers/tasks/), how a batch is written is the fast path's (fast-path.ts); this is
+// the policy around them. The rules:
 //   - every case ends exactly once: with its result, or one error whose code says whose fault it is;
 //   - a page that loaded a case's own document is retired afterwards, whatever happened;
 //   - a crash, or a page that is not on the case's document or answers what the oracle's in-page
@@ -7,39 +9,18 @@
 //   - a case that outlives its time is the case's (case_timeout): its page is fresh (every case that
 //     ran script had a page of its own), so no earlier case's deferred work can have hung it;
 //   - when a batch fails as a whole (a hang, a crash), nobody knows which case to blame: every case
-//     of it runs again by itself, so only the guilty one ends in an error.
+//     of it runs again by itself, so only the guilty one ends in an error;
+//   - a batch the page cut short (its time budget ran out) leaves the rest of its cases queued, first.
 import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout, { TimeoutError } from 'p-timeout';
 import { OracleError, firstLine } from '../../protocol/errors.js';
-import {
-  decodeBatchText,
-  decodeReflectionText,
-  decodeScreenshot,
-  decodeSettledText,
-  decodeWalk,
-  decodeWalkText,
-  type Detour,
-  type RawWalk,
-  type WalkAnswer,
-} from '../../protocol/page-output.js';
 import type { EngineName } from '../../protocol/schema.js';
-import { discardingCompletion } from '../../page/sources.js';
-import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE, TRACE_COMPLETION_MS, type TraceOutcome } from '../../page/trace-recorder.js';
-import { EngineGoneError, VIEWPORT, type EnginePage } from '../engine.js';
+import { EngineGoneError } from '../engine.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 import type { EngineQueue, Pending } from './engine-queue.js';
-import type { DocumentJob, WriteJob } from './jobs.js';
+import type { FastPath } from './fast-path.js';
+import { DRIVER_SLACK_MS, PageFault, type DocumentJob } from './jobs.js';
 import type { PagePool, Slot } from './page-pool.js';
-
-/** How much longer than one case a batch may take, per further case in it; far above what a script-free case needs. */
-const BATCH_ALLOWANCE_MS = 250;
-/** How much later than the case's own timer a driver's bound on a navigation fires. */
-const DRIVER_SLACK_MS = 1_000;
-
-/** A page that is not in the state the oracle left it in: not on the case's document, not at the oracle's viewport, or answering what the trusted code cannot have made. */
-class PageFault extends Error {
-  override name = 'PageFault';
-}
 
 type Failure = 'crash' | 'page' | 'timeout' | 'final';
 
@@ -49,20 +30,16 @@ export class CaseRunner {
     private readonly supervisor: BrowserSupervisor,
     private readonly pool: PagePool,
     private readonly queue: EngineQueue,
+    private readonly fastPath: FastPath,
     private readonly timeoutMs: number,
   ) {}
 
   /** Runs `batch` (one or more script-free cases, or one case with its own document) on `slot`. */
   run(slot: Slot, batch: Pending[]): Promise<void> {
-    return batch[0]!.job.kind === 'write' ? this.writeBatch(slot, batch) : this.document(slot, batch[0]!);
+    return batch[0]!.job.kind === 'write' ? this.written(slot, batch) : this.document(slot, batch[0]!);
   }
 
-  private async writeBatch(slot: Slot, given: Pending[]): Promise<void> {
-    // Left-to-right cases first: one that may turn bidi on goes where it can touch no other.
-    const isBidi = (p: Pending) => this.supervisor.writesKeepBidi && (p.job as WriteJob).bidi;
-    const batch = [...given.filter((p) => !isBidi(p)), ...given.filter(isBidi)];
-    const jobs = batch.map((p) => p.job as WriteJob);
-    const { blankUrl, walk } = jobs[0]!;
+  private async written(slot: Slot, given: Pending[]): Promise<void> {
     const generation = this.supervisor.generation;
     let retired = false;
     const retire = () => {
@@ -70,119 +47,48 @@ export class CaseRunner {
       retired = true;
     };
     try {
-      if (!slot.clean || (slot.bidi && !isBidi(batch[0]!))) {
-        try {
-          await pTimeout(slot.page.load(blankUrl, this.timeoutMs + DRIVER_SLACK_MS), { milliseconds: this.timeoutMs });
-        } catch (error) {
-          // Not the cases' doing: they have not been written yet.
-          throw error instanceof EngineGoneError ? error : new PageFault(`the blank page did not load (${firstLine(error)})`);
-        }
-        slot.clean = true;
-        slot.bidi = false;
+      const { batch, outcomes, failed } = await this.fastPath.write(slot, given);
+      for (const [i, outcome] of outcomes.entries()) {
+        const pending = batch[i]!;
+        if ('walk' in outcome) pending.resolve(outcome.walk);
+        else if ('error' in outcome) pending.reject(outcome.error);
+        else if ('fault' in outcome) this.fail(pending, 'page', outcome.fault);
+        else this.queue.requeue([{ ...pending, job: outcome.instead }]);
       }
-      if (batch.some(isBidi)) slot.bidi = true;
-      const call = slot.page.run({
-        program: 'batch',
-        args: { blankUrl, htmls: jobs.map((j) => j.html), walk, budgetMs: this.timeoutMs / 2 },
-      });
-      const answer = decodeBatchText(await pTimeout(call, { milliseconds: this.timeoutMs + (batch.length - 1) * BATCH_ALLOWANCE_MS }));
-      if ('elsewhere' in answer) throw new PageFault(`the blank page is at ${answer.elsewhere}`);
-      const walks = answer.walks.map((w) => decodeWalk(w));
-      // One walk measured in another viewport means the page is off (a download bar, say): all of them were.
-      const off = walks.find((w) => 'walk' in w && !atViewport(w.walk));
-      if (off && 'walk' in off) throw new PageFault(viewportText(this.engine, off.walk));
-      for (const [i, answer] of walks.entries()) this.settleWalk(batch[i]!, answer, batch[i]!.job as WriteJob);
-      const rest = batch.slice(walks.length);
-      if (answer.failed !== undefined && rest.length) {
+      const rest = batch.slice(outcomes.length);
+      if (failed !== undefined && rest.length) {
         // The case the page could not write or walk is suspect; its page is not trusted further.
         retire();
-        this.fail(rest[0]!, 'page', new PageFault(`writing or walking the case failed in the page (${answer.failed})`));
+        this.fail(rest[0]!, 'page', new PageFault(`writing or walking the case failed in the page (${failed})`));
         this.queue.requeue(rest.slice(1));
       } else this.queue.requeue(rest);
     } catch (error) {
       retire();
       const failure = await this.classify(error, generation);
-      if (batch.length === 1) this.fail(batch[0]!, failure, error);
-      else this.queue.requeue(batch.map((p) => ({ ...p, alone: true })));
+      if (given.length === 1) this.fail(given[0]!, failure, error);
+      else this.queue.requeue(given.map((p) => ({ ...p, alone: true })));
     } finally {
       if (!retired) this.pool.give(slot);
     }
   }
 
-  private settleWalk(pending: Pending, answer: WalkAnswer, job: WriteJob): void {
-    if ('tooLarge' in answer) pending.reject(tooLarge(answer.tooLarge));
-    else if (!('walk' in answer)) this.fail(pending, 'page', new PageFault('the fast path answered for another document'));
-    // The markup was script-capable after all (the page's CSP kept it from running): load it as its own document.
-    else if (answer.walk.scriptCapable) this.queue.requeue([{ ...pending, job: job.fallback }]);
-    else pending.resolve(answer.walk);
-  }
-
   private async document(slot: Slot, pending: Pending): Promise<void> {
     const job = pending.job as DocumentJob;
-    const limit = job.kind === 'trace' ? this.timeoutMs + TRACE_COMPLETION_MS : this.timeoutMs;
+    const limit = this.timeoutMs + job.extraMs;
     const generation = this.supervisor.generation;
+    // Each copy is served once: a run on a fresh page loads the second.
+    const { url, nonce } = pending.attempt === 0 ? job.document : job.document.retry;
+    const attempt = async () => {
+      // The driver's own bound is looser than the case's: the case's timer rules (case_timeout).
+      await slot.page.load(url, limit + DRIVER_SLACK_MS);
+      return job.run(slot.page, { url, nonce });
+    };
     try {
-      pending.resolve(await pTimeout(this.runDocument(slot.page, job, pending.attempt, limit), { milliseconds: limit }));
+      pending.resolve(await pTimeout(attempt(), { milliseconds: limit }));
     } catch (error) {
       this.fail(pending, await this.classify(error, generation), error);
     } finally {
       this.pool.retire(slot, job.document.freshStorage);
-    }
-  }
-
-  private async runDocument(page: EnginePage, job: DocumentJob, attempt: number, limit: number): Promise<unknown> {
-    // Each copy is served once: a run on a fresh page loads the second.
-    const { url, nonce } = attempt === 0 ? job.document : job.document.retry;
-    const check = { url, nonce };
-    // The driver's own bound is looser than the case's: the case's timer rules (case_timeout).
-    await page.load(url, limit + DRIVER_SLACK_MS);
-    switch (job.kind) {
-      case 'walk': {
-        const answer = decodeWalkText(await page.run({ program: 'walk', args: { check, walk: job.walk }, script: caseScript(job.script) }));
-        if ('tooLarge' in answer) throw tooLarge(answer.tooLarge);
-        if (!('walk' in answer)) throw detourError(answer);
-        const { walk } = answer;
-        if (!atViewport(walk)) throw new PageFault(viewportText(this.engine, walk));
-        return walk;
-      }
-      case 'reflect': {
-        const answer = decodeReflectionText(
-          await page.run({
-            program: 'reflect',
-            args: { check, probes: job.probes, maxBytes: job.maxBytes },
-            script: caseScript(job.script),
-          }),
-          job.probes.length,
-        );
-        if ('elsewhere' in answer || 'scriptError' in answer) throw detourError(answer);
-        if ('tooLarge' in answer) throw tooLarge(answer.tooLarge);
-        if ('unresolved' in answer) {
-          const selector = JSON.stringify(answer.unresolved);
-          throw new OracleError(
-            'selector_not_found',
-            answer.invalid ? `${selector} is not a selector ${this.engine} accepts` : `no element matches ${selector}`,
-          );
-        }
-        return answer.values;
-      }
-      case 'screenshot': {
-        await settle(page, { check, painted: true }, caseScript(job.script));
-        const shot = decodeScreenshot(await page.screenshot());
-        if (shot.width !== VIEWPORT.width || shot.height !== VIEWPORT.height)
-          throw new PageFault(`${this.engine} took a ${shot.width}×${shot.height} screenshot, not ${VIEWPORT.width}×${VIEWPORT.height}`);
-        // The picture is the case's only if the case's document was in front of the page all along.
-        await settle(page, { check }, null);
-        return shot.png;
-      }
-      case 'trace': {
-        let outcome = (await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, job.script])) as TraceOutcome | null;
-        // A driver that gave up on the call (WebKitGTK's, each time the trace dismisses a dialog)
-        // asks again, for the end alone, until it comes (the case's timer bounds this).
-        while (outcome === null || outcome === undefined)
-          outcome = (await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, null])) as TraceOutcome | null;
-        if (Array.isArray(outcome) && outcome[0] === 'elsewhere') throw leftDocument(String(outcome[1]));
-        return outcome;
-      }
     }
   }
 
@@ -219,40 +125,4 @@ export class CaseRunner {
         return error;
     }
   }
-}
-
-const caseScript = (script: string | null): string | null => (script === null ? null : discardingCompletion(script));
-
-const atViewport = (walk: RawWalk) => walk.viewport[0] === VIEWPORT.width && walk.viewport[1] === VIEWPORT.height && walk.ratio === 1;
-
-const viewportText = (engine: EngineName, walk: RawWalk) =>
-  `${engine} measured the case in a ${walk.viewport[0]}×${walk.viewport[1]} viewport at device pixel ratio ${walk.ratio}, not ${VIEWPORT.width}×${VIEWPORT.height} at 1`;
-
-const leftDocument = (href: string) => new PageFault(`the page is not on the case's document (it is at ${href.slice(0, 200)})`);
-
-/** Why a program did not answer: the page left the case's document (the page's fault), or the case's script threw (the case's). */
-const detourError = (detour: Detour) =>
-  'elsewhere' in detour ? leftDocument(detour.elsewhere) : new OracleError('script_error', detour.scriptError);
-
-/**
- * Settles the case's document (fonts), runs `script` after, waits for a paint when asked, and
- * throws unless the answer came from the case's own document.
- */
-async function settle(
-  page: EnginePage,
-  args: { check: { url: string; nonce: string }; painted?: boolean },
-  script: string | null,
-): Promise<void> {
-  const detour = decodeSettledText(await page.run({ program: 'settle', args, script }));
-  if (detour) throw detourError(detour);
-}
-
-function tooLarge(size: { nodes: number; fragments?: number; bytes?: number }): OracleError {
-  const what =
-    size.fragments !== undefined
-      ? `${size.fragments} fragments`
-      : size.bytes !== undefined
-        ? `about ${size.bytes} bytes to answer`
-        : `${size.nodes} elements`;
-  return new OracleError('dump_too_large', `the document has ${what}, over the limit (--max-nodes, --max-answer-bytes)`);
 }

@@ -1,7 +1,7 @@
 // Which cases take the fast path (written in place) and which are loaded by navigation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mayEnableBidi, mayRunScript } from '../../src/workers/script-free.js';
+import { mayEnableBidi, mayRunScript } from '../../src/workers/host/fast-path.js';
 import { layoutCorpus } from '../support/layout-corpus.js';
 
 test('plain layout markup takes the fast path', () => {
