@@ -13,7 +13,10 @@ for (const op of INHERITED) {
     assert.equal(parsed.ok, false);
     if (parsed.ok) return;
     assert.equal(parsed.id, 'a');
-    assert.ok(parsed.error.wireText.startsWith(`invalid_request: field "op": unknown op ${JSON.stringify(op)} (known: `), parsed.error.wireText);
+    assert.ok(
+      parsed.error.wireText.startsWith(`invalid_request: field "op": unknown op ${JSON.stringify(op)} (known: `),
+      parsed.error.wireText,
+    );
   });
 }
 

@@ -9,6 +9,7 @@ import type { CaseCheck } from '../../page/programs.js';
 import type { WalkOptions } from '../../page/walk.js';
 import type { EnginePage } from '../engine.js';
 import { geometryJob } from '../host/fast-path.js';
+import type { CaseDocument, DocumentJob } from '../host/jobs.js';
 import { caseScript, checkViewport, detourError, tooLarge } from '../page-answers.js';
 import type { WorkerContext } from '../worker-context.js';
 import { eachEngine, errorsField, perEngine, type Task } from './task.js';
@@ -24,24 +25,26 @@ export function walkEach(task: CaseTask<'geometry' | 'vote'>, ctx: WorkerContext
   const { html } = task.request;
   const script = task.request.script ?? null;
   return eachEngine(task, ctx, async (engine, host): Promise<Walked> => {
-    const own = {
-      kind: 'document' as const,
-      document: { ...task.documents[engine]!, freshStorage: false },
-      extraMs: 0,
-      run: (page: EnginePage, check: CaseCheck) => walkOwn(engine, page, check, ctx.walk, script),
-    };
+    const own = walkJob(engine, { ...task.documents[engine]!, freshStorage: false }, ctx.walk, script);
     const walk = await host.submit(geometryJob(html, script, task.blankUrl, ctx.walk, own));
     return { walk, version: host.version };
   });
 }
 
-/** The walk on the case's own document, once its fonts settled and its script ran. */
-async function walkOwn(engine: EngineName, page: EnginePage, check: CaseCheck, walk: WalkOptions, script: string | null): Promise<RawWalk> {
-  const answer = decodeWalkText(await page.run({ program: 'walk', args: { check, walk }, script: caseScript(script) }));
-  if ('tooLarge' in answer) throw tooLarge(answer.tooLarge);
-  if (!('walk' in answer)) throw detourError(answer);
-  checkViewport(engine, answer.walk);
-  return answer.walk;
+/** A geometry case on its own document: the walk once its fonts settled and its script ran, checked. */
+export function walkJob(engine: EngineName, document: CaseDocument, walk: WalkOptions, script: string | null): DocumentJob<RawWalk> {
+  return {
+    kind: 'document',
+    document,
+    extraMs: 0,
+    run: async (page: EnginePage, check: CaseCheck) => {
+      const answer = decodeWalkText(await page.run({ program: 'walk', args: { check, walk }, script: caseScript(script) }));
+      if ('tooLarge' in answer) throw tooLarge(answer.tooLarge);
+      if (!('walk' in answer)) throw detourError(answer);
+      checkViewport(engine, answer.walk);
+      return answer.walk;
+    },
+  };
 }
 
 /** Each engine's dump, in the contract's key order. */
