@@ -15,10 +15,8 @@ export type Ask<R extends { id: string }> = Omit<R, 'id' | 'op'> & { id?: string
 
 /**
  * One method per case op of the registry (src/protocol/ops.ts), named after the op: it takes the
- * op's request and answers with the op's response (docs/protocol.md). `geometry`: every element's
- * boxes, fragments and computed style, per engine; `vote`: the three-way vote on a geometry case;
- * `reflect`: content attributes beside the IDL properties reflecting them; `trace`: what a script
- * observed, canonicalized; `screenshot`: a PNG (base64) of each engine's 800×600 viewport.
+ * op's request, without `op` and with the id optional, and answers with the op's response, as a
+ * client of the stdio protocol reads it (docs/protocol.md has each op).
  */
 export type CaseMethods = { readonly [K in CaseOp]: (request: Ask<RequestOf<K>>) => Promise<ResponseOf<K>> };
 

@@ -43,7 +43,7 @@ export function wireRequest(request: CaseRequest, { dumps = true } = {}): SentRe
   const given: Record<string, unknown> = { ...request };
   for (const key of ['op', ...Object.keys(results)]) delete given[key];
   const sent = { ...given, ...(namesItsOp(op) ? { op } : {}), ...vote, ...(dumps ? results : {}) };
-  // The registry's campaign fields are the sent op's own (test/unit/ops.test.ts validates them).
+  // The registry's campaign fields are the sent op's own (test/unit/ops.test.ts checks each one).
   return { op, request: sent } as SentRequest;
 }
 

@@ -28,7 +28,7 @@ const CASE_HEADERS = {
   'referrer-policy': 'unsafe-url',
 };
 
-// The page script-free cases are written into (see src/workers/script-free.ts). Its CSP lets
+// The page script-free cases are written into (see src/workers/host/fast-path.ts). Its CSP lets
 // no page script run — no inline script, handler or javascript: URL — while the drivers' own
 // evaluation still works ('unsafe-eval' is only reachable from script, and none runs).
 const BLANK_PATH = '/blank';
