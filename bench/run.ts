@@ -3,8 +3,8 @@
 // case per engine from /proc, the latency of a lone request, and micro-benchmarks of the hot
 // non-browser paths.
 //
-//   naive (ENGINES.md)   one page per engine in this process; each case loaded as a document, then
-//                        fonts and one walk; each engine in turn
+//   naive, loaded        the simplest oracle: one page per engine in this process; each case loaded
+//                        as a document, then fonts and one walk; each engine in turn
 //   naive, one call      the same pages, each case written and walked in one driver call (the
 //                        fast path's call without batching); each engine in turn
 //   farm, batch 1        the real oracle over stdio, every case pipelined, batches off
@@ -41,7 +41,7 @@ interface Phase {
 
 /** The naive oracles: one page per engine, here, each case through each engine in turn. */
 async function naive(cases: BenchCase[], oneCall: boolean): Promise<Phase> {
-  const label = oneCall ? 'naive, one call' : 'naive (ENGINES.md)';
+  const label = oneCall ? 'naive, one call' : 'naive, loaded';
   const engines = await DirectEngines.open(ENGINE_NAMES, oneCall);
   try {
     const walks: Phase['walks'] = new Map();
@@ -132,7 +132,7 @@ console.table(
   phases.map((p) => ({
     route: p.label,
     'cases/s': Number(rate(p).toFixed(1)),
-    '× naive (ENGINES.md)': Number((rate(p) / rate(engines)).toFixed(2)),
+    '× naive, loaded': Number((rate(p) / rate(engines)).toFixed(2)),
     '× naive, one call': Number((rate(p) / rate(oneCall)).toFixed(2)),
     'CPU ms/case chromium': Number(perCase(p, 'chromium').toFixed(2)),
     firefox: Number(perCase(p, 'firefox').toFixed(2)),

@@ -1,9 +1,12 @@
-// The package's entry point: `import { Oracle, compare, vote } from 'browser-oracle'`. The library
-// launches the engines and asks typed questions (Oracle), judges answers (compare, vote), and
-// exports the protocol's TypeBox schemas with the types derived from them.
-export { Oracle, defaultOptions, type Ask, type CaseMethods } from './api/oracle.js';
+// The package's entry point, `import { Oracle, compare, vote } from 'browser-oracle'`: the public
+// API, named one by one (docs/api.md describes each). What is not listed here is internal and may
+// change without notice.
+
+// Launch the engines, ask typed questions, close.
+export { Oracle, type Ask } from './api/oracle.js';
+
+// Judge answers: two dumps, a response's three-way vote, an engine under test against the three.
 export {
-  agrees,
   compare,
   compareCandidate,
   InvalidInputError,
@@ -13,32 +16,82 @@ export {
   type Comparison,
   type Verdict,
 } from './api/judge.js';
-export { CONFIG_FILE, configFileFor, readConfigFile } from './api/config-file.js';
-export { ConfigError, ERROR_CODES, OracleError, type ErrorCode } from './protocol/errors.js';
-export { checkRequest, parseRequestLine, type Parsed } from './protocol/validate.js';
-export * from './protocol/schema.js';
-export {
-  CASE_OPS,
-  CORPUS_OPS,
-  OP_NAMES,
-  OPS,
-  type CaseOp,
-  type CorpusOp,
-  type OpName,
-  type Request,
-  type RequestOf,
-  type ResponseOf,
-} from './protocol/ops.js';
-export { TraceVoteResultSchema } from './protocol/trace-vote-schema.js';
-export { ReflectVoteResultSchema } from './protocol/reflect-vote-schema.js';
-export * from './protocol/trace-schema.js';
-export * from './protocol/screenshot-schema.js';
-export * from './protocol/reflect-schema.js';
-export * from './protocol/vote-schema.js';
-export * from './protocol/launch-options.js';
-export { FONT_SET_NAMES, type FontSetName } from './protocol/font-sets.js';
 export type { CompareResult, Failure, StyleMismatch } from './comparator/compare.js';
 export type { CandidateResult } from './comparator/candidate.js';
 export type { ObservationVote, ReflectVoteResult } from './comparator/reflect-vote.js';
 export type { RecordVote, TraceVoteResult } from './comparator/trace-vote.js';
 export type { TraceCompareResult, TraceCompareVerdict, TraceFailure } from './comparator/trace-compare.js';
+
+// The protocol: each request's and answer's TypeBox schema (a JSON Schema too) and its type.
+export {
+  DumpSchema,
+  ENGINE_NAMES,
+  ErrorResponseSchema,
+  GeometryRequestSchema,
+  GeometryResponseSchema,
+  PingRequestSchema,
+  PingResponseSchema,
+  PROFILE_NAMES,
+  ReflectRequestSchema,
+  ReflectResponseSchema,
+  ShutdownRequestSchema,
+  ShutdownResponseSchema,
+  STYLE_PROPERTIES,
+  VoteRequestSchema,
+  VoteResponseSchema,
+  type Dump,
+  type EngineName,
+  type ErrorResponse,
+  type GeometryRequest,
+  type GeometryResponse,
+  type PingRequest,
+  type PingResponse,
+  type ProfileName,
+  type ReflectRequest,
+  type ReflectResponse,
+  type ReflectState,
+  type ShutdownRequest,
+  type ShutdownResponse,
+  type VoteRequest,
+  type VoteResponse,
+} from './protocol/schema.js';
+export {
+  TraceRequestSchema,
+  TraceResponseSchema,
+  type Trace,
+  type TraceRecord,
+  type TraceRequest,
+  type TraceResponse,
+} from './protocol/trace-schema.js';
+export {
+  ScreenshotRequestSchema,
+  ScreenshotResponseSchema,
+  type ScreenshotRequest,
+  type ScreenshotResponse,
+} from './protocol/screenshot-schema.js';
+export type { IdlValue, Observation, Probe } from './protocol/reflect-schema.js';
+export {
+  VoteResultSchema,
+  type ClusterVerdict,
+  type CompareVerdict,
+  type FailureKind,
+  type NodeVote,
+  type PairKey,
+  type PairResult,
+  type VoteResult,
+} from './protocol/vote-schema.js';
+export type { Request } from './protocol/ops.js';
+export { FONT_SET_NAMES, type FontSetName } from './protocol/font-sets.js';
+
+// Launch options, as Oracle.launch, the command line and the config file take them.
+export {
+  LaunchOptionsSchema,
+  type BrowserSource,
+  type Executables,
+  type LaunchExtras,
+  type LaunchOptions,
+} from './protocol/launch-options.js';
+export { CONFIG_FILE, configFileFor, readConfigFile } from './api/config-file.js';
+
+// Errors: a stable code first, then a message.
+export { ConfigError, ERROR_CODES, OracleError, type ErrorCode } from './protocol/errors.js';

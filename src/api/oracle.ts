@@ -18,7 +18,7 @@ export type Ask<R extends { id: string }> = Omit<R, 'id' | 'op'> & { id?: string
  * op's request, without `op` and with the id optional, and answers with the op's response, as a
  * client of the stdio protocol reads it (docs/protocol.md has each op).
  */
-export type CaseMethods = { readonly [K in CaseOp]: (request: Ask<RequestOf<K>>) => Promise<ResponseOf<K>> };
+type CaseMethods = { readonly [K in CaseOp]: (request: Ask<RequestOf<K>>) => Promise<ResponseOf<K>> };
 
 /**
  * The defaults the command line shows in --help. One worker per two cores: measured on 2 cores,

@@ -31,7 +31,7 @@ export interface CaseTiming {
 }
 
 /** The op of a case request: the one it names, or the op of requests that name none. */
-export const opOf = (request: CaseRequest): CorpusOp => ('op' in request ? request.op : UNNAMED_OP);
+const opOf = (request: CaseRequest): CorpusOp => ('op' in request ? request.op : UNNAMED_OP);
 
 /**
  * What the oracle is asked for a case: its op's campaign form, with the fields that ask for each

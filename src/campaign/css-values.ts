@@ -7,7 +7,7 @@ import type { Random, Weighted } from './random.js';
 /** One CSS declaration: property and value. */
 export type Declaration = readonly [property: string, value: string];
 /** Draws one value. */
-export type Value = (random: Random) => string;
+type Value = (random: Random) => string;
 /** Draws one or more declarations that go together (a position and its offsets, say). */
 export type Declarations = (random: Random) => Declaration[];
 

@@ -33,7 +33,7 @@ export interface CampaignOptions {
 }
 
 /** Why the loop ended: the corpus ran out, a limit was reached, it was stopped, or stopped and abandoned. */
-export type StopReason = 'done' | 'stop-after' | 'stop-after-findings' | 'stopped' | 'abandoned';
+type StopReason = 'done' | 'stop-after' | 'stop-after-findings' | 'stopped' | 'abandoned';
 
 export interface CampaignResult {
   reason: StopReason;

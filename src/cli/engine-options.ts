@@ -55,7 +55,7 @@ export function addEngineOptions(command: Command, defaults: OracleOptions): Com
     )
     .addOption(new Option('--profile <name>', 'launch profile for every engine').choices(PROFILE_NAMES).default(defaults.profile))
     .addOption(
-      new Option('--fonts <set>', 'fonts every engine sees: Liberation, or the generated one-em-square font (docs/campaign.md)')
+      new Option('--fonts <set>', 'fonts every engine sees: Liberation, or the generated one-em-square font (docs/fonts.md)')
         .choices(FONT_SET_NAMES)
         .default(defaults.fonts),
     )

@@ -12,7 +12,7 @@ const STYLE_COUNT = STYLE_PROPERTIES.length;
  * every columnar dump carries a reference to it and `compare` refuses dumps from two tables
  * (e.g. one built in another worker and structured-cloned over).
  */
-export class TagTable {
+class TagTable {
   private readonly ids = new Map<string, number>();
   private readonly names: string[] = [];
 

@@ -26,7 +26,7 @@ export type VotedCase = { [K in VoteKind]: { op: K; vote: VoteResults[K] } }[Vot
 export const GEOMETRY_KINDS = ['shape', 'fragment_count', 'size', 'offset'] as const;
 
 /** Where the engines first part ways: a node, a trace record (or the whole trace), an observation. */
-export interface FirstFailure {
+interface FirstFailure {
   /** The node index, record seq or observation index; null for a failure of the whole trace. */
   index: number | null;
   /** Geometry: shape, fragment_count, size or offset; trace: a trace failure kind; reflect: null. */

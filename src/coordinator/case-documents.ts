@@ -33,7 +33,7 @@ const SPACE = /[\t\n\f\r ]/;
  * tag and a <head …> start tag if they come next (so their attributes stay theirs). The script
  * removes itself when it runs, before anything after it is parsed.
  */
-export function scriptInsertionPoint(html: string): number {
+function scriptInsertionPoint(html: string): number {
   let i = html.startsWith('\uFEFF') ? 1 : 0;
   const skipSpaceAndComments = () => {
     for (;;) {

@@ -1,6 +1,7 @@
-// The pool of worker threads that own the browsers. Configuration, not logic: Piscina
-// schedules tasks onto workers; a BroadcastChannel carries the two messages Piscina cannot
-// (each worker's launch status, and "close your browsers").
+// The pool of worker threads that own the browsers. Piscina schedules tasks onto workers; a
+// BroadcastChannel carries what Piscina cannot (each worker's launch status, "close your
+// browsers" and each worker's "closed"). An engine is served only when every worker launched the
+// same build of it, since a case may go to any worker.
 import { BroadcastChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';

@@ -17,7 +17,7 @@ import { readProbes, type ReflectProbe } from './reflect.js';
 import { afterFonts, walkDocument, type WalkOptions } from './walk.js';
 
 /** What a driver asks of the hook: a program, and the case's script to run first (main world, global scope). */
-export interface GuardCall {
+interface GuardCall {
   /** `result`: the answer of the call before, which a dialog cut short on the driver's side. */
   program: 'walk' | 'settle' | 'reflect' | 'result';
   check: CaseCheck;

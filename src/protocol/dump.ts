@@ -20,7 +20,7 @@ function rectJson(values: number[], at: number): string {
 }
 
 /** Depth per node from the parent indices (a parent always precedes its children). */
-export function depthsOf(parents: number[]): number[] {
+function depthsOf(parents: number[]): number[] {
   const depths = new Array<number>(parents.length);
   for (let i = 0; i < parents.length; i++) {
     const p = parents[i]!;

@@ -30,7 +30,7 @@ export const ExecutablesSchema = Type.Object(
 );
 export type Executables = Static<typeof ExecutablesSchema>;
 
-export const LaunchExtrasSchema = Type.Object(
+const LaunchExtrasSchema = Type.Object(
   {
     chromiumArgs: Type.Optional(
       Type.Array(Type.String({ minLength: 1 }), { description: "Command-line switches added after the oracle's own." }),

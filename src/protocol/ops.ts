@@ -129,9 +129,9 @@ export const OP_NAMES = Object.keys(OPS) as OpName[];
 /** Whether `name`, read off the wire, is an op: an own key of the registry, never an inherited one. */
 export const isOp = (name: unknown): name is OpName => typeof name === 'string' && Object.hasOwn(OPS, name);
 
-export const isCaseOp = (op: OpName): op is CaseOp => OPS[op].document !== null;
+const isCaseOp = (op: OpName): op is CaseOp => OPS[op].document !== null;
 
-export const isCorpusOp = (op: OpName): op is CorpusOp => OPS[op].campaign !== null;
+const isCorpusOp = (op: OpName): op is CorpusOp => OPS[op].campaign !== null;
 
 export const CASE_OPS: readonly CaseOp[] = OP_NAMES.filter(isCaseOp);
 

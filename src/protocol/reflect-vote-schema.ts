@@ -8,7 +8,7 @@ import { ClusterVerdictSchema, EngineStatusesSchema } from './vote-schema.js';
 const Outlier = Type.Union([EngineNameSchema, Type.Null()]);
 const Majority = Type.Array(EngineNameSchema, { description: 'The agreeing engines, sorted; empty for split and insufficient.' });
 
-export const ObservationVoteSchema = Type.Object(
+const ObservationVoteSchema = Type.Object(
   {
     index: Type.Integer({ minimum: 0, description: "The probe's place in the request." }),
     selector: Type.String(),

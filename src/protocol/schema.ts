@@ -81,7 +81,7 @@ const Style = Type.Object(Object.fromEntries(STYLE_PROPERTIES.map((p) => [p, Typ
   description: 'getComputedStyle values, keys in the contract order.',
 });
 
-export const DumpNodeSchema = Type.Object(
+const DumpNodeSchema = Type.Object(
   {
     index: Type.Integer({ minimum: 0 }),
     parent: Type.Integer({ minimum: -1 }),
@@ -133,7 +133,7 @@ export const VoteResponseSchema = Type.Object(
   { ...strict, title: 'Vote response' },
 );
 
-export const ReflectStateSchema = Type.Object(
+const ReflectStateSchema = Type.Object(
   {
     engine: EngineNameSchema,
     engine_version: Type.String({ minLength: 1 }),

@@ -11,7 +11,7 @@ export const TRACE_FAILURE_KINDS = ['count_mismatch', 'timed_out', 'secure_conte
 const Seq = Type.Integer({ minimum: 0, description: 'The record where the traces differ.' });
 const Either = Type.Unknown({ description: "The first trace's side (a), or the second's (b)." });
 
-export const TraceFailureSchema = Type.Union([
+const TraceFailureSchema = Type.Union([
   Type.Object({ kind: Type.Literal('count_mismatch'), a: Type.Integer(), b: Type.Integer() }, strict),
   Type.Object({ kind: literalUnion(['timed_out', 'secure_context'] as const), a: Type.Boolean(), b: Type.Boolean() }, strict),
   Type.Object(
@@ -49,7 +49,7 @@ export const TraceFailureSchema = Type.Union([
 ]);
 export type TraceFailure = Static<typeof TraceFailureSchema>;
 
-export const TraceCompareResultSchema = Type.Object(
+const TraceCompareResultSchema = Type.Object(
   {
     verdict: literalUnion(
       ['pass', 'fail', 'count_mismatch'] as const,
@@ -61,7 +61,7 @@ export const TraceCompareResultSchema = Type.Object(
 );
 export type TraceCompareResult = Static<typeof TraceCompareResultSchema>;
 
-export const RecordVoteSchema = Type.Object(
+const RecordVoteSchema = Type.Object(
   {
     seq: Seq,
     labels: Type.Array(Type.String(), { description: 'The distinct labels the usable engines recorded there, sorted.' }),

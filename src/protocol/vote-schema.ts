@@ -3,10 +3,10 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { EngineNameSchema, literalUnion, STYLE_PROPERTIES, strict } from './common.js';
 
-export const CLUSTER_VERDICTS = ['unanimous', 'outlier', 'split', 'insufficient'] as const;
+const CLUSTER_VERDICTS = ['unanimous', 'outlier', 'split', 'insufficient'] as const;
 export type ClusterVerdict = (typeof CLUSTER_VERDICTS)[number];
 
-export const COMPARE_VERDICTS = ['pass', 'fail', 'parse_divergence', 'discarded'] as const;
+const COMPARE_VERDICTS = ['pass', 'fail', 'parse_divergence', 'discarded'] as const;
 export type CompareVerdict = (typeof COMPARE_VERDICTS)[number];
 
 export const FAILURE_KINDS = ['size', 'fragment', 'fragment_count', 'offset'] as const;
@@ -14,7 +14,7 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 export const ClusterVerdictSchema = literalUnion(CLUSTER_VERDICTS, 'insufficient: fewer than three usable engines; never a pass.');
 
-export const EngineStatusSchema = Type.Union([
+const EngineStatusSchema = Type.Union([
   Type.Object({ status: literalUnion(['usable', 'discarded', 'absent'] as const) }, strict),
   Type.Object({ status: Type.Literal('error'), error: Type.String() }, strict),
 ]);
@@ -25,7 +25,7 @@ export const EngineStatusesSchema = Type.Object(
   { ...strict, description: 'usable; discarded (the document overflowed); error (with the message); absent (not in the response).' },
 );
 
-export const SummarySchema = Type.Object(
+const SummarySchema = Type.Object(
   {
     nodes: Type.Integer({ minimum: 0, description: 'Nodes whose geometry was compared.' }),
     compared: Type.Integer({ minimum: 0, description: 'Individual checks: each width, height, dx, dy and fragment count.' }),
@@ -37,10 +37,10 @@ export const SummarySchema = Type.Object(
 );
 export type Summary = Static<typeof SummarySchema>;
 
-export const NodeShapeSchema = Type.Object({ tag: Type.String(), depth: Type.Integer(), parent: Type.Integer() }, strict);
+const NodeShapeSchema = Type.Object({ tag: Type.String(), depth: Type.Integer(), parent: Type.Integer() }, strict);
 export type NodeShape = Static<typeof NodeShapeSchema>;
 
-export const DivergenceSchema = Type.Object(
+const DivergenceSchema = Type.Object(
   { index: Type.Integer({ minimum: 0 }), a: Type.Union([NodeShapeSchema, Type.Null()]), b: Type.Union([NodeShapeSchema, Type.Null()]) },
   { ...strict, description: 'The first index where (tag, depth, parent) differ; null past the end of a dump.' },
 );
@@ -52,7 +52,7 @@ export const PerPair = <T extends TSchema>(value: T, description: string) =>
     { ...strict, description },
   );
 
-export const PairResultSchema = Type.Object(
+const PairResultSchema = Type.Object(
   { verdict: literalUnion(COMPARE_VERDICTS), summary: SummarySchema, divergence: Type.Optional(DivergenceSchema) },
   strict,
 );
@@ -61,7 +61,7 @@ export type PairResult = Static<typeof PairResultSchema>;
 /** A property of the contract's style subset. */
 export type StyleProperty = (typeof STYLE_PROPERTIES)[number];
 
-export const NodeVoteSchema = Type.Object(
+const NodeVoteSchema = Type.Object(
   {
     index: Type.Integer({ minimum: 0 }),
     tag: Type.String(),

@@ -9,7 +9,7 @@ import { PingResponseSchema } from '../protocol/schema.js';
 /** The requests a job carries: every case op of the registry, and the ping QueueOracle.ping sends (answered by one worker's oracle). */
 const JOB_OPS = [...CASE_OPS, 'ping'] as const;
 
-export const CaseJobSchema = Type.Object(
+const CaseJobSchema = Type.Object(
   {
     op: Type.Union(JOB_OPS.map((op) => Type.Literal(op))),
     /** The request as the stdio oracle takes it; the worker's oracle checks it. */
@@ -22,7 +22,7 @@ export const CaseJobSchema = Type.Object(
 export type CaseJob = Static<typeof CaseJobSchema>;
 
 /** Which machine ran a case, and with what: the worker's host, pid, and its oracle's ping fields. */
-export const WorkerInfoSchema = Type.Composite(
+const WorkerInfoSchema = Type.Composite(
   [
     Type.Object({ host: Type.String(), pid: Type.Integer() }),
     Type.Pick(PingResponseSchema, ['engines', 'versions', 'profile', 'fonts', 'network']),
@@ -31,7 +31,7 @@ export const WorkerInfoSchema = Type.Composite(
 );
 export type WorkerInfo = Static<typeof WorkerInfoSchema>;
 
-export const CaseResultSchema = Type.Object(
+const CaseResultSchema = Type.Object(
   {
     worker: WorkerInfoSchema,
     /** The answer of the worker's oracle, parsed there (a worker's time is cheaper than the collector's); its id is the worker's own. */

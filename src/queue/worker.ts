@@ -17,10 +17,10 @@ import { type CaseResult, checkCaseJob, type WorkerInfo } from './jobs.js';
 import { OracleChild } from './oracle-child.js';
 
 /** How long a job stays a worker's without a word from it: a killed worker's cases go back within lock + check interval. */
-export const LOCK_MS = 10_000;
-export const STALLED_CHECK_MS = 5_000;
+const LOCK_MS = 10_000;
+const STALLED_CHECK_MS = 5_000;
 /** A case whose worker died this many times is failed (and reported by its submitter), not run again. */
-export const MAX_STALLS = 2;
+const MAX_STALLS = 2;
 /** How long a stopping worker waits to hand in the results of the cases it holds. */
 const CLOSE_MS = 30_000;
 

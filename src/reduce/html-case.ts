@@ -94,7 +94,7 @@ export function childrenOf(n: T.ParentNode): T.ChildNode[] {
 }
 
 /** `<html>`, `<head>` and `<body>`: the parser recreates them, so they are never deleted. */
-export function isStructural(e: T.Element): boolean {
+function isStructural(e: T.Element): boolean {
   return e.namespaceURI === HTML_NS && STRUCTURAL.has(e.tagName);
 }
 

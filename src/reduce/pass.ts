@@ -26,7 +26,7 @@ export interface Pass<D, U> {
 }
 
 /** One level of one pass over one text: how many units it has, and the text left when only `keep` remain. */
-export interface Level {
+interface Level {
   readonly size: number;
   build(keep: readonly number[]): string | undefined;
 }

@@ -9,7 +9,7 @@ import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js'
 import type { PairKey, StyleProperty, VoteResult } from '../protocol/vote-schema.js';
 
 /** One pair of engines at the failing node: b − a in CSS px, names in the pair key's order. */
-export interface PairAtNode {
+interface PairAtNode {
   a: EngineName;
   b: EngineName;
   /** The comparator's failures at the node (size, fragment, fragment_count, offset). */
@@ -17,7 +17,7 @@ export interface PairAtNode {
 }
 
 /** Where the documents of a pair first differ (kind shape): each side's tag there, null past its end. */
-export interface PairDivergence {
+interface PairDivergence {
   a: EngineName;
   b: EngineName;
   tags: [string | null, string | null];

@@ -139,7 +139,7 @@ describe('ending', () => {
     victim.kill('SIGKILL');
     await victim.exited;
     await new Promise((r) => setTimeout(r, 500));
-    // Measured (ENGINES.md): firefox-esr, WebKitWebDriver's group and Xvfb outlive a SIGKILLed parent.
+    // firefox-esr, WebKitWebDriver's group and Xvfb outlive a SIGKILLed parent (the assertion below holds it).
     const survivors = children.filter(isAlive);
     assert.ok(survivors.length > 0, 'engine processes outlive the killed oracle');
     const next = new OracleProcess(['--workers=1', '--engines=chromium']);

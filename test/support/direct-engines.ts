@@ -1,6 +1,7 @@
 // One page per engine, launched straight through the adapters beside a case server of its own —
-// no worker, no queue, no retries: the naive oracle of ENGINES.md, for the bench's baselines and
-// for tests that hold the fast path's batches to the navigation route.
+// no worker, no queue, no retries: the simplest oracle (each case loaded, fonts awaited, walked,
+// one engine after another), for the bench's baselines and for tests that hold the fast path's
+// batches to the navigation route.
 import { CaseServer } from '../../src/coordinator/case-server.js';
 import { EgressLog } from '../../src/coordinator/egress-log.js';
 import { dumpLimits } from '../../src/coordinator/oracle-service.js';

@@ -62,7 +62,7 @@ export function geometryJob(
 const BATCH_ALLOWANCE_MS = 250;
 
 /** What became of one written case: its walk, the case's own error, the page's fault, or another job to run it by. */
-export type WriteOutcome = { walk: RawWalk } | { error: OracleError } | { fault: PageFault } | { instead: DocumentJob };
+type WriteOutcome = { walk: RawWalk } | { error: OracleError } | { fault: PageFault } | { instead: DocumentJob };
 
 /** A batch as it was written (left-to-right cases first), and an outcome for each case walked, in that order. */
 export interface Written {

@@ -35,9 +35,9 @@ export class AnswerTooLargeError extends Error {
 }
 
 /** Events the adapter subscribes to are a few small fields; anything larger is not one of them. */
-export const EVENT_MAX_BYTES = 64 * 1024;
+const EVENT_MAX_BYTES = 64 * 1024;
 /** What a command's answer may be unless its sender says otherwise: a few ids and flags. */
-export const ANSWER_MAX_BYTES = 1024 * 1024;
+const ANSWER_MAX_BYTES = 1024 * 1024;
 /** For an answer the oracle's own program bounds (its output is decoded and checked): what Node can hold as one string. */
 export const PROGRAM_ANSWER_MAX_BYTES = constants.MAX_STRING_LENGTH;
 

@@ -4,7 +4,7 @@
 // dropped as they come. So no message, however large a page makes it, is ever held whole.
 
 /** Enough first bytes to read `{"id":N,` or `{"method":"Domain.event",` from. */
-export const HEAD_BYTES = 128;
+const HEAD_BYTES = 128;
 
 /** A message over its limit: its first bytes and its whole size. */
 export interface DroppedMessage {

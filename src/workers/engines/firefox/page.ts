@@ -12,7 +12,7 @@ import { BidiError, ConnectionClosedError, type BidiConnection } from './connect
 import { fromRemoteValue, toLocalValue, type RemoteValue } from './remote-value.js';
 
 /** The sandbox every trusted program runs in (one per window; the page cannot reach it). */
-export const SANDBOX = 'browser-oracle';
+const SANDBOX = 'browser-oracle';
 /** removeUserContext answers in milliseconds even for a hung page; this bounds a dead one. */
 export const PAGE_CLOSE_GRACE_MS = 5_000;
 /** How long a realm's end waits for the tab-crashed page that would make it a crash. */

@@ -1,0 +1,107 @@
+// The layering rules `npm run lint` checks (README, "How it is built"), one rule each. They live
+// here rather than in biome.json because a Biome override replaces noRestrictedImports' options
+// instead of adding to them, so a rule shared by several layers had to be pasted into each.
+// Paths are relative to the repository; imports of types count like any other.
+
+/** Our own code: a dependency that resolves to a file of the repository. */
+const ours = { dependencyTypes: ['local'] };
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'protocol-imports-nothing',
+      comment: 'src/protocol is the wire contract: it imports nothing of ours.',
+      severity: 'error',
+      from: { path: '^src/protocol/' },
+      to: { ...ours, pathNot: '^src/protocol/' },
+    },
+    {
+      name: 'comparator-imports-only-protocol',
+      comment: 'src/comparator imports only src/protocol.',
+      severity: 'error',
+      from: { path: '^src/comparator/' },
+      to: { ...ours, pathNot: '^src/(comparator|protocol)/' },
+    },
+    {
+      name: 'shared-leaves-import-only-protocol',
+      comment: 'src/page, src/system, src/farm and src/fonts are shared leaves: they import only src/protocol.',
+      severity: 'error',
+      from: { path: '^src/(page|system|farm|fonts)/' },
+      to: { ...ours, pathNot: ['^src/protocol/', '^src/$1/'] },
+    },
+    {
+      name: 'workers-below-coordinator',
+      comment: 'src/workers never imports the coordinator, nor anything built on it.',
+      severity: 'error',
+      from: { path: '^src/workers/' },
+      to: { path: '^src/(coordinator|api|campaign|reduce|report|queue)/' },
+    },
+    {
+      name: 'coordinator-through-farm',
+      comment: 'src/coordinator reaches the workers only through src/farm, and never imports what is built on it.',
+      severity: 'error',
+      from: { path: '^src/coordinator/' },
+      to: { path: '^src/(workers|api|campaign|reduce|report|queue)/' },
+    },
+    {
+      name: 'tools-above-coordinator',
+      comment: 'Only the coordinator talks to the workers (through src/farm).',
+      severity: 'error',
+      from: { path: '^src/(api|campaign|reduce|report)/' },
+      to: { path: '^src/workers/' },
+    },
+    {
+      name: 'queue-through-an-oracle',
+      comment:
+        'src/queue reaches the engines only through an oracle (a stdio oracle it starts, or OracleService), never the worker threads or their contract.',
+      severity: 'error',
+      from: { path: '^src/queue/' },
+      to: { path: '^src/(workers|farm)/' },
+    },
+    {
+      name: 'cli-on-top',
+      comment: 'src/cli sits on top: nothing else in src imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'json-text-only-in-protocol',
+      comment: 'JsonText is made only by the encoders in src/protocol; elsewhere, use the type wire.ts exports.',
+      severity: 'error',
+      from: { pathNot: '^src/protocol/' },
+      to: { path: '^src/protocol/json-text\\.ts$' },
+    },
+    {
+      name: 'engine-folders-through-index',
+      comment:
+        "Only src/workers/engines/index.ts reaches into an engine's adapter folder (src/workers/engines/<engine>/); the rest of src goes through the engine interface. Tests and benches of an adapter may import it directly.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/workers/engines/index\\.ts$', '^src/workers/engines/[^/]+/'] },
+      to: { path: '^src/workers/engines/[^/]+/' },
+    },
+    {
+      name: 'engine-folders-apart',
+      comment: "An engine's adapter folder imports no other engine's: what two adapters share lives beside them in src/workers/engines.",
+      severity: 'error',
+      from: { path: '^src/workers/engines/([^/]+)/' },
+      to: { path: '^src/workers/engines/[^/]+/', pathNot: '^src/workers/engines/$1/' },
+    },
+    {
+      name: 'jsdom-only-in-dom-tests',
+      comment:
+        "jsdom's types declare the DOM globally: only a *.dom.test.ts file (tsconfig.dom-tests.json) may import it, so that Node code keeps failing to compile on `document`.",
+      severity: 'error',
+      from: { pathNot: '\\.dom\\.test\\.ts$' },
+      to: { path: '(^|/)node_modules/(jsdom|@types/jsdom)/' },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    // Resolve packages as Node does for an ESM import, so every import resolves.
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'] },
+  },
+};
