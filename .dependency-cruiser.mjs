@@ -67,6 +67,21 @@ export default {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'candidates-import-only-protocol',
+      comment: 'src/candidates (the reference candidates) imports only src/protocol, and src/fonts for the square font.',
+      severity: 'error',
+      from: { path: '^src/candidates/' },
+      to: { ...ours, pathNot: '^src/(candidates|protocol|fonts)/' },
+    },
+    {
+      name: 'engine-under-test-imports-protocol-comparator-system',
+      comment:
+        "src/engine-under-test (the oracle's side of the candidate protocol) imports only src/protocol, src/comparator and src/system.",
+      severity: 'error',
+      from: { path: '^src/engine-under-test/' },
+      to: { ...ours, pathNot: '^src/(engine-under-test|protocol|comparator|system)/' },
+    },
+    {
       name: 'json-text-only-in-protocol',
       comment: 'JsonText is made only by the encoders in src/protocol; elsewhere, use the type wire.ts exports.',
       severity: 'error',

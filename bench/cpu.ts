@@ -3,20 +3,18 @@
 // Node. Processes that exited and were waited for are in their parent's cutime/cstime, so a
 // sample before and after a phase gives the phase's CPU.
 import { readdirSync, readFileSync } from 'node:fs';
-import type { EngineName } from '../src/protocol/schema.js';
+import { ENGINE_NAMES, type EngineName } from '../src/protocol/schema.js';
+import { ENGINE_PROCESSES } from '../test/support/processes.js';
 
 export type CpuOwner = EngineName | 'node';
 export type CpuSample = Record<CpuOwner, number>;
+/** Every owner, in the order the bench prints them. */
+export const CPU_OWNERS: readonly CpuOwner[] = [...ENGINE_NAMES, 'node'];
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
 /** Which engine a process's command line starts. */
-function engineOf(cmd: string): EngineName | undefined {
-  if (/\/chromium(?:\/chromium)?(?: |$)|chrome_crashpad/.test(cmd)) return 'chromium';
-  if (/firefox-esr|firefox-bin|\/firefox /.test(cmd)) return 'firefox';
-  if (/WebKitWebDriver|MiniBrowser|WebKitWebProcess|WebKitNetworkProcess|Xvfb/.test(cmd)) return 'webkit';
-  return undefined;
-}
+const engineOf = (cmd: string): EngineName | undefined => ENGINE_NAMES.find((engine) => ENGINE_PROCESSES[engine].any(cmd));
 
 interface Proc {
   parent: number;
@@ -45,7 +43,7 @@ function processes(): Map<number, Proc> {
 /** CPU milliseconds so far of `root` and everything below it, by owner. */
 export function sampleCpu(root: number): CpuSample {
   const all = processes();
-  const sample: CpuSample = { chromium: 0, firefox: 0, webkit: 0, node: 0 };
+  const sample = Object.fromEntries(CPU_OWNERS.map((owner) => [owner, 0])) as CpuSample;
   for (const [pid, proc] of all) {
     let owner: CpuOwner | undefined;
     let below = false;
@@ -64,10 +62,5 @@ export function sampleCpu(root: number): CpuSample {
 }
 
 export function cpuBetween(before: CpuSample, after: CpuSample): CpuSample {
-  return {
-    chromium: after.chromium - before.chromium,
-    firefox: after.firefox - before.firefox,
-    webkit: after.webkit - before.webkit,
-    node: after.node - before.node,
-  };
+  return Object.fromEntries(CPU_OWNERS.map((owner) => [owner, after[owner] - before[owner]])) as CpuSample;
 }

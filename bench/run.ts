@@ -18,7 +18,7 @@ import { defaultOptions } from '../src/api/oracle.js';
 import { OracleProcess, type Line } from '../test/support/oracle-process.js';
 import { DirectEngines } from '../test/support/direct-engines.js';
 import { layoutCorpus, type BenchCase } from '../test/support/layout-corpus.js';
-import { cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
+import { CPU_OWNERS, cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
 import { microBenchmarks } from './micro.js';
 
 const corpus = layoutCorpus(34);
@@ -134,10 +134,7 @@ console.table(
     'cases/s': Number(rate(p).toFixed(1)),
     '× naive, loaded': Number((rate(p) / rate(engines)).toFixed(2)),
     '× naive, one call': Number((rate(p) / rate(oneCall)).toFixed(2)),
-    'CPU ms/case chromium': Number(perCase(p, 'chromium').toFixed(2)),
-    firefox: Number(perCase(p, 'firefox').toFixed(2)),
-    webkit: Number(perCase(p, 'webkit').toFixed(2)),
-    node: Number(perCase(p, 'node').toFixed(2)),
+    ...Object.fromEntries(CPU_OWNERS.map((owner, i) => [i ? owner : `CPU ms/case ${owner}`, Number(perCase(p, owner).toFixed(2))])),
   })),
 );
 console.log(`dumps byte-identical across the routes: ${identical} of ${compared} engine dumps`);

@@ -58,6 +58,28 @@ else
   say "npm dependencies present"
 fi
 
+# WPT's testharness.js, for the tests of `wpt-import` (test/e2e/wpt.test.ts): the copy the
+# wpt-runner package ships unmodified, at exactly 7.0.0 (on Node 20 an unpinned request gets
+# 5.0.0, since 7.0.0 declares Node >= 22), and only that file, checked by its sha256. Users of
+# wpt-import read it from their own checkout instead.
+harness=.cache/wpt-runner-7.0.0/testharness.js
+harness_sha256=d2399236c2a09c429804ff2299ad6629e17e2b53f17a74dd341e936adb11ae3e
+if [[ -f $harness ]] && echo "$harness_sha256  $harness" | sha256sum --check --status; then
+  say "testharness.js present"
+else
+  echo "setup: fetching testharness.js (npm pack wpt-runner@7.0.0)" >&2
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  if (cd "$tmp" && npm pack --silent wpt-runner@7.0.0 </dev/null >/dev/null && tar -xzf wpt-runner-7.0.0.tgz package/testharness/testharness.js) &&
+    echo "$harness_sha256  $tmp/package/testharness/testharness.js" | sha256sum --check --status; then
+    mkdir -p "$(dirname "$harness")"
+    mv "$tmp/package/testharness/testharness.js" "$harness"
+  else
+    # Not fatal: only the wpt-import tests need it, and they say so.
+    echo "setup: warning: could not fetch testharness.js from wpt-runner@7.0.0 with the expected sha256; test/e2e/wpt.test.ts will fail" >&2
+  fi
+fi
+
 # Build: tsc, then the square test font (both incremental: a no-op costs about a second).
 npm run -s build >&2
 say "built"

@@ -7,20 +7,23 @@
 //   - `line:<n>` (n counts every line from 1, blank ones included) for an NDJSON line without
 //     an `id`, which is then the id the request is run under. Such a key moves when lines are
 //     inserted above it: give ids to a corpus that will be edited;
-//   - for a folder, the file's path relative to the folder (`/`-separated).
+//   - for a folder, the file's path relative to the folder (`/`-separated); corpus-folder.ts says
+//     which entries are cases, and what is skipped (reported on stderr, and in `skipped`).
 // A line the oracle would reject becomes an invalid item carrying the oracle's own error text
 // (src/protocol/validate.ts), keyed by its id when one can be read, else `line:<n>`. So is a
 // line of an op a corpus may not hold (src/protocol/ops.ts): a control op, or one no vote judges.
+// So is a folder's file that cannot be read, or whose name is not UTF-8 (an id is text).
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { OracleError } from '../protocol/errors.js';
 import { CORPUS_OPS, type CorpusOp, type RequestOf } from '../protocol/ops.js';
 import { isCorpusRequest, parseRequestLine, type Parsed } from '../protocol/validate.js';
+import { log } from '../system/log.js';
 import { CampaignError } from './campaign-error.js';
 import { contentHash } from './case-hash.js';
+import { type FolderFile, listFolder, readFolderFile, type SkippedEntry } from './corpus-folder.js';
 
 /** A request a campaign runs and votes. */
 export type CaseRequest = RequestOf<CorpusOp>;
@@ -35,6 +38,8 @@ export interface Corpus {
   count(): Promise<number | null>;
   /** Every item, in the corpus's order. */
   items(): AsyncGenerator<CorpusItem>;
+  /** A folder's entries that are not cases although they might have been (links that leave it, FIFOs …). */
+  skipped?: readonly SkippedEntry[];
 }
 
 /** The corpus at `path`: a folder, an NDJSON file, or `-` for `stdin`. */
@@ -96,29 +101,51 @@ function withLineId(parsed: Parsed, text: string, n: number): Parsed {
   return parseRequestLine(JSON.stringify({ id: `line:${n}`, ...value }));
 }
 
+/** How many skipped entries the warning names; the rest are counted. */
+const NAMED_SKIPS = 5;
+
 async function folderCorpus(dir: string): Promise<Corpus> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const { root, files, skipped } = await listFolder(dir);
+  if (skipped.length) {
+    const named = skipped.slice(0, NAMED_SKIPS).map((s) => `${JSON.stringify(s.id)}: ${s.why}`);
+    if (skipped.length > NAMED_SKIPS) named.push(`${skipped.length - NAMED_SKIPS} more`);
+    log.warn(
+      `--corpus ${dir}: skipped ${skipped.length} entr${skipped.length === 1 ? 'y' : 'ies'} that are not cases: ${named.join('; ')}`,
+    );
+  }
   // Default sort: by UTF-16 code units, the same on every machine and locale.
-  const files = entries
-    .filter((e) => e.isFile() && e.name.endsWith('.html'))
-    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'))
-    .sort();
+  files.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
     count: async () => files.length,
     items: async function* () {
-      for (const id of files) yield fileItem(id, await readFile(join(dir, id)));
+      for (const file of files) yield await fileItem(root, file);
     },
+    skipped,
   };
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function fileItem(id: string, bytes: Buffer): CorpusItem {
+/** An invalid folder item: its given text names it alone, so its hash stays put while the reason does. */
+function invalidFile(id: string, message: string): CorpusItem {
+  const given = JSON.stringify({ id });
+  return { ok: false, id, hash: contentHash(given), given, error: new OracleError('invalid_request', message).wireText };
+}
+
+async function fileItem(root: Buffer, file: FolderFile): Promise<CorpusItem> {
+  const { id } = file;
+  if (!file.utf8)
+    return invalidFile(
+      id,
+      'the file name is not valid UTF-8 (its id shows each byte of it past ASCII, and each backslash, as \\xHH); rename it',
+    );
+  const read = await readFolderFile(root, file);
+  if ('error' in read) return invalidFile(id, `the file cannot be read: ${read.error}`);
   let html: string;
   try {
-    html = utf8.decode(bytes);
+    html = utf8.decode(read.bytes);
   } catch {
-    const given = JSON.stringify({ id, html: bytes.toString('utf8') });
+    const given = JSON.stringify({ id, html: read.bytes.toString('utf8') });
     return {
       ok: false,
       id,

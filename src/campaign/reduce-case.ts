@@ -20,6 +20,8 @@ export interface ReduceCaseOptions {
   parallel: number;
   /** Candidates run at most, the original's check included. */
   maxTests?: number;
+  /** Runs of the original and of every candidate that passes: the signature must hold in each (default 1). */
+  runs?: number;
   /** No candidate starts after this many milliseconds. */
   timeLimitMs?: number;
   /** Aborting stops the reduction with the smallest case found so far. */
@@ -33,8 +35,8 @@ export interface ReducedCase extends ReductionRecord {
 }
 
 /**
- * Reduces `request` while its signature holds. Rejects with the reducer's NotReproducibleError
- * when the original no longer shows the signature.
+ * Reduces `request` while its signature holds, in each of `runs` runs. Rejects with the
+ * reducer's NotReproducibleError when the original does not show the signature in every run.
  */
 export async function reduceCase(o: ReduceCaseOptions): Promise<ReducedCase> {
   const started = performance.now();
@@ -47,7 +49,7 @@ export async function reduceCase(o: ReduceCaseOptions): Promise<ReducedCase> {
       const named = { ...candidate, id: `${candidate.id}~${++sent}` };
       return caseSignature(named, await run(named, false)) === o.signature;
     },
-    { parallel: o.parallel, maxTests: o.maxTests, timeLimitMs: o.timeLimitMs, signal: o.signal, onProgress: o.onProgress },
+    { parallel: o.parallel, maxTests: o.maxTests, runs: o.runs, timeLimitMs: o.timeLimitMs, signal: o.signal, onProgress: o.onProgress },
   );
   const reduced = result.request;
   const given = JSON.stringify(reduced);

@@ -61,7 +61,10 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
   let oracle: SessionOracle | { missing: EngineName[]; close(): Promise<void> } | undefined;
   let checkpointer: Checkpointer | undefined;
   try {
-    oracle = 'local' in o.engines ? await openLocal(o.engines.local) : await openQueue(o.engines.queue, o.engines.outstanding, stop.signal);
+    oracle =
+      'local' in o.engines
+        ? await openLocal(o.engines.local)
+        : await openQueue(o.engines.queue, o.engines.outstanding, stop.signal, abandon.signal);
     if (oracle && 'missing' in oracle) {
       closing(`error: ${oracle.missing.join(', ')} did not launch (the reason is above); nothing was run`);
       return 1;
@@ -140,21 +143,26 @@ async function openLocal(options: OracleOptions): Promise<SessionOracle | { miss
 /**
  * The queue's workers, once one has answered a ping (its engines, versions and fonts are the
  * run's; a worker that differs is warned about and its cases record their own); undefined when
- * stopped before any worker answered.
+ * stopped before any worker answered. Closing it does not wait for a Redis that is away once
+ * `abandon` is aborted (a second signal).
  */
-async function openQueue(url: URL, outstanding: number, stop: AbortSignal): Promise<SessionOracle | undefined> {
-  const queue = await QueueOracle.open(url, { outstanding });
+async function openQueue(url: URL, outstanding: number, stop: AbortSignal, abandon: AbortSignal): Promise<SessionOracle | undefined> {
+  const queue = await QueueOracle.open(url, { outstanding }, stop);
+  if (!queue) return undefined;
   log.info(`cases go to the workers of ${shown(url)}, at most ${outstanding} at a time; waiting for a worker to answer`);
-  const stopped = new Promise<undefined>((resolve) => stop.addEventListener('abort', () => resolve(undefined), { once: true }));
+  const stopped = new Promise<undefined>((resolve) => {
+    if (stop.aborted) resolve(undefined);
+    stop.addEventListener('abort', () => resolve(undefined), { once: true });
+  });
   let pong: PingResponse | undefined;
   try {
     pong = (await Promise.race([queue.ping(), stopped])) as PingResponse | undefined;
   } catch (error) {
-    await queue.close();
+    await queue.close(abandon);
     throw error;
   }
   if (!pong) {
-    await queue.close();
+    await queue.close(abandon);
     return undefined;
   }
   log.info(`a worker answered: ${pong.engines.map((e) => `${e} ${pong.versions[e]}`).join(', ')}; fonts ${pong.fonts}`);
@@ -163,7 +171,7 @@ async function openQueue(url: URL, outstanding: number, stop: AbortSignal): Prom
     engines: pong.engines,
     versions: pong.versions,
     fonts: pong.fonts,
-    close: () => queue.close(),
+    close: () => queue.close(abandon),
   };
 }
 

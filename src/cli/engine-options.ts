@@ -32,17 +32,10 @@ const FLAG_OPTIONS = [
 
 const MIB = 1024 * 1024;
 
-const EXECUTABLE_HELP: Record<ExecutableKey, string> = {
-  chromium: 'run this Chromium (or Chrome) executable',
-  firefox: 'run this Firefox executable',
-  webkitDriver: 'run this WebKitGTK WebDriver server (WebKitWebDriver)',
-  miniBrowser: 'have the WebDriver server start this MiniBrowser',
-};
-
 const EXECUTABLE_KEYS = Object.keys(EXECUTABLES) as ExecutableKey[];
 
 /** The flag of the executable `key` (`webkitDriver` → `--webkit-driver <path>`); one per command. */
-const executableOption = (key: ExecutableKey) => new Option(`${EXECUTABLES[key].flag} <path>`, EXECUTABLE_HELP[key]);
+const executableOption = (key: ExecutableKey) => new Option(`${EXECUTABLES[key].flag} <path>`, EXECUTABLES[key].help);
 
 /** Adds the engine options to `command`, showing `defaults` in --help, and sets the log level before its action runs. */
 export function addEngineOptions(command: Command, defaults: OracleOptions): Command {

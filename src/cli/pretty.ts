@@ -115,6 +115,8 @@ function describeTraceFailure(f: TraceFailure): string {
     case 'timed_out':
     case 'secure_context':
       return `${f.kind}: ${JSON.stringify(f.a)} vs ${JSON.stringify(f.b)}`;
+    case 'missing':
+      return `record ${f.seq} ${JSON.stringify(f.label)}: only in ${f.a ? 'a' : 'b'}`;
     case 'record':
       return `record ${f.seq} ${f.field}: ${JSON.stringify(f.a)} vs ${JSON.stringify(f.b)}`;
     case 'value':

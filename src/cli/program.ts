@@ -11,6 +11,7 @@ import { defaultOptions } from '../api/oracle.js';
 import { OP_NAMES } from '../protocol/ops.js';
 import { wholeNumber } from './arguments.js';
 import { registerCampaignCommands } from './campaign-commands.js';
+import { registerCandidateCommand } from './candidate-command.js';
 import { registerCompareCommands } from './compare-commands.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { registerProbeCommands } from './probe-commands.js';
@@ -19,6 +20,7 @@ import { queueOption, refuseEngineFlags, registerWorkerCommand, serveOnQueue } f
 import { queueUrl } from '../queue/connection.js';
 import { registerReduceCommand } from './reduce-command.js';
 import { registerReportCommand } from './report-command.js';
+import { registerWptCommand } from './wpt-command.js';
 
 const { version } = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
 
@@ -60,5 +62,7 @@ export function buildProgram(): Command {
   registerReduceCommand(program);
   registerReportCommand(program);
   registerWorkerCommand(program);
+  registerCandidateCommand(program);
+  registerWptCommand(program);
   return program;
 }

@@ -38,9 +38,9 @@ export function refuseEngineFlags(command: Command): void {
 
 /** The stdio oracle with its cases answered by the queue's workers. */
 export function serveOnQueue(url: URL, maxLineBytes: number): Promise<number> {
-  return serveWith({ maxLineBytes, admission: QUEUE_OUTSTANDING }, async () => {
-    const oracle = await QueueOracle.open(url, { outstanding: QUEUE_OUTSTANDING });
-    log.info(`ready: cases go to the workers of ${shown(url)}, at most ${QUEUE_OUTSTANDING} at a time`);
+  return serveWith({ maxLineBytes, admission: QUEUE_OUTSTANDING }, async (stopped) => {
+    const oracle = await QueueOracle.open(url, { outstanding: QUEUE_OUTSTANDING }, stopped);
+    if (oracle) log.info(`ready: cases go to the workers of ${shown(url)}, at most ${QUEUE_OUTSTANDING} at a time`);
     return oracle;
   });
 }

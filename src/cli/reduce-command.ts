@@ -2,8 +2,10 @@
 // from a campaign's journal (--db --case) or from a request file; the reduction keeps its bucket
 // signature (src/campaign/reduce-case.ts). Progress and the before and after sizes go to stderr;
 // the reduced request goes to stdout, or to the file -o names, and, from a journal, into the
-// journal beside the original. Exit status: 0 reduced, 1 not reproducible or the engines failed,
-// 2 bad usage.
+// journal beside the original. A case's signature must hold in each of --runs runs, the original's
+// and every kept candidate's: a case whose script draws random numbers is refused as not
+// reproducible, with the counts, rather than reduced by chance. Exit status: 0 reduced, 1 not
+// reproducible or the engines failed, 2 bad usage.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { terminalStderr } from './stderr-guard.js';
 import { type Command, Option } from 'commander';
@@ -30,18 +32,26 @@ interface ReduceFlags {
   parallel?: number;
   maxTests: number;
   timeLimit?: number;
+  runs: number;
 }
 
 /** The case to reduce, and where it came from. */
 interface Source {
   request: CaseRequest;
-  /** The signature to keep: the recorded one, or null to take it from a first run. */
+  /** The signature to keep: the recorded one, or null to take it from the first runs. */
   signature: string | null;
   /** The journal and the case's key in it, when the case is a recorded one. */
   journal?: { journal: Journal; key: CaseKey; path: string };
   /** The fonts the case was recorded with. */
   fonts?: FontSetName;
 }
+
+/**
+ * Runs of the original and of each passing candidate. A nondeterministic case (one whose script
+ * draws random numbers, say) that shows its signature in half its runs passes all five with a
+ * chance of 1 in 32; a case that shows it every time costs four more runs per step kept.
+ */
+const DEFAULT_RUNS = 5;
 
 export function registerReduceCommand(program: Command): void {
   const defaults = defaultOptions();
@@ -74,6 +84,11 @@ export function registerReduceCommand(program: Command): void {
     )
     .addOption(new Option('--max-tests <n>', 'run at most n candidates').default(3000).argParser(wholeNumber('--max-tests')))
     .addOption(new Option('--time-limit <seconds>', 'start no candidate after this many seconds').argParser(wholeNumber('--time-limit')))
+    .addOption(
+      new Option('--runs <n>', 'run the original, and every candidate that passes, n times: the signature must hold in each run')
+        .default(DEFAULT_RUNS)
+        .argParser(wholeNumber('--runs')),
+    )
     .addHelpText('after', '\nExit status: 0 reduced; 1 the case no longer shows its signature, or an engine did not launch; 2 bad usage.');
   command.action(async (path: string | undefined, flags: ReduceFlags) => {
     process.exitCode = await usage(command, async () => {
@@ -161,13 +176,26 @@ async function reduceSession(source: Source, flags: ReduceFlags, options: Oracle
     }
     let signature = source.signature;
     if (signature === null) {
-      signature = caseSignature(source.request, await runSent(oracle, wireRequest(source.request, { dumps: false })));
+      // A request file's signature is the one its first run shows, if every run shows it.
+      const runs = await Promise.all(
+        Array.from({ length: flags.runs }, (_, i) =>
+          runSent(oracle, wireRequest({ ...source.request, id: `${source.request.id}~run-${i + 1}` }, { dumps: false })),
+        ),
+      );
+      const signatures = runs.map((answered) => caseSignature(source.request, answered));
+      signature = signatures[0]!;
+      const held = signatures.filter((s) => s === signature).length;
+      if (held < flags.runs) {
+        say(notReproducible(signature, held, flags.runs), 'error');
+        return 1;
+      }
       if (signature === null) {
         say('the engines agree on this case (unanimous): nothing to reduce', 'error');
         return 1;
       }
     }
     say(`keeping the signature ${signature}`);
+    if (flags.runs > 1) say(`each case is run ${flags.runs} times: the signature must hold in every run`);
     progress = logs('info') ? new ReduceProgress(process.stderr.isTTY ? terminalStderr() : process.stderr) : undefined;
     let result: ReducedCase;
     try {
@@ -177,6 +205,7 @@ async function reduceSession(source: Source, flags: ReduceFlags, options: Oracle
         signature,
         parallel: flags.parallel ?? 4 * options.workers * options.pages,
         maxTests: flags.maxTests,
+        runs: flags.runs,
         timeLimitMs: flags.timeLimit === undefined ? undefined : flags.timeLimit * 1000,
         signal: stop.signal,
         onProgress: (p) => progress?.update(p),
@@ -184,7 +213,7 @@ async function reduceSession(source: Source, flags: ReduceFlags, options: Oracle
     } catch (error) {
       if (!(error instanceof NotReproducibleError)) throw error;
       progress?.stop();
-      say(`not reproducible: the case no longer shows ${signature} on these engines; nothing was stored`, 'error');
+      say(notReproducible(signature, error.held, error.runs), 'error');
       return 1;
     }
     progress?.stop();
@@ -201,6 +230,12 @@ async function reduceSession(source: Source, flags: ReduceFlags, options: Oracle
     process.off('SIGTERM', onSignal);
     await oracle.close();
   }
+}
+
+/** The refusal of a case whose signature (null: agreement) did not hold in every run. */
+function notReproducible(signature: string | null, held: number, runs: number): string {
+  const what = signature === null ? 'the engines agreed' : `the signature ${signature} held`;
+  return `not reproducible: ${what} in ${held} of ${runs} runs; nothing was stored`;
 }
 
 /** The before and after sizes, and how the reduction went, in one line. */

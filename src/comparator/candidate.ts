@@ -1,38 +1,123 @@
-// A candidate dump (the engine under test) against the engines of one response. The result,
-// as JSON:
+// The judge of an engine under test: a candidate's outcome for a case (a dump, `unsupported`, or
+// an error) against the engines of the same case's response. The result, as JSON:
 //
-//   verdict   the candidate against the majority: "pass" when it passes against every engine
-//             of the majority, else the worst of those comparisons ("fail" <
-//             "parse_divergence" < "discarded"); "no_majority" when the engines themselves
-//             split or are too few to vote, since then there is no ground truth to match
-//   vote      the engines' own vote verdict; majority: the engines of the agreeing cluster
+//   verdict   the candidate against the majority of the engines' vote: "pass" when it passes
+//             against every engine of the majority, else the worst of those comparisons ("fail" <
+//             "parse_divergence" < "discarded"); "no_majority" when the engines split or are too
+//             few to vote (no ground truth to match); "unsupported" and "error" when the candidate
+//             gave no dump. Only "pass" is a pass
+//   vote      the engines' own vote verdict; outlier: the engine it names; majority: the agreeing engines
 //   engines   per-engine status, as in vote.ts
-//   compares  {engine: CompareResult} for each engine that has a dump, with the engine as
-//             `a` and the candidate as `b` (deltas are candidate − engine)
-import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
-import type { ColumnarDump } from './columnar.js';
+//   compares  {engine: CompareResult} for each engine that has a dump, with the engine as `a` and
+//             the candidate as `b` (deltas are candidate − engine): the candidate against each engine
+//   sides_with_outlier  the candidate passes against the one engine the other two outvoted, and not
+//             against the majority: a finding about the browsers, and a sign the candidate's own
+//             reference was a single browser
+//   subpixel  a "fail" whose every delta is under 1/32 px (Blink and WebKit lay out in 1/64 px,
+//             Gecko in 1/60, and float engines drift past the 1/60 px tolerance); the verdict stays "fail"
+//   unsupported, error  what the candidate said, for those verdicts
+//
+// A candidate may lay out only part of the document (`roots`: the node indices whose subtrees it
+// lays out). Geometry is then compared only inside those subtrees, each root's offset against the
+// viewport; the shape check stays whole-document.
+import { ENGINE_NAMES, STYLE_PROPERTIES, type EngineName } from '../protocol/schema.js';
 import type { ClusterVerdict, CompareVerdict, EngineStatus } from '../protocol/vote-schema.js';
+import type { ColumnarDump } from './columnar.js';
 import { compare, type CompareResult } from './compare.js';
 import { voteColumnar, type EngineDumps } from './vote.js';
 
+type CandidateVerdict = CompareVerdict | 'no_majority' | 'unsupported' | 'error';
+
+/** What a candidate made of a case, its dump in columnar form. */
+export type CandidateOutcome =
+  | { kind: 'dump'; dump: ColumnarDump; roots?: readonly number[] }
+  | { kind: 'unsupported'; what: string }
+  | { kind: 'error'; message: string };
+
 export interface CandidateResult {
-  verdict: CompareVerdict | 'no_majority';
+  verdict: CandidateVerdict;
   vote: ClusterVerdict;
+  outlier: EngineName | null;
   majority: EngineName[];
   engines: Record<EngineName, EngineStatus>;
   compares: Partial<Record<EngineName, CompareResult>>;
+  sides_with_outlier: boolean;
+  subpixel: boolean;
+  unsupported?: string;
+  error?: string;
 }
 
-const SEVERITY: readonly CompareVerdict[] = ['pass', 'fail', 'parse_divergence', 'discarded'];
+/** Every delta of a subpixel failure is under this. */
+const SUBPIXEL = 1 / 32;
 
-export function compareCandidate(candidate: ColumnarDump, response: EngineDumps<ColumnarDump>): CandidateResult {
-  const { verdict: vote, majority, engines } = voteColumnar(response);
+const SEVERITY: readonly CompareVerdict[] = ['pass', 'fail', 'parse_divergence', 'discarded'];
+const worst = (x: CompareVerdict, y: CompareVerdict) => (SEVERITY.indexOf(y) > SEVERITY.indexOf(x) ? y : x);
+
+/** A candidate's outcome, of any kind, against a response's engines. */
+export function judgeCandidate(outcome: CandidateOutcome, response: EngineDumps<ColumnarDump>): CandidateResult {
+  if (outcome.kind === 'dump') return compareCandidate(outcome.dump, response, outcome.roots);
+  const { verdict: vote, outlier, majority, engines } = voteColumnar(response);
+  const base = { vote, outlier, majority, engines, compares: {}, sides_with_outlier: false, subpixel: false };
+  return outcome.kind === 'unsupported'
+    ? { ...base, verdict: 'unsupported', unsupported: outcome.what }
+    : { ...base, verdict: 'error', error: outcome.message };
+}
+
+/** A candidate dump against a response's engines; `roots` limits geometry to those subtrees. */
+export function compareCandidate(candidate: ColumnarDump, response: EngineDumps<ColumnarDump>, roots?: readonly number[]): CandidateResult {
+  const { verdict: vote, outlier, majority, engines } = voteColumnar(response);
+  const badRoot = roots?.find((r) => !Number.isInteger(r) || r < 0 || r >= candidate.count);
+  if (badRoot !== undefined) {
+    const error = `roots: node ${badRoot} is not in the candidate's dump of ${candidate.count} nodes`;
+    return { verdict: 'error', vote, outlier, majority, engines, compares: {}, sides_with_outlier: false, subpixel: false, error };
+  }
+  const inScope = roots ? scopeOf(candidate, roots) : undefined;
+  const b = inScope ? scoped(candidate, inScope) : candidate;
   const compares: Partial<Record<EngineName, CompareResult>> = {};
   for (const e of ENGINE_NAMES) {
     const dump = response.dumps[e];
-    if (dump) compares[e] = compare(dump, candidate);
+    if (dump) compares[e] = compare(inScope ? scoped(dump, inScope) : dump, b);
   }
-  const worst = (x: CompareVerdict, y: CompareVerdict) => (SEVERITY.indexOf(y) > SEVERITY.indexOf(x) ? y : x);
-  const verdict = majority.length ? majority.map((e) => compares[e]!.verdict).reduce(worst) : 'no_majority';
-  return { verdict, vote, majority, engines, compares };
+  const verdict: CandidateVerdict = majority.length ? majority.map((e) => compares[e]!.verdict).reduce(worst) : 'no_majority';
+  const againstMajority = majority.map((e) => compares[e]!);
+  const subpixel =
+    verdict === 'fail' &&
+    againstMajority.every((c) => c.summary.max_abs_delta < SUBPIXEL && c.failures.every((f) => f.kind !== 'fragment_count'));
+  const sidesWithOutlier = vote === 'outlier' && verdict !== 'pass' && compares[outlier!]?.verdict === 'pass';
+  return { verdict, vote, outlier, majority, engines, compares, sides_with_outlier: sidesWithOutlier, subpixel };
+}
+
+/** Per node: whether it is one of `roots` or below one (a parent precedes its children). */
+function scopeOf(d: ColumnarDump, roots: readonly number[]): Uint8Array {
+  const inScope = new Uint8Array(d.count);
+  for (const r of roots) inScope[r] = 1;
+  for (let i = 0; i < d.count; i++) if (d.parents[i]! >= 0 && inScope[d.parents[i]!]) inScope[i] = 1;
+  return inScope;
+}
+
+/**
+ * A copy of `d` whose nodes outside the scope have no box and no style: their geometry then
+ * compares equal on both sides, and a root, with no boxed ancestor left, is measured from the
+ * viewport. Tags, depths and parents are kept, so the shape check still sees the whole document.
+ */
+function scoped(d: ColumnarDump, inScope: Uint8Array): ColumnarDump {
+  const n = STYLE_PROPERTIES.length;
+  const bounding = new Float64Array(d.count * 4);
+  const fragmentStart = new Int32Array(d.count + 1);
+  const kept: number[] = [];
+  const styles = new Array<string>(d.count * n).fill('');
+  for (let i = 0; i < d.count; i++) {
+    fragmentStart[i] = kept.length / 4;
+    if (i >= inScope.length || !inScope[i]) continue;
+    bounding.set(d.bounding.subarray(i * 4, i * 4 + 4), i * 4);
+    kept.push(...d.fragments.subarray(d.fragmentStart[i]! * 4, d.fragmentStart[i + 1]! * 4));
+    for (let s = 0; s < n; s++) styles[i * n + s] = d.styles[i * n + s]!;
+  }
+  fragmentStart[d.count] = kept.length / 4;
+  const anchors = new Int32Array(d.count);
+  for (let i = 0; i < d.count; i++) {
+    const p = d.parents[i]!;
+    anchors[i] = p < 0 ? -1 : fragmentStart[p + 1]! > fragmentStart[p]! ? p : anchors[p]!;
+  }
+  return { ...d, bounding, fragmentStart, fragments: Float64Array.from(kept), styles, anchors };
 }

@@ -149,7 +149,7 @@ function reflectFirst(vote: ReflectVoteResult): FirstFailure | null {
 }
 
 /** Client-chosen text (labels, attributes) made one short line: whitespace collapsed, at most 40 characters. */
-function clean(text: string): string {
+export function clean(text: string): string {
   const one = text.replace(/\s+/g, ' ').trim();
   if (!one) return '""';
   return one.length > 40 ? `${one.slice(0, 39)}…` : one;

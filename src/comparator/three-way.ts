@@ -10,7 +10,7 @@ import type { ClusterVerdict, EngineStatus, PairKey } from '../protocol/vote-sch
 import { cluster } from './cluster.js';
 
 /** The key of an unordered pair of engines, names in alphabetical order: "chromium~firefox". */
-const pairKey = (x: EngineName, y: EngineName) => (x < y ? `${x}~${y}` : `${y}~${x}`) as PairKey;
+export const pairKey = (x: EngineName, y: EngineName) => (x < y ? `${x}~${y}` : `${y}~${x}`) as PairKey;
 
 /** What an engine brought to the vote: a result (usable or discarded), or nothing. */
 export type Presence = 'usable' | 'discarded' | undefined;

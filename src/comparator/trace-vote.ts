@@ -10,20 +10,30 @@
 //             some pair: labels are the distinct labels the usable engines recorded at that seq
 //             (sorted), outlier is the engine the other two agree against at that record (else
 //             null); a pair whose counts differ agrees at no record
-import type { TraceResponse } from '../protocol/trace-schema.js';
+//
+// By label (a request's `"align": "label"`), the usable engines' records are aligned together
+// (trace-compare.ts, `alignByLabel`), so every pair is compared on the same rows: a record's seq
+// is its row, and its labels are that row's one label.
+import { ENGINE_NAMES, type EngineName } from '../protocol/common.js';
+import type { TraceAlignment, TraceResponse } from '../protocol/trace-schema.js';
 import { TRACE_FAILURE_KINDS, type TraceCompareResult, type TraceVoteResult } from '../protocol/trace-vote-schema.js';
-import { compareTraces } from './trace-compare.js';
+import { alignByLabel, compareAligned, compareTraces } from './trace-compare.js';
 import { threeWay, voteItems } from './three-way.js';
 
 export type { TraceVoteResult };
 export type RecordVote = TraceVoteResult['records'][number];
 
-export function voteTraces(response: Pick<TraceResponse, 'traces' | 'errors'>): TraceVoteResult {
+export function voteTraces(response: Pick<TraceResponse, 'traces' | 'errors'>, align: TraceAlignment = 'seq'): TraceVoteResult {
   const { traces } = response;
+  // The engines threeWay will find usable: a trace and no error.
+  const usable = ENGINE_NAMES.filter((e) => traces[e] !== undefined && response.errors?.[e] === undefined);
+  const aligned = align === 'label' ? alignByLabel(usable.map((e) => traces[e]!)) : undefined;
+  const rowsOf = (e: EngineName) => aligned!.rows[usable.indexOf(e)]!;
   const vote = threeWay<TraceCompareResult>(
     (e) => (traces[e] === undefined ? undefined : 'usable'),
     response.errors,
-    (x, y) => compareTraces(traces[x]!, traces[y]!),
+    (x, y) =>
+      aligned ? compareAligned(traces[x]!, traces[y]!, aligned.labels, rowsOf(x), rowsOf(y)) : compareTraces(traces[x]!, traces[y]!),
     (result) => result.verdict === 'pass',
   );
   const records = voteItems(
@@ -33,7 +43,7 @@ export function voteTraces(response: Pick<TraceResponse, 'traces' | 'errors'>): 
     TRACE_FAILURE_KINDS,
   ).map(({ at, outlier, kinds }) => ({
     seq: at,
-    labels: [...new Set(vote.usable.flatMap((e) => traces[e]!.records[at]?.label ?? []))].sort(),
+    labels: aligned ? [aligned.labels[at]!] : [...new Set(vote.usable.flatMap((e) => traces[e]!.records[at]?.label ?? []))].sort(),
     outlier,
     kinds,
   }));

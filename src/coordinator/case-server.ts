@@ -8,6 +8,9 @@
 //   another case's document, a reload, a page the case navigated to — is told apart and retried.
 // - Case documents get a CSP sandbox (an opaque origin: no storage, cookies, popups or downloads);
 //   trace pages are served on http://localhost, a real and secure origin.
+// - A trace's `files` are served under its own page's path (the page is then /trace/<…>/, so a
+//   relative `resources/x.html` is /trace/<…>/resources/x.html), to GET only, as often as asked,
+//   until the trace is released: the same unguessable prefix, nothing outside it.
 // - Anything else, whether sent straight or through the proxy — another loopback port, another
 //   host, a CONNECT — is refused, counted, and logged with the case whose page asked (its Referer,
 //   when the engine sends one with a path).
@@ -54,6 +57,37 @@ interface Served {
   caseId: string;
 }
 
+/**
+ * What the case server reads of a case's request: its html, and for a trace page (a `recorder`
+ * document) its completion timeout and the files served beside it.
+ */
+interface CaseSource {
+  html?: string;
+  timeout_ms?: number;
+  files?: Readonly<Record<string, string>>;
+}
+
+/** A file served beside a trace page. */
+interface ServedFile {
+  body: Buffer;
+  type: string;
+}
+
+/** Content types by file extension; anything else is plain text. */
+const FILE_TYPES: Record<string, string> = {
+  html: 'text/html',
+  htm: 'text/html',
+  xhtml: 'application/xhtml+xml',
+  xml: 'application/xml',
+  svg: 'image/svg+xml',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  css: 'text/css',
+  json: 'application/json',
+};
+
+const fileType = (path: string) => `${FILE_TYPES[/\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''] ?? 'text/plain'}; charset=utf-8`;
+
 /** A case's documents, one per engine, until released. */
 export interface Publication {
   documents: Partial<Record<EngineName, ServedDocument>>;
@@ -62,6 +96,8 @@ export interface Publication {
 
 export class CaseServer {
   private readonly waiting = new Map<string, Served>();
+  /** Files beside the trace pages in flight, by their whole path. */
+  private readonly files = new Map<string, ServedFile>();
   /** Paths served or waiting, to the case they belong to: for the refusal log. */
   private readonly owners = new Map<string, string>();
 
@@ -97,26 +133,47 @@ export class CaseServer {
     return `http://127.0.0.1:${this.port}${BLANK_PATH}`;
   }
 
-  /** Publishes `html` as a `kind` document for each engine; `guarded` engines get the guard first. */
-  publish(caseId: string, kind: DocumentKind, html: string, engines: readonly EngineName[], guarded: ReadonlySet<EngineName>): Publication {
+  /**
+   * Publishes the case's html as a `kind` document for each engine; `guarded` engines get the
+   * guard first. A trace page takes its completion timeout and files from `source` (default: the
+   * trace's default timeout, no files).
+   */
+  publish(
+    caseId: string,
+    kind: DocumentKind,
+    source: CaseSource,
+    engines: readonly EngineName[],
+    guarded: ReadonlySet<EngineName>,
+  ): Publication {
     const documents: Partial<Record<EngineName, ServedDocument>> = {};
     const paths: string[] = [];
     const trace = kind === 'recorder';
+    const html = source.html ?? '';
+    const files = Object.entries((trace && source.files) || {}).map(([name, text]) => ({
+      name,
+      file: { body: Buffer.from(text, 'utf8'), type: fileType(name) },
+    }));
     const copy = (engine: EngineName): DocumentCopy => {
-      const path = `${trace ? '/trace/' : '/case/'}${randomBytes(16).toString('hex')}`;
+      // With files beside it, the page is a folder's index, so that relative URLs resolve under its path.
+      const path = `${trace ? '/trace/' : '/case/'}${randomBytes(16).toString('hex')}${files.length ? '/' : ''}`;
       const nonce = randomBytes(16).toString('hex');
-      const body = Buffer.from(caseDocument(kind, html, nonce, guarded.has(engine), this.traceBytes), 'utf8');
+      const body = Buffer.from(caseDocument(kind, html, nonce, guarded.has(engine), this.traceBytes, source.timeout_ms), 'utf8');
       this.waiting.set(path, { body, nonce, trace, caseId });
-      this.owners.set(path, caseId);
       paths.push(path);
+      for (const { name, file } of files) {
+        this.files.set(path + name, file);
+        paths.push(path + name);
+      }
       return { url: `http://${trace ? 'localhost' : '127.0.0.1'}:${this.port}${path}`, nonce };
     };
     for (const engine of engines) documents[engine] = { ...copy(engine), retry: copy(engine) };
+    for (const path of paths) this.owners.set(path, caseId);
     return {
       documents,
       release: () => {
         for (const path of paths) {
           this.waiting.delete(path);
+          this.files.delete(path);
           this.owners.delete(path);
         }
       },
@@ -137,6 +194,10 @@ export class CaseServer {
       return;
     }
     if (target.path === BLANK_PATH && target.host === '127.0.0.1') return void res.writeHead(200, BLANK_HEADERS).end(BLANK_BODY);
+    // A file beside a trace page: its exact path, any query (a page may add one to a URL it loads).
+    const file = target.host === 'localhost' ? this.files.get(target.path.replace(/\?.*$/s, '')) : undefined;
+    if (file)
+      return void res.writeHead(200, { ...TRACE_HEADERS, 'content-type': file.type, 'x-content-type-options': 'nosniff' }).end(file.body);
     const served = this.waiting.get(target.path);
     // Once, and under the name it was published for: a trace page only as localhost, a case only as 127.0.0.1.
     if (!served || (served.trace ? 'localhost' : '127.0.0.1') !== target.host) {

@@ -27,7 +27,7 @@ export async function runCase<K extends CaseOp>(ctx: CaseContext, op: K, request
     unavailable[e] = ENGINE_NOT_LAUNCHED;
     return false;
   });
-  const published = engines.length ? ctx.cases.publish(request.id, OPS[op].document, request.html ?? '', engines, ctx.farm.guarded) : null;
+  const published = engines.length ? ctx.cases.publish(request.id, OPS[op].document, request, engines, ctx.farm.guarded) : null;
   const task: CaseTask<K> = { op, request, engines, unavailable, documents: published?.documents ?? {}, blankUrl: ctx.cases.blankUrl };
   try {
     let fields: AnswerFields<K>;

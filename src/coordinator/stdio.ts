@@ -46,17 +46,23 @@ export function serve(options: StdioOptions): Promise<number> {
 }
 
 /**
- * The stdio loop over the service `start` gives. `admission` bounds the requests between being
+ * The stdio loop over the service `start` gives (undefined: `stopped` was aborted before it
+ * could start, and there is nothing to serve). `admission` bounds the requests between being
  * read and being answered: twice what the engines take at once, so the farm has the next cases
  * at hand while answers are written; with a queue, the jobs it keeps outstanding.
  */
-export async function serveWith(options: { maxLineBytes: number; admission: number }, start: () => Promise<CaseService>): Promise<number> {
+export async function serveWith(
+  options: { maxLineBytes: number; admission: number },
+  start: (stopped: AbortSignal) => Promise<CaseService | undefined>,
+): Promise<number> {
   const stdin = process.stdin;
+  const stopped = new AbortController();
   let stopping = false;
   const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
     log.info(`${why}: finishing cases in flight, then closing browsers`);
+    stopped.abort();
     stdin.destroy();
   };
   process.once('SIGTERM', () => stop('received SIGTERM'));
@@ -64,7 +70,8 @@ export async function serveWith(options: { maxLineBytes: number; admission: numb
   const writer = new LineWriter(process.stdout, () => stop('stdout closed'));
   const respond = (answer: Line) => writer.write(answerLine(answer));
 
-  const oracle = await start();
+  const oracle = await start(stopped.signal);
+  if (!oracle) return 0;
   try {
     // Every request between being read and its answer being handed to stdout counts against this bound.
     const admitted = new PQueue({ concurrency: options.admission });

@@ -101,13 +101,19 @@ export function installGuard(hookName: string, nonce: string, snapshotPrototypes
   if (self !== null) b.removeElement(self);
 }
 
-/** "Name: message" of what a case's script threw, as far as it can be read without trusting it. */
+/**
+ * "Name: message" of what a case's script threw, as far as it can be read without trusting it, to
+ * its first line break: the adapters with an isolated world report the first line too.
+ */
 export function describeThrown(b: ReturnType<typeof captureBuiltins>, error: unknown): string {
   const name = b.errorName(error);
+  let text: string;
   try {
     const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error;
-    return typeof message === 'string' ? `${name}: ${message}` : name;
+    text = typeof message === 'string' ? `${name}: ${message}` : name;
   } catch {
     return name;
   }
+  for (let i = 0; i < text.length; i++) if (b.charCodeAt(text, i) === 10) return b.stringSlice(text, 0, i);
+  return text;
 }

@@ -15,9 +15,23 @@
 //                               request's script (label "script"): the error's name, null when
 //                               the thrown value is not an Error
 // Calls after the trace has ended record nothing.
-
-/** The fixed completion timeout: a trace that never calls trace.done() ends here, timed out. */
-export const TRACE_COMPLETION_MS = 5_000;
+//
+// `trace.claim(afterScript?)` hands the whole recorder to the first caller, once: it answers a
+// private recorder (the same five methods), removes `window.trace`, and from then on the public
+// methods record nothing and end nothing. A report script that runs before any script of the
+// case (a test harness's, src/wpt/report-script.ts) claims it, so the case cannot add records
+// of its own or end the trace early, and its own global named `trace` is its own. When the
+// request's script has run, `afterScript(threw, error)` is called instead of recording a throw.
+//
+// What leaves the page is JSON text the recorder writes itself (not JSON.stringify, which a
+// page bends with a toJSON of its own), from built-ins captured here. The request's script runs
+// a microtask after the driver's call, so the call's own machinery is in place before the case
+// can replace anything. On WebKitGTK (`transport`: its WebDriver has no isolated world, and runs
+// its plumbing on the page's built-ins, src/page/builtins.ts), the built-ins that plumbing uses
+// are put back before the recorder answers; a page that replaced one while it loaded, before
+// the driver's call began, is answered ['tampered', name] (page_tampered), as the guard does.
+import { TRACE_TIMEOUT } from '../protocol/trace-schema.js';
+import { captureBuiltins, type Builtins } from './builtins.js';
 
 /** The property of `window` the recorder defines for the driver: not writable, not configurable, so no page script replaces it. */
 const HOOK_KEY = '__browserOracleTrace';
@@ -27,29 +41,42 @@ const MAX_DEPTH = 4;
 const MAX_ITEMS = 64;
 
 /**
- * What the hook answers: origin, isSecureContext, timed out, records as JSON text (null when they
- * passed the byte budget); or, on a document that is not the case's own (another URL or nonce),
- * where the page is.
+ * What the hook answers, as JSON text of one of: [origin, isSecureContext, timed out, records]
+ * (records null when they passed the byte budget); ['elsewhere', href] on a document that is not
+ * the case's own (another URL or nonce); ['tampered', name] (see above). Decoded by
+ * decodeTraceText (src/protocol/page-output.ts).
  */
-export type TraceOutcome = [origin: string, secure: boolean, timedOut: boolean, records: string | null] | ['elsewhere', string];
 
 /** Any built-in the recorder calls through Reflect.apply. */
 type AnyFunction = (...args: never[]) => unknown;
 
-function installRecorder(completionMs: number, hookKey: string, maxDepth: number, maxItems: number, nonce: string, maxBytes: number): void {
+function installRecorder(
+  completionMs: number,
+  hookKey: string,
+  maxDepth: number,
+  maxItems: number,
+  nonce: string,
+  maxBytes: number,
+  transport: Builtins | null,
+): void {
   // Captured before any page script runs, so a page that replaces built-ins cannot bend the trace.
-  const { stringify } = JSON;
   const { getOwnPropertyNames, getOwnPropertyDescriptor, getPrototypeOf, defineProperty, freeze, hasOwn } = Object;
-  const { apply } = Reflect;
+  const { apply, deleteProperty } = Reflect;
   const { isArray } = Array;
   const { isFinite: finite } = Number;
   const ErrorType = Error;
   const Bytes = Uint8Array;
+  const text = String;
   const fromCharCode = String.fromCharCode;
+  const charCodeAt = String.prototype.charCodeAt;
+  const stringSlice = String.prototype.slice;
+  const subarray = Uint8Array.prototype.subarray;
+  const objectToString = Object.prototype.toString;
   const toBase64 = btoa;
   const globalEval = eval; // called by another name: an indirect eval, global scope like a classic script
   const listen = EventTarget.prototype.addEventListener;
   const then = Promise.prototype.then;
+  const microtask = queueMicrotask;
   const resolved = Promise.resolve.bind(Promise);
   const getter = (proto: object | undefined, name: PropertyKey) => (proto ? getOwnPropertyDescriptor(proto, name)?.get : undefined);
   const typedArrayProto = getPrototypeOf(Uint8Array.prototype) as object;
@@ -104,32 +131,78 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
     for (let i = 0; i < waiting.length; i++) waiting[i]!();
   };
   setTimeout(() => finish(true), completionMs);
+  /** `s` as a JSON string literal: quotes, backslashes, control characters and lone surrogates escaped. */
+  const digits = '0123456789abcdef';
+  const quote = (s: string): string => {
+    let out = '"';
+    let start = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = apply(charCodeAt, s, [i]) as number;
+      if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0xd800 || c > 0xdfff)) continue;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+        const next = apply(charCodeAt, s, [i + 1]) as number;
+        if (next >= 0xdc00 && next <= 0xdfff) {
+          i++;
+          continue;
+        }
+      }
+      const hex = `${digits[(c >> 12) & 15]}${digits[(c >> 8) & 15]}${digits[(c >> 4) & 15]}${digits[c & 15]}`;
+      out += `${apply(stringSlice, s, [start, i])}${c === 0x22 ? '\\"' : c === 0x5c ? '\\\\' : `\\u${hex}`}`;
+      start = i + 1;
+    }
+    return `${out}${apply(stringSlice, s, [start])}"`;
+  };
+  /** JSON text of a value the recorder built: null, booleans, finite numbers, strings, arrays and plain objects. */
+  const json = (value: unknown): string => {
+    if (value === null) return 'null';
+    switch (typeof value) {
+      case 'boolean':
+        return value ? 'true' : 'false';
+      case 'number':
+        return finite(value) ? `${value}` : 'null';
+      case 'string':
+        return quote(value);
+    }
+    let out = '';
+    if (isArray(value)) {
+      for (let i = 0; i < value.length; i++) out += `${i ? ',' : ''}${json(value[i])}`;
+      return `[${out}]`;
+    }
+    const keys = getOwnPropertyNames(value);
+    for (let i = 0; i < keys.length; i++) out += `${i ? ',' : ''}${quote(keys[i]!)}:${json((value as Record<string, unknown>)[keys[i]!])}`;
+    return `{${out}}`;
+  };
   const push = (record: object) => {
     if (ended || overBudget) return;
-    const text = stringify(record);
-    if (records.length + text.length > maxBytes) overBudget = true;
-    else records += `${count++ ? ',' : ''}${text}`;
+    const written = json(record);
+    if (records.length + written.length > maxBytes) overBudget = true;
+    else records += `${count++ ? ',' : ''}${written}`;
   };
-  const labelOf = (label: unknown) => (typeof label === 'string' ? label : String(label));
+  const labelOf = (label: unknown) => (typeof label === 'string' ? label : text(label));
 
   const base64 = (bytes: Uint8Array): string => {
     let binary = '';
     for (let i = 0; i < bytes.length; i += 0x8000)
-      binary += apply(fromCharCode, null, bytes.subarray(i, i + 0x8000) as unknown as number[]);
+      binary += apply(fromCharCode, null, apply(subarray, bytes, [i, i + 0x8000]) as unknown as number[]);
     return toBase64(binary);
   };
-  const bufferOf = (elementType: string, length: number, [buffer, offset, size]: unknown[]) => ({
+  // Indexing, not destructuring or map: both go through built-ins a page may replace.
+  const bufferOf = (elementType: string, length: number, view: unknown[]) => ({
     $buffer: true,
     elementType,
     length,
-    base64: base64(new Bytes(buffer as ArrayBuffer, offset as number, size as number)),
+    base64: base64(new Bytes(view[0] as ArrayBuffer, view[1] as number, view[2] as number)),
   });
-  const viewBytes = (getters: AnyFunction[], value: object) => getters.map((get) => apply(get, value, []));
+  const viewBytes = (getters: AnyFunction[], value: object) => [
+    apply(getters[0]!, value, []),
+    apply(getters[1]!, value, []),
+    apply(getters[2]!, value, []),
+  ];
 
   const errorName = (value: unknown): string | null => {
     if (!(value instanceof ErrorType)) return null;
     const name = (value as Error).name;
-    return typeof name === 'string' ? name : String(name);
+    return typeof name === 'string' ? name : text(name);
   };
 
   function canonical(value: unknown, depth: number, path: object[]): unknown {
@@ -141,11 +214,11 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
         return value;
       case 'number':
         if (finite(value) && !(value === 0 && 1 / value < 0)) return value;
-        return { $num: value === 0 ? '-0' : String(value) };
+        return { $num: value === 0 ? '-0' : text(value) };
       case 'bigint':
-        return { $bigint: String(value) };
+        return { $bigint: text(value) };
       case 'symbol':
-        return { $symbol: String(value) };
+        return { $symbol: text(value) };
     }
     if (value === null) return null;
     const object = value as object;
@@ -215,10 +288,12 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
     if (target === window) return 'window';
     if (target === document) return 'document';
     if (target instanceof Element) return target.id ? `${target.tagName}#${target.id}` : target.tagName;
-    return apply(Object.prototype.toString, target, []).slice(8, -1);
+    return apply(stringSlice, apply(objectToString, target, []), [8, -1]) as string;
   };
 
-  const trace = freeze({
+  let claimed = false;
+  let afterScript: ((threw: boolean, error: unknown) => void) | undefined;
+  const recorder = freeze({
     value(label: unknown, value: unknown) {
       push({ seq: count, kind: 'value', label: labelOf(label), value: canonical(value, 0, []) });
     },
@@ -242,26 +317,79 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
       finish(false);
     },
   });
-  defineProperty(window, 'trace', { value: trace, enumerable: true });
+  /** The public recorder: the private one's methods, until claimed. */
+  const unlessClaimed =
+    <A extends unknown[]>(method: (...args: A) => void) =>
+    (...args: A) => {
+      if (!claimed) apply(method, recorder, args);
+    };
+  const trace = freeze({
+    value: unlessClaimed(recorder.value),
+    event: unlessClaimed(recorder.event),
+    settle: unlessClaimed(recorder.settle),
+    error: unlessClaimed(recorder.error),
+    done: unlessClaimed(recorder.done),
+    claim(after?: unknown) {
+      if (claimed) return null;
+      claimed = true;
+      if (typeof after === 'function') afterScript = after as typeof afterScript;
+      deleteProperty(window, 'trace');
+      return recorder;
+    },
+  });
+  // Configurable, so that a claim can take it away; not writable, so an assignment does not.
+  defineProperty(window, 'trace', { value: trace, enumerable: true, configurable: true });
 
   // Runs the request's script once the page has loaded, and answers when the trace has ended —
   // only on this document: its URL and the nonce it was served with must be the caller's.
   // A null script only waits for the end: WebKitGTK's WebDriver gives up on a call during which a
   // dialog was dismissed, though the trace goes on, and the driver then asks again.
-  const run = (check: { url: string; nonce: string }, script: string | null, done: (outcome: unknown[]) => void) => {
+  const run = (check: { url: string; nonce: string }, script: string | null, done: (text: string) => void) => {
+    const answer = (text: string) => {
+      transport?.restoreTransport();
+      done(text);
+    };
     const href = apply(hrefGet, here, []) as string;
-    if (check.nonce !== nonce) return done(['elsewhere', href]);
+    if (check.nonce !== nonce) return answer(json(['elsewhere', href]));
+    if (tampered !== null) return answer(json(['tampered', tampered]));
     if (script !== null) {
-      try {
-        globalEval(script);
-      } catch (error) {
-        trace.error('script', error);
-      }
+      microtask(() => {
+        let threw = false;
+        let thrown: unknown;
+        try {
+          globalEval(script);
+        } catch (error) {
+          threw = true;
+          thrown = error;
+        }
+        if (afterScript) {
+          try {
+            afterScript(threw, thrown);
+          } catch {
+            // the claimant's own failure: it has what it recorded
+          }
+        } else if (threw) recorder.error('script', thrown);
+      });
     }
-    const reply = () => done([origin, secure, timedOut, overBudget ? null : `[${records}]`]);
+    const reply = () => answer(`[${json(origin)},${json(secure)},${json(timedOut)},${overBudget ? 'null' : `[${records}]`}]`);
     if (ended) reply();
     else waiting[waiting.length] = reply;
   };
+  // What WebKitGTK's WebDriver runs on, as it stood when the page had loaded and before the
+  // driver's call: a replaced one is put back, and the case answered as tampered.
+  let tampered: string | null = null;
+  if (transport) {
+    apply(listen, window, [
+      'pageshow',
+      () => {
+        const replaced = transport.transportChanged();
+        if (!replaced.length) return;
+        tampered = replaced[0]!;
+        transport.restoreTransport();
+      },
+      { once: true },
+    ]);
+  }
   defineProperty(window, hookKey, { value: freeze(run), writable: false, enumerable: false, configurable: false });
 
   // Every trace page shares one real origin: start from empty storage whatever an earlier trace left.
@@ -279,28 +407,48 @@ function installRecorder(completionMs: number, hookKey: string, maxDepth: number
   document.currentScript?.remove();
 }
 
-/** The main-world call the driver makes once the trace page has loaded: `(hookKey, check, script) => Promise<TraceOutcome>`. */
-function runTraceInPage(hookKey: string, check: { url: string; nonce: string }, script: string | null): Promise<TraceOutcome> {
-  return new Promise((resolve) => {
-    const run = (window as unknown as Record<string, (c: unknown, s: string | null, done: (outcome: TraceOutcome) => void) => void>)[
-      hookKey
-    ];
-    // No recorder: the page is not a trace page of the oracle's (the case navigated away).
-    if (typeof run !== 'function') resolve(['elsewhere', String(location.href)]);
-    else run(check, script, resolve);
-  });
+/**
+ * The main-world call the driver makes once the trace page has loaded:
+ * `(hookKey, check, script, reply?) => Promise<string>`, the hook's JSON text. Given `reply`
+ * (WebKitGTK's driver hands one), it answers through it and returns it, with no promise on the
+ * way: a promise's reactions go through the page's Promise.prototype.then, which the case may
+ * have replaced.
+ */
+function runTraceInPage(
+  hookKey: string,
+  check: { url: string; nonce: string },
+  script: string | null,
+  reply?: (text: string) => void,
+): Promise<string> | typeof reply {
+  const run = (window as unknown as Record<string, (c: unknown, s: string | null, done: (text: string) => void) => void>)[hookKey];
+  // No recorder: the page is not a trace page of the oracle's (the case navigated away).
+  const answer = (done: (text: string) => void) =>
+    typeof run === 'function' ? run(check, script, done) : done(JSON.stringify(['elsewhere', String(location.href)]));
+  if (!reply) return new Promise(answer);
+  answer(reply);
+  return reply;
 }
 
 /**
  * The trace page for `html` (body markup) and its nonce: the recorder's <script> first, then the
- * markup, which the parser places in head or body as it would in any document.
+ * markup, which the parser places in head or body as it would in any document. A trace that
+ * does not call trace.done() ends `completionMs` after the recorder is installed. `guarded` for
+ * an engine without an isolated world (WebKitGTK), whose driver runs on the page's built-ins.
  */
-export function tracePage(html: string, nonce: string, maxBytes: number): string {
-  const recorder = `(${installRecorder.toString()})(${[TRACE_COMPLETION_MS, HOOK_KEY, MAX_DEPTH, MAX_ITEMS, nonce, maxBytes].map((a) => JSON.stringify(a)).join(', ')});`;
-  return `<!doctype html><script>${recorder}</script>${html}`;
+export function tracePage(
+  html: string,
+  nonce: string,
+  maxBytes: number,
+  completionMs: number = TRACE_TIMEOUT.defaultMs,
+  guarded = false,
+): string {
+  const args = [completionMs, HOOK_KEY, MAX_DEPTH, MAX_ITEMS, nonce, maxBytes].map((a) => JSON.stringify(a));
+  const transport = guarded ? `(${captureBuiltins.toString()})(false)` : 'null';
+  return `<!doctype html><script>(${installRecorder.toString()})(${args.join(', ')}, ${transport});</script>${html}`;
 }
 
-if (/<\/script|<!--|<script/i.test(tracePage('', '0', 0).slice('<!doctype html><script>'.length, -'</script>'.length))) {
+const recorderText = (guarded: boolean) => tracePage('', '0', 0, 1, guarded).slice('<!doctype html><script>'.length, -'</script>'.length);
+if ([false, true].some((guarded) => /<\/script|<!--|<script/i.test(recorderText(guarded)))) {
   throw new Error('the recorder source would break out of its <script> element');
 }
 

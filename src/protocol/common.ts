@@ -3,6 +3,11 @@
 // each of those modules imports this one and none imports another.
 import { Type, type TSchema } from '@sinclair/typebox';
 
+/**
+ * The engine list: every per-engine shape, pair key and report column is derived from it. In
+ * alphabetical order, which is the order of every per-engine map on the wire and of the names in
+ * a pair key.
+ */
 export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
@@ -55,7 +60,10 @@ export const literalUnion = <T extends readonly string[]>(values: T, description
 export const EngineNameSchema = literalUnion(ENGINE_NAMES, 'A browser engine the oracle drives.');
 export const ProfileNameSchema = literalUnion(PROFILE_NAMES, 'A launch profile (docs/protocol.md, "Launch profiles").');
 
-export const Id = Type.String({ description: 'Chosen by the client; echoed on the response that answers it.' });
+export const Id = Type.String({
+  description:
+    'Chosen by the client; echoed on the response that answers it. Well-formed Unicode: an id holding a lone surrogate is refused.',
+});
 
 export const EngineList = Type.Array(EngineNameSchema, {
   minItems: 1,
@@ -63,12 +71,13 @@ export const EngineList = Type.Array(EngineNameSchema, {
   description: 'Which engines run the case; omitted means every engine the oracle launched.',
 });
 
-/** `{chromium?, firefox?, webkit?}`, closed. */
+/** The properties of an object with one key per name, in the names' order, each holding `value`. */
+export const keyed = <K extends string, T extends TSchema>(names: readonly K[], value: T) =>
+  Object.fromEntries(names.map((name) => [name, value])) as { [N in K]: T };
+
+/** One optional field per engine (`{chromium?, firefox?, webkit?}`), closed. */
 export const PerEngine = <T extends TSchema>(value: T, description?: string) =>
-  Type.Object(
-    { chromium: Type.Optional(value), firefox: Type.Optional(value), webkit: Type.Optional(value) },
-    { ...strict, ...(description ? { description } : {}) },
-  );
+  Type.Object(keyed(ENGINE_NAMES, Type.Optional(value)), { ...strict, ...(description ? { description } : {}) });
 
 /** Each engine's error text, where an engine failed; the contract leaves it out when empty. */
 export const EngineErrors = PerEngine(Type.String(), 'Per engine that failed: a stable code, a colon, then the message.');

@@ -1,7 +1,7 @@
 // The settings an oracle is launched with, in one schema: the options of the library's
 // `Oracle.launch`, the fields of a config file (browser-oracle.config.json) and, for the
 // executables, what `ping` reports. Every field is optional; what is left out takes its default.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TString } from '@sinclair/typebox';
 import { EngineNameSchema, literalUnion, ProfileNameSchema, strict, type EngineName } from './common.js';
 import { FONT_SET_NAMES } from './font-sets.js';
 
@@ -10,21 +10,41 @@ export type BrowserSource = (typeof BROWSER_SOURCES)[number];
 
 const Path = (description: string) => Type.String({ minLength: 1, description });
 
-/** The executables an oracle may be given instead of the engines' own builds: the engine each belongs to, and its flag. */
+/**
+ * The executables an oracle may be given instead of the engines' own builds: the engine each
+ * belongs to, its flag, what it is (the config file's schema) and what its flag does (--help).
+ */
 export const EXECUTABLES = {
-  chromium: { engine: 'chromium', flag: '--chromium' },
-  firefox: { engine: 'firefox', flag: '--firefox' },
-  webkitDriver: { engine: 'webkit', flag: '--webkit-driver' },
-  miniBrowser: { engine: 'webkit', flag: '--minibrowser' },
-} as const satisfies Record<string, { engine: EngineName; flag: string }>;
+  chromium: {
+    engine: 'chromium',
+    flag: '--chromium',
+    description: 'A Chromium (or Chrome) executable, driven over CDP.',
+    help: 'run this Chromium (or Chrome) executable',
+  },
+  firefox: {
+    engine: 'firefox',
+    flag: '--firefox',
+    description: 'A Firefox executable, driven over WebDriver BiDi.',
+    help: 'run this Firefox executable',
+  },
+  webkitDriver: {
+    engine: 'webkit',
+    flag: '--webkit-driver',
+    description: "WebKitGTK's WebDriver server (WebKitWebDriver).",
+    help: 'run this WebKitGTK WebDriver server (WebKitWebDriver)',
+  },
+  miniBrowser: {
+    engine: 'webkit',
+    flag: '--minibrowser',
+    description: "WebKitGTK's MiniBrowser, which the WebDriver server starts.",
+    help: 'have the WebDriver server start this MiniBrowser',
+  },
+} as const satisfies Record<string, { engine: EngineName; flag: string; description: string; help: string }>;
 export type ExecutableKey = keyof typeof EXECUTABLES;
 
 export const ExecutablesSchema = Type.Object(
-  {
-    chromium: Type.Optional(Path('A Chromium (or Chrome) executable, driven over CDP.')),
-    firefox: Type.Optional(Path('A Firefox executable, driven over WebDriver BiDi.')),
-    webkitDriver: Type.Optional(Path("WebKitGTK's WebDriver server (WebKitWebDriver).")),
-    miniBrowser: Type.Optional(Path("WebKitGTK's MiniBrowser, which the WebDriver server starts.")),
+  Object.fromEntries(Object.entries(EXECUTABLES).map(([key, { description }]) => [key, Type.Optional(Path(description))])) as {
+    [K in ExecutableKey]: TOptional<TString>;
   },
   { ...strict, description: 'Executables used instead of the bundled or system builds.' },
 );

@@ -20,9 +20,9 @@ import {
 } from './schema.js';
 import { TraceRequestSchema, TraceResponseSchema } from './trace-schema.js';
 import { ScreenshotRequestSchema, ScreenshotResponseSchema } from './screenshot-schema.js';
-import type { VoteResult } from './vote-schema.js';
-import type { TraceVoteResult } from './trace-vote-schema.js';
-import type { ReflectVoteResult } from './reflect-vote-schema.js';
+import { VoteResultSchema } from './vote-schema.js';
+import { TraceVoteResultSchema } from './trace-vote-schema.js';
+import { ReflectVoteResultSchema } from './reflect-vote-schema.js';
 import { JsonText } from './json-text.js';
 import type { InProcess, WireValue } from './wire.js';
 
@@ -34,13 +34,10 @@ import type { InProcess, WireValue } from './wire.js';
  */
 export type DocumentKind = 'document' | 'body' | 'recorder';
 
-/** Each three-way vote (src/comparator) by its kind, with the result it gives: the dumps', the traces', the states'. */
-export interface VoteResults {
-  geometry: VoteResult;
-  trace: TraceVoteResult;
-  reflect: ReflectVoteResult;
-}
-export type VoteKind = keyof VoteResults;
+/** Each three-way vote (src/comparator) by its kind, with the schema of the result it gives: the dumps', the traces', the states'. */
+export const VOTE_SCHEMAS = { geometry: VoteResultSchema, trace: TraceVoteResultSchema, reflect: ReflectVoteResultSchema } as const;
+export type VoteKind = keyof typeof VOTE_SCHEMAS;
+export type VoteResults = { [K in VoteKind]: Static<(typeof VOTE_SCHEMAS)[K]> };
 
 interface Descriptor {
   request: TObject;

@@ -163,19 +163,33 @@ export function decodePageStateText(text: unknown): Static<typeof PageStateSchem
   return value;
 }
 
-// A trace's records come back as JSON text the recorder made: parsed and checked against the
-// record schema, then encoded again by the caller, so nothing of the page's text reaches an answer.
+// A trace comes back as JSON text the recorder wrote (a string crosses every driver as it is):
+// parsed and checked against the record schema, then encoded again by the caller, so nothing of
+// the page's text reaches an answer.
 const checkOutcome = TypeCompiler.Compile(
-  Type.Tuple([Type.String(), Type.Boolean(), Type.Boolean(), Type.Union([Type.String(), Type.Null()])]),
+  Type.Tuple([Type.String(), Type.Boolean(), Type.Boolean(), Type.Union([Type.Array(Type.Unknown()), Type.Null()])]),
 );
 const checkRecords = TypeCompiler.Compile(Type.Array(TraceSchema.properties.records.items));
 
-/** The recorder's answer: where and how the trace ran, and its records (null: over the byte budget). */
-export function decodeTraceOutcome(value: unknown): { origin: string; secure: boolean; timedOut: boolean; records: TraceRecord[] | null } {
+/** A finished trace as the recorder answered it: where and how it ran, and its records (null: over the byte budget). */
+export interface TraceOutcome {
+  origin: string;
+  secure: boolean;
+  timedOut: boolean;
+  records: TraceRecord[] | null;
+}
+
+/** The recorder's answer, or where the page is when it is not the case's trace page. */
+export function decodeTraceText(text: unknown): TraceOutcome | { elsewhere: string } {
+  const value = parse(text, 'trace');
+  if (Array.isArray(value) && value.length === 2 && typeof value[1] === 'string') {
+    if (value[0] === 'elsewhere') return { elsewhere: value[1] };
+    // On WebKitGTK: the page replaced a built-in its WebDriver runs on while it loaded.
+    if (value[0] === 'tampered')
+      throw tampered(`${JSON.stringify(value[1].slice(0, 100))} was replaced while it loaded, a built-in WebKitGTK's WebDriver runs on`);
+  }
   if (!checkOutcome.Check(value)) throw tampered('trace does not have the trace’s shape');
-  const [origin, secure, timedOut, text] = value;
-  if (text === null) return { origin, secure, timedOut, records: null };
-  const records = parse(text, 'trace records');
-  if (!checkRecords.Check(records)) throw tampered('trace records do not have the records’ shape');
+  const [origin, secure, timedOut, records] = value;
+  if (records !== null && !checkRecords.Check(records)) throw tampered('trace records do not have the records’ shape');
   return { origin, secure, timedOut, records };
 }

@@ -4,6 +4,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { OP_NAMES, OPS } from './ops.js';
 import { ErrorResponseSchema } from './schema.js';
+import { CANDIDATE_SCHEMAS } from './candidate-schema.js';
 
 const defName = (kind: string, suffix: string) => `${kind[0]!.toUpperCase()}${kind.slice(1)}${suffix}`;
 
@@ -18,6 +19,8 @@ export function protocolJsonSchema(): object {
   const defs: Record<string, TSchema> = {};
   for (const [kind, schema] of Object.entries(requests)) defs[defName(kind, 'Request')] = schema;
   for (const [kind, schema] of Object.entries(responses)) defs[defName(kind, 'Response')] = schema;
+  // The candidate protocol (docs/candidate.md): what the oracle and an engine under test say to each other.
+  for (const [kind, schema] of Object.entries(CANDIDATE_SCHEMAS)) defs[`Candidate${kind}`] = schema;
   const refs = (suffix: string, kinds: string[]) => kinds.map((kind) => ({ $ref: `#/$defs/${defName(kind, suffix)}` }));
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

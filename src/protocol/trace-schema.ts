@@ -18,6 +18,19 @@ const CANONICAL = Type.Unknown({
     'below depth 4, {$shape: "object"|"function"} or {$shape: "array", length} alone. See docs/protocol.md, "Trace".',
 });
 
+/** The default completion timeout (the contract's), and the longest a request may ask for. */
+export const TRACE_TIMEOUT = { defaultMs: 5_000, maxMs: 60_000 } as const;
+
+/** The ways two traces' records are paired: in push order (the contract's), or by label. */
+const TRACE_ALIGNMENTS = ['seq', 'label'] as const;
+export type TraceAlignment = (typeof TRACE_ALIGNMENTS)[number];
+
+/**
+ * A file's path under the trace page: segments of letters, digits and `_ ~ + , = @ - .`, none
+ * starting with a dot (so no `.`, `..` or hidden name) and none empty; no leading slash.
+ */
+export const TRACE_FILE_PATH = '^[A-Za-z0-9_~+,=@-][A-Za-z0-9._~+,=@-]*(/[A-Za-z0-9_~+,=@-][A-Za-z0-9._~+,=@-]*)*$';
+
 export const TraceRequestSchema = Type.Object(
   {
     id: Id,
@@ -26,6 +39,31 @@ export const TraceRequestSchema = Type.Object(
     html: Type.Optional(Type.String({ description: 'Body markup of the trace page; omitted means an empty body.' })),
     engines: Type.Optional(EngineList),
     vote: Type.Optional(Type.Boolean({ description: 'Also answer with the three-way vote on the traces, taken beside the engines.' })),
+    timeout_ms: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: TRACE_TIMEOUT.maxMs,
+        description: `Milliseconds after the recorder is installed at which a trace that did not call trace.done() ends, timed out (default ${TRACE_TIMEOUT.defaultMs}).`,
+      }),
+    ),
+    files: Type.Optional(
+      Type.Record(Type.String({ pattern: TRACE_FILE_PATH }), Type.String(), {
+        additionalProperties: false,
+        description:
+          'Files served beside the trace page (`resources/x.html` in the page resolves to the key "resources/x.html"), read-only, ' +
+          'while the trace runs. Keys: relative paths whose segments use letters, digits and _~+,=@-. and do not start with a dot.',
+      }),
+    ),
+    align: Type.Optional(
+      Type.Union(
+        TRACE_ALIGNMENTS.map((a) => Type.Literal(a)),
+        {
+          description:
+            'How a vote pairs two traces\' records: "seq" (the default) record by record in push order; "label" by label ' +
+            '(the n-th record of a label with the n-th of the same label), a label missing in one trace a difference of its own.',
+        },
+      ),
+    ),
   },
   { ...strict, title: 'Trace: run a script in a real origin and record what it observes' },
 );
@@ -60,7 +98,7 @@ export const TraceSchema = Type.Object(
     profile: ProfileNameSchema,
     origin: Type.String({ description: 'The trace page origin, http://localhost:<port>.' }),
     is_secure_context: Type.Boolean(),
-    timed_out: Type.Boolean({ description: 'The fixed 5000 ms completion timeout ended the trace, not trace.done().' }),
+    timed_out: Type.Boolean({ description: 'The completion timeout (timeout_ms, 5000 by default) ended the trace, not trace.done().' }),
     records: Type.Array(record, { description: 'Every record in push order.' }),
   },
   { ...strict, title: 'Trace' },

@@ -17,6 +17,7 @@ import {
 } from './ops.js';
 import { ConfigError, OracleError } from './errors.js';
 import { LaunchOptionsSchema, type LaunchOptions } from './launch-options.js';
+import { idProblem } from './id.js';
 
 // A Map, so that an op read off the wire can only find an op's own checker.
 const checkers = new Map<OpName, TypeCheck<TSchema>>(OP_NAMES.map((op) => [op, TypeCompiler.Compile(OPS[op].request)]));
@@ -85,6 +86,8 @@ export function checkRequest(value: unknown): Parsed {
   if (id === null) {
     return fail(null, 'invalid_request', `field "id": ${Object.hasOwn(record, 'id') ? 'must be a string' : 'is required'}`);
   }
+  const unusable = idProblem(id);
+  if (unusable) return fail(null, 'invalid_request', `field "id": ${unusable}`);
   const named = Object.hasOwn(record, 'op') ? record.op : undefined;
   const op = named === undefined ? UNNAMED_OP : isOp(named) && namesItsOp(named) ? named : undefined;
   if (op === undefined) {
@@ -123,13 +126,16 @@ export function describeValueError(error: ValueError): string {
   const field = error.path
     .split('/')
     .slice(1)
+    // JSON Pointer escapes, so that a key holding `/` (a trace's file path) reads as sent.
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
     .join('')
     .replace(/^\./, '');
   const name = `field "${field}"`;
   switch (error.type) {
     case ValueErrorType.ObjectAdditionalProperties:
-      return `${name}: unknown field`;
+      // A map whose keys follow a pattern (a trace's `files`): the key is what is wrong.
+      return error.schema.patternProperties ? `${name}: not an allowed key` : `${name}: unknown field`;
     case ValueErrorType.ObjectRequiredProperty:
       return `${name}: is required`;
     case ValueErrorType.Union: {

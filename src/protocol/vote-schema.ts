@@ -1,7 +1,7 @@
 // The geometry vote as it travels in a `vote` answer: the schema is the type the comparator
 // returns (src/comparator/vote.ts), so the published schema says exactly what a client gets.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { EngineNameSchema, literalUnion, STYLE_PROPERTIES, strict } from './common.js';
+import { ENGINE_NAMES, EngineNameSchema, keyed, literalUnion, STYLE_PROPERTIES, strict } from './common.js';
 
 const CLUSTER_VERDICTS = ['unanimous', 'outlier', 'split', 'insufficient'] as const;
 export type ClusterVerdict = (typeof CLUSTER_VERDICTS)[number];
@@ -20,10 +20,19 @@ const EngineStatusSchema = Type.Union([
 ]);
 export type EngineStatus = Static<typeof EngineStatusSchema>;
 
-export const EngineStatusesSchema = Type.Object(
-  { chromium: EngineStatusSchema, firefox: EngineStatusSchema, webkit: EngineStatusSchema },
-  { ...strict, description: 'usable; discarded (the document overflowed); error (with the message); absent (not in the response).' },
-);
+/** The unordered pairs of `names`, each `a~b` with `a` earlier in the list. */
+type PairsOf<T extends readonly string[]> = T extends readonly [infer A extends string, ...infer Rest extends readonly string[]]
+  ? `${A}~${Rest[number]}` | PairsOf<Rest>
+  : never;
+/** The key of a pair of engines: "chromium~firefox", names in the engine list's (alphabetical) order. */
+export type PairKey = PairsOf<typeof ENGINE_NAMES>;
+/** Every pair key, in engine order: the pairs of a vote, when every engine is usable. */
+export const PAIR_KEYS = ENGINE_NAMES.flatMap((a, i) => ENGINE_NAMES.slice(i + 1).map((b) => `${a}~${b}`)) as PairKey[];
+
+export const EngineStatusesSchema = Type.Object(keyed(ENGINE_NAMES, EngineStatusSchema), {
+  ...strict,
+  description: 'usable; discarded (the document overflowed); error (with the message); absent (not in the response).',
+});
 
 const SummarySchema = Type.Object(
   {
@@ -45,12 +54,9 @@ const DivergenceSchema = Type.Object(
   { ...strict, description: 'The first index where (tag, depth, parent) differ; null past the end of a dump.' },
 );
 
-/** One `T` per pair of usable engines, keyed "chromium~firefox" (names in alphabetical order), closed. */
+/** One `T` per pair of usable engines, keyed by pair ("chromium~firefox", names in engine order), closed. */
 export const PerPair = <T extends TSchema>(value: T, description: string) =>
-  Type.Object(
-    { 'chromium~firefox': Type.Optional(value), 'chromium~webkit': Type.Optional(value), 'firefox~webkit': Type.Optional(value) },
-    { ...strict, description },
-  );
+  Type.Object(keyed(PAIR_KEYS, Type.Optional(value)), { ...strict, description });
 
 const PairResultSchema = Type.Object(
   { verdict: literalUnion(COMPARE_VERDICTS), summary: SummarySchema, divergence: Type.Optional(DivergenceSchema) },
@@ -89,4 +95,3 @@ export const VoteResultSchema = Type.Object(
   { ...strict, description: 'See docs/protocol.md, "Vote".' },
 );
 export type VoteResult = Static<typeof VoteResultSchema>;
-export type PairKey = keyof VoteResult['pairs'];

@@ -56,10 +56,13 @@ export class Collector {
     waiter.resolve(result);
   }
 
-  /** Stops collecting; the cases still waiting are rejected with `error`. */
+  /**
+   * Stops collecting; the cases still waiting are rejected with `error`. Forced: a result taken
+   * but not yet removed goes with the results queue, and nothing waits for Redis.
+   */
   async close(error: Error): Promise<void> {
     for (const id of [...this.waiting.keys()]) this.fail(id, error);
-    await this.worker.close();
+    await this.worker.close(true);
     this.connection.disconnect();
   }
 }

@@ -64,14 +64,17 @@ const refused = (error: Error & { code?: string }) =>
   error.name === 'ReplyError' || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(error.code ?? '');
 
 /**
- * Waits until Redis at `url` answers, on a connection of its own; a refusal that waiting cannot
- * cure is a ConfigError naming the URL, password hidden.
+ * Waits until Redis at `url` answers, on a connection of its own: true then, false once `stop`
+ * is aborted first. A refusal that waiting cannot cure is a ConfigError naming the URL, password
+ * hidden.
  */
-export async function reachable(url: URL): Promise<void> {
+export async function reachable(url: URL, stop?: AbortSignal): Promise<boolean> {
+  if (stop?.aborted) return false;
   const probe = new Redis(url.href, { maxRetriesPerRequest: null, lazyConnect: true });
   let warned = false;
+  let onAbort: (() => void) | undefined;
   try {
-    await new Promise<void>((resolve, reject) => {
+    return await new Promise<boolean>((resolve, reject) => {
       probe.on('error', (error: Error) => {
         if (refused(error)) reject(new ConfigError(`--queue ${shown(url)}: ${firstLine(error)}`));
         else if (!warned) {
@@ -79,9 +82,13 @@ export async function reachable(url: URL): Promise<void> {
           log.warn(`queue: waiting for Redis at ${shown(url)} (${error.message})`);
         }
       });
-      probe.ping().then(() => resolve(), reject);
+      onAbort = () => resolve(false);
+      stop?.addEventListener('abort', onAbort, { once: true });
+      probe.ping().then(() => resolve(true), reject);
     });
   } finally {
+    if (onAbort) stop?.removeEventListener('abort', onAbort);
+    // disconnect(), not quit(): it ends the retries at once, whether Redis answers or not.
     probe.disconnect();
   }
 }

@@ -1,6 +1,7 @@
 // The submitter: the oracle's interface (run a case, ping) with the cases run by the queue's
-// workers. It keeps at most `outstanding` jobs in Redis (a case counts from being added until
-// its result is collected), so a corpus of any size never sits in Redis at once. Every job
+// workers. It keeps at most `outstanding` cases in Redis (a case counts from being added until
+// its result is collected; the job and result of a case just collected stay until the worker and
+// the collector remove them), so a corpus of any size never sits in Redis at once. Every job
 // carries the name of this submitter's own results queue, where the collector waits.
 //
 // Nothing is lost: an audit looks, now and then, for the cases whose job and result are both
@@ -9,18 +10,20 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import PQueue from 'p-queue';
+import pTimeout from 'p-timeout';
 import type { Answered } from '../coordinator/oracle-service.js';
 import { OracleError } from '../protocol/errors.js';
-import { RESULT_FIELDS, type Answer, type AnswerFields, type CaseOp, type Request, type RequestOf } from '../protocol/ops.js';
-import { plainJson, type WireValue } from '../protocol/wire.js';
+import type { Answer, AnswerFields, CaseOp, Request, RequestOf } from '../protocol/ops.js';
+import type { WireValue } from '../protocol/wire.js';
 import { log } from '../system/log.js';
+import { answerOf, pingFields } from './answers.js';
 import { Collector } from './collector.js';
 import { CASES_QUEUE, connect, reachable, resultsQueue, shown } from './connection.js';
-import type { CaseJob, CaseResult, WorkerInfo } from './jobs.js';
+import type { CaseJob, WorkerInfo } from './jobs.js';
 import { disagreement } from './setups.js';
 
 export interface QueueOracleOptions {
-  /** The most jobs in Redis at once. */
+  /** The most cases in Redis at once whose results are not collected. */
   outstanding: number;
   /** How often to look for lost cases; a case is looked for once it has waited this long. */
   auditMs?: number;
@@ -28,6 +31,9 @@ export interface QueueOracleOptions {
 
 /** A case's job is tried this many times when its worker fails it (its engines stopped under it). */
 const ATTEMPTS = 3;
+
+/** How long closing waits for Redis to take this submitter's jobs and results queue away. */
+const TIDY_MS = 10_000;
 
 interface Pending {
   job: CaseJob;
@@ -48,10 +54,12 @@ export class QueueOracle {
   private first: WorkerInfo | undefined;
   private disagreed = false;
 
-  /** Connects to the queue at `url` once Redis answers; rejects with a ConfigError when it refuses this client. */
-  static async open(url: URL, options: QueueOracleOptions): Promise<QueueOracle> {
-    await reachable(url);
-    return new QueueOracle(url, options);
+  /**
+   * Connects to the queue at `url` once Redis answers; undefined when `stop` is aborted first.
+   * Rejects with a ConfigError when Redis refuses this client.
+   */
+  static async open(url: URL, options: QueueOracleOptions, stop?: AbortSignal): Promise<QueueOracle | undefined> {
+    return (await reachable(url, stop)) ? new QueueOracle(url, options) : undefined;
   }
 
   private constructor(
@@ -77,8 +85,7 @@ export class QueueOracle {
   /** A ping answered by one worker's oracle: its engines, versions, profile and fonts (the id left out). */
   async ping(): Promise<AnswerFields<'ping'>> {
     const { answer } = await this.slots.add(() => this.submit('ping', { id: 'ping', op: 'ping' }));
-    const { id: _, ...fields } = answer;
-    return fields as AnswerFields<'ping'>;
+    return pingFields(answer);
   }
 
   /** The first worker that answered, once one has. */
@@ -95,9 +102,10 @@ export class QueueOracle {
     const result = this.collector.expect(id);
     this.pending.set(id, { job, since: Date.now() });
     try {
-      await this.add(id, job);
-      const collected = await result;
-      return { answer: this.answerOf(request, collected), versions: collected.worker.versions };
+      // Awaited together: the result may fail (the oracle closing) while the job is still being added.
+      const [, { worker, answer }] = await Promise.all([this.add(id, job), result]);
+      this.note(worker);
+      return { answer: answerOf(request.id, answer), versions: worker.versions };
     } finally {
       this.pending.delete(id);
     }
@@ -111,21 +119,6 @@ export class QueueOracle {
       // Kept until the audit has read why (then removed), or for a day when no one reads it.
       removeOnFail: { age: 24 * 3600 },
     });
-  }
-
-  private answerOf(request: Request, result: CaseResult): Record<string, WireValue | undefined> {
-    this.note(result.worker);
-    const answer: Record<string, WireValue | undefined> = { id: request.id };
-    for (const [key, value] of Object.entries(result.answer)) {
-      if (key === 'id') continue;
-      // The bulky members go back to JSON text, per engine where the answer has one each: written
-      // natively now, so neither the journal nor stdout walks them value by value.
-      if (key === 'vote') answer[key] = plainJson(value);
-      else if (RESULT_FIELDS.has(key) && typeof value === 'object' && value !== null)
-        answer[key] = Object.fromEntries(Object.entries(value).map(([engine, v]) => [engine, plainJson(v)]));
-      else answer[key] = value as WireValue;
-    }
-    return answer;
   }
 
   /** Warns once when workers run different engine builds, fonts or profiles: each case records the versions it ran with. */
@@ -166,17 +159,31 @@ export class QueueOracle {
     if (lost) log.warn(`queue: ${lost} case(s) were lost from ${shown(this.url)} (did Redis restart?): added again`);
   }
 
-  /** Stops: the cases still waiting are failed, this submitter's jobs still waiting and its results queue removed. */
-  async close(): Promise<void> {
+  /**
+   * Stops: the cases still waiting are failed, and this submitter's jobs still waiting and its
+   * results queue are removed from Redis. Every Redis command waits while Redis is away (BullMQ's
+   * own close too), so that part is done only while Redis answers, within TIDY_MS, and is given
+   * up once `hurry` is aborted: closing never waits for Redis.
+   */
+  async close(hurry?: AbortSignal): Promise<void> {
     clearInterval(this.audit);
     this.slots.clear();
     const left = [...this.pending.keys()];
     await this.collector.close(new OracleError('internal_error', 'the oracle is closing'));
+    const tidied =
+      this.connection.status === 'ready' &&
+      (await pTimeout(this.tidy(left), { milliseconds: TIDY_MS, fallback: () => false, signal: hurry }).catch(() => false));
+    if (!tidied) log.warn(`queue: Redis at ${shown(this.url)} did not answer in time: this submitter's jobs and results may be left in it`);
+    this.connection.disconnect();
+  }
+
+  /** Takes this submitter's waiting jobs and its results queue out of Redis; true once done. */
+  private async tidy(left: string[]): Promise<boolean> {
     // A job a worker holds cannot be removed; its result goes to a queue removed below.
     await Promise.all(left.map((id) => this.cases.remove(id).catch(() => 0)));
-    await this.results.obliterate({ force: true }).catch((error: Error) => log.debug(`submitter: ${error.message}`));
+    await this.results.obliterate({ force: true });
     await this.cases.close();
     await this.results.close();
-    this.connection.disconnect();
+    return true;
   }
 }

@@ -1,6 +1,7 @@
 // The reduction driver: the passes in order, repeated to a fixpoint, then a check that no single
 // element can go; docs/reduce.md describes the algorithm. Every text the driver holds has passed
 // the predicate, so whenever it stops, it stops with a case that still shows the signature.
+import { OPS, UNNAMED_OP, isOp } from '../protocol/ops.js';
 import { ddmin } from './ddmin.js';
 import { firstSuccess } from './first-success.js';
 import { canonicalHtml, countElements, htmlSubject, modeOf, parseHtml, type HtmlDoc, type HtmlKind } from './html-case.js';
@@ -14,10 +15,15 @@ import { textNodes, words } from './passes/text.js';
 import { Tester } from './tester.js';
 import type { CaseSize, CaseTexts, Predicate, ReduceOptions, ReduceResult, ReducibleRequest } from './types.js';
 
-/** The case does not satisfy the predicate before any reduction. */
+/** The case does not satisfy the predicate in every one of its runs before any reduction. */
 export class NotReproducibleError extends Error {
-  constructor() {
-    super('not_reproducible: the original case does not satisfy the predicate');
+  constructor(
+    /** Runs in which the original satisfied the predicate. */
+    readonly held: number,
+    /** Runs made. */
+    readonly runs: number,
+  ) {
+    super(`not_reproducible: the original case satisfied the predicate in ${held} of ${runs} runs`);
     this.name = 'NotReproducibleError';
   }
 }
@@ -52,23 +58,33 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+/** How a request's html is reduced: as the case server serves it (src/protocol/ops.ts), a whole document or a page's body markup. */
+function htmlKindOf(op: string): HtmlKind {
+  const served = isOp(op) ? OPS[op].document : null;
+  return served === 'body' || served === 'recorder' ? 'body' : 'document';
+}
+
 /**
  * Deletes what it can from `request.html` and `request.script` while `predicate` holds on the
- * candidate request. Rejects with NotReproducibleError when the original fails the predicate,
- * and with the predicate's own error if it throws.
+ * candidate request, in each of `options.runs` runs. Rejects with NotReproducibleError when the
+ * original fails the predicate in any of its runs, and with the predicate's own error if it throws.
  */
 export async function reduce<R extends ReducibleRequest>(
   request: R,
   predicate: Predicate<R>,
   options: ReduceOptions = {},
 ): Promise<ReduceResult<R>> {
-  const kind: HtmlKind = options.htmlKind ?? (request.op === 'reflect' || request.op === 'trace' ? 'body' : 'document');
+  const kind: HtmlKind = options.htmlKind ?? htmlKindOf(request.op ?? UNNAMED_OP);
   const parallel = positiveInteger('parallel', options.parallel ?? 8);
-  const tester = new Tester((texts) => predicate(withTexts(request, texts)), {
-    maxTests: positiveInteger('maxTests', options.maxTests ?? 10_000),
-    deadline: options.timeLimitMs === undefined ? Infinity : Date.now() + options.timeLimitMs,
-    signal: options.signal,
-  });
+  const tester = new Tester(
+    (texts) => predicate(withTexts(request, texts)),
+    {
+      maxTests: positiveInteger('maxTests', options.maxTests ?? 10_000),
+      deadline: options.timeLimitMs === undefined ? Infinity : Date.now() + options.timeLimitMs,
+      signal: options.signal,
+    },
+    positiveInteger('runs', options.runs ?? 1),
+  );
   const halted = () => tester.halted();
   const current: CaseTexts = { html: request.html, script: request.script };
   const sizeOf = (texts: CaseTexts = current): CaseSize => ({
@@ -82,8 +98,10 @@ export async function reduce<R extends ReducibleRequest>(
   };
   const before = sizeOf();
 
-  // Refused by a budget spent at once is not a failure: the run just ends with the original.
-  if (!(await tester.test(current)) && !tester.stopped) throw new NotReproducibleError();
+  // Every run of the original is made and counted. One a budget left unmade is not a failure:
+  // the reduction then just ends with the original.
+  const original = await tester.count(current, parallel);
+  if (original.held < original.ran) throw new NotReproducibleError(original.held, original.ran);
 
   /** Whether `text` would be progress for `field` and passes; no test when it would not. */
   const passes = (field: Field, text: string | undefined): Promise<boolean> => {
@@ -161,6 +179,7 @@ export async function reduce<R extends ReducibleRequest>(
     before,
     after: sizeOf(),
     tests: tester.tested,
+    runs: tester.runs,
     cacheHits: tester.cacheHits,
     stopped: tester.stopped,
     oneMinimal: complete && !htmlVerbatim,

@@ -38,8 +38,13 @@ export interface Progress {
 export interface ReduceOptions {
   /** Candidates tested at a time (default 8). */
   parallel?: number;
-  /** Predicate calls allowed, the first check of the original included (default 10 000). */
+  /** Candidates tested at most, the original included (default 10 000); each may take `runs` predicate calls. */
   maxTests?: number;
+  /**
+   * How many times the original and every candidate that passes are run: a case holds only if
+   * the predicate holds in each run (default 1, for a predicate that always answers alike).
+   */
+  runs?: number;
   /** No test starts after this many milliseconds (default: no limit). */
   timeLimitMs?: number;
   /** Aborting stops the reduction like a spent budget. */
@@ -62,8 +67,10 @@ export interface ReduceResult<R> {
   request: R;
   before: CaseSize;
   after: CaseSize;
-  /** Predicate calls made. */
+  /** Candidates tested, the original included. */
   tests: number;
+  /** Predicate calls made: a candidate that passes is run `runs` times, one that fails until it fails. */
+  runs: number;
   /** Candidates answered from the cache instead. */
   cacheHits: number;
   /** Null when the reduction reached its fixpoint. */

@@ -2,6 +2,7 @@
 // exactly these two and data: images: the file loads nothing, and even markup that slipped
 // through escaping could neither run script nor fetch anything.
 import { createHash } from 'node:crypto';
+import { ENGINE_NAMES } from '../protocol/schema.js';
 import { html, type Html } from './html.js';
 
 /** The <style> element. */
@@ -19,7 +20,7 @@ th { background: #f6f8fa; font-weight: 600; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .muted, figcaption small { color: var(--muted); }
 .bucket { border-top: 2px solid var(--line); padding: 16px 0 8px; margin-top: 18px; }
-.engines { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 14px; margin: 10px 0; }
+.engines { display: grid; grid-template-columns: repeat(${ENGINE_NAMES.length}, minmax(0, 1fr)); gap: 14px; margin: 10px 0; }
 figure { margin: 0; min-width: 0; }
 figcaption { font-weight: 600; margin-bottom: 4px; }
 .view { position: relative; aspect-ratio: 4 / 3; border: 1px solid var(--line); background: #f6f8fa; overflow: hidden; }

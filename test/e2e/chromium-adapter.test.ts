@@ -9,9 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { PNG } from 'pngjs';
 import { dumpJson } from '../../src/protocol/dump.js';
-import { pngSize } from '../../src/protocol/png.js';
 import { OracleError } from '../../src/protocol/errors.js';
 import type { WalkOptions } from '../../src/page/walk.js';
 import { EngineGoneError, type EngineBrowser, type EnginePage } from '../../src/workers/engine.js';
@@ -20,17 +18,12 @@ import type { CdpConnection } from '../../src/workers/engines/chromium/connectio
 import type { ChromiumPage } from '../../src/workers/engines/chromium/page.js';
 import { descendantsOf } from '../../src/system/processes.js';
 import { WALK, launchOptions } from '../support/direct-engines.js';
-import { IN_FLIGHT, adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
+import { UNANSWERED, adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
 import { CaseProxy } from '../support/case-proxy.js';
 import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
 import { engineProcesses, survivors } from '../support/processes.js';
 
 const LOAD_MS = 30_000;
-/**
- * Stands in for the engine host's per-case timeout, for tests of a page that will never answer by
- * itself: the adapter must settle the call, so the test fails rather than hangs when it does not.
- */
-const UNANSWERED = { timeout: 120_000 };
 
 /** What the case server sends with a case's document, and with a trace page (its own origin, popups that escape the sandbox). */
 const CASE = { 'content-security-policy': 'sandbox allow-scripts' };
@@ -94,9 +87,13 @@ describe('chromium adapter', () => {
   adapterContract({
     world: 'the isolated world',
     browser: () => browser,
+    proxy: () => proxy,
     caseOn: (html) => caseOn(html),
     serveCase: (html) => proxy.serve(`/case/${++paths}`, html, CASE),
-    neverAnswered: () => proxy.hold(`/never/${++paths}`),
+    pageProcess: 'renderer',
+    killPageProcesses: () => {
+      for (const pid of renderers(chromiumPid())) process.kill(pid, 'SIGKILL');
+    },
   });
 
   test("a page is emulated as Playwright's newContext made it: screen, window, media, pointer, focus", async () => {
@@ -193,16 +190,6 @@ describe('chromium adapter', () => {
     await page.close();
   });
 
-  test('callMain runs in the main world and answers plain values', async () => {
-    const { page } = await caseOn('<!doctype html><p>x</p><script>window.fromPage = 41</script>');
-    assert.deepEqual(await page.callMain('(a, b) => ({ sum: fromPage + a, list: [b, null, true] })', [1, 'x']), {
-      sum: 42,
-      list: ['x', null, true],
-    });
-    await assert.rejects(page.callMain('() => { throw new RangeError("no") }', []), /RangeError: no/);
-    await page.close();
-  });
-
   test('a case that leaves its document during a call is page_tampered, and the page lives on', async () => {
     const { page } = await caseOn('<!doctype html><p>x</p>');
     const away = proxy.serve(`/case/${++paths}`, '<!doctype html><p>away</p>', CASE);
@@ -213,29 +200,6 @@ describe('chromium adapter', () => {
     assert.equal(JSON.parse(await page.run({ program: 'pageState', args: {} })).href, away.url);
     await page.close();
   });
-
-  for (const [form, start] of Object.entries(IN_FLIGHT)) {
-    test(`a killed renderer fails ${form} as EngineGoneError; the script is not re-run; the browser lives on`, UNANSWERED, async () => {
-      const { page, args } = await caseOn('<!doctype html><p>x</p>');
-      // A synchronous request says the script runs. It names the proxy's port itself: a re-run in
-      // any other document would show too.
-      const path = `/started/${++paths}`;
-      const started = proxy.requested(path);
-      const inFlight = start(page, args, `http://localhost:${proxy.port}${path}`);
-      inFlight.catch(() => {});
-      await started;
-      for (const pid of renderers(chromiumPid())) process.kill(pid, 'SIGKILL');
-      await assert.rejects(inFlight, EngineGoneError);
-      await assert.rejects(page.run({ program: 'pageState', args: {} }), EngineGoneError);
-      await assert.rejects(page.screenshot(), EngineGoneError);
-      await page.close();
-      const fresh = await caseOn('<!doctype html><p>after</p>');
-      const walk = await fresh.page.run({ program: 'walk', args: fresh.args });
-      assert.deepEqual(walkOf(walk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
-      await fresh.page.close();
-      assert.equal(proxy.seen.filter((line) => line.endsWith(path)).length, 1, 'the script ran once');
-    });
-  }
 
   test('a killed browser: the in-flight call is EngineGoneError, exited resolves, nothing is left', UNANSWERED, async () => {
     const running = new Set(engineProcesses(descendantsOf(process.pid), 'chromium'));
@@ -284,20 +248,6 @@ describe('chromium adapter', () => {
     await page.load(trace, LOAD_MS);
     assert.equal(await page.callMain('() => isSecureContext', []), true);
     assert.ok(proxy.seen.includes(`GET ${trace}`), 'the trace page came through the proxy');
-    await page.close();
-  });
-
-  test('a screenshot is an 800×600 PNG of the viewport as the page shows it', async () => {
-    const { page } = await caseOn(
-      '<!doctype html><style>body { margin: 0 } div { position: absolute; left: 100px; top: 50px; width: 200px; height: 100px; background: rgb(255, 0, 0) }</style><div></div>',
-    );
-    const shot = await page.screenshot();
-    assert.deepEqual(pngSize(shot), { width: 800, height: 600 });
-    const { data, width } = PNG.sync.read(Buffer.from(shot));
-    const rgb = (x: number, y: number) => [...data.subarray((y * width + x) * 4, (y * width + x) * 4 + 3)];
-    assert.deepEqual(rgb(200, 100), [255, 0, 0], 'inside the box');
-    assert.deepEqual(rgb(50, 25), [255, 255, 255], 'outside it');
-    assert.deepEqual(rgb(799, 599), [255, 255, 255], 'the far corner: no scrollbar, the whole viewport');
     await page.close();
   });
 

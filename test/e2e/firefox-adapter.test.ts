@@ -16,7 +16,7 @@ import type { BidiConnection } from '../../src/workers/engines/firefox/connectio
 import type { FirefoxPage } from '../../src/workers/engines/firefox/page.js';
 import { startFirefox } from '../../src/workers/engines/firefox/process.js';
 import { descendantsOf } from '../../src/system/processes.js';
-import { IN_FLIGHT, adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
+import { adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
 import { CaseProxy } from '../support/case-proxy.js';
 import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
 import { engineProcesses, survivors } from '../support/processes.js';
@@ -108,9 +108,13 @@ describe('firefox adapter', () => {
   adapterContract({
     world: 'the sandbox',
     browser: () => browser,
+    proxy: () => proxy,
     caseOn: (html) => caseOn(html),
     serveCase: (html) => proxy.serve(`/case/${++paths}`, html),
-    neverAnswered: () => proxy.hold(`/never/${++paths}`),
+    pageProcess: 'content process',
+    killPageProcesses: () => {
+      for (const pid of contentProcesses(firefoxPid()!)) process.kill(pid, 'SIGKILL');
+    },
   });
 
   test("a case's script that replaces built-ins gets the walk of the same case without them", async () => {
@@ -140,38 +144,11 @@ describe('firefox adapter', () => {
     await page.close();
   });
 
-  test('callMain runs in the main world and answers plain values', async () => {
-    const { page } = await caseOn('<!doctype html><p>x</p><script>window.fromPage = 41</script>');
-    assert.deepEqual(await page.callMain('(a, b) => ({ sum: fromPage + a, list: [b, null, true], nan: NaN })', [1, 'x']), {
-      sum: 42,
-      list: ['x', null, true],
-      nan: Number.NaN,
-    });
-    await assert.rejects(page.callMain('() => { throw new RangeError("no") }', []), /RangeError: no/);
+  test("callMain answers what JSON cannot hold, as BiDi's remote values carry it", async () => {
+    const { page } = await caseOn('<!doctype html><p>x</p>');
+    assert.deepEqual(await page.callMain('() => ({ nan: NaN, list: [Infinity, -0] })', []), { nan: Number.NaN, list: [Infinity, -0] });
     await page.close();
   });
-
-  for (const [form, start] of Object.entries(IN_FLIGHT)) {
-    test(`a killed content process fails ${form} as EngineGoneError; the script is not re-run; the browser lives on`, async () => {
-      const { page, args } = await caseOn('<!doctype html><p>x</p>');
-      // A synchronous request says the script runs. It names the proxy's port itself: a re-run in
-      // any other document would show too.
-      const path = `/started/${++paths}`;
-      const started = proxy.requested(path);
-      const inFlight = start(page, args, `http://localhost:${proxy.port}${path}`);
-      inFlight.catch(() => {});
-      await started;
-      for (const pid of contentProcesses(firefoxPid()!)) process.kill(pid, 'SIGKILL');
-      await assert.rejects(beforeHostTimeout(inFlight), EngineGoneError);
-      await assert.rejects(beforeHostTimeout(page.run({ program: 'pageState', args: {} })), EngineGoneError);
-      await beforeHostTimeout(page.close());
-      const fresh = await beforeHostTimeout(caseOn('<!doctype html><p>after</p>'));
-      const walk = await beforeHostTimeout(fresh.page.run({ program: 'walk', args: fresh.args }));
-      assert.deepEqual(walkOf(walk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
-      await fresh.page.close();
-      assert.equal(proxy.seen.filter((line) => line.endsWith(path)).length, 1, 'the script ran once');
-    });
-  }
 
   test('a killed browser: the in-flight call is EngineGoneError, exited resolves, nothing is left', async () => {
     const running = new Set(engineProcesses(descendantsOf(process.pid), 'firefox'));

@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { CASES_QUEUE } from '../../src/queue/connection.js';
+import type { CaseResult } from '../../src/queue/jobs.js';
 import { CliProcess, casesIn, readJournal, recordedAtLeast, runCli } from '../support/campaign-process.js';
 import { type Line, OracleProcess } from '../support/oracle-process.js';
 import { RedisServer } from '../support/redis-server.js';
@@ -24,12 +25,7 @@ const ONE_ENGINE = ['--engines=chromium', ...FARM];
 /** A worker process, once it has said it takes cases; throws with its stderr when it exits first. */
 async function startWorker(url: string, flags: string[]): Promise<CliProcess> {
   const worker = new CliProcess(['worker', '--queue', url, ...flags]);
-  let exited = false;
-  void worker.exited.then(() => (exited = true));
-  while (!worker.stderr.includes('taking cases from')) {
-    if (exited) throw new Error(`the worker exited before taking cases:\n${worker.stderr}`);
-    await sleep(100);
-  }
+  await worker.saidOnStderr(/taking cases from/);
   return worker;
 }
 
@@ -117,19 +113,23 @@ test('two workers, one SIGKILLed mid-campaign: every case recorded exactly once,
   assert.equal(localRun.code, 0, localRun.stderr);
 
   await onQueue(async ({ redis, client, workers }) => {
-    workers.push(await startWorker(redis.url, [...FARM, '--concurrency=3']), await startWorker(redis.url, [...FARM, '--concurrency=3']));
-    const [doomed] = workers as [CliProcess, CliProcess];
+    const doomed = await startWorker(redis.url, [...FARM, '--concurrency=3']);
+    workers.push(doomed);
     const db = join(root, 'queue.sqlite');
     const campaign = new CliProcess(['campaign', '--queue', redis.url, '--db', db, '--corpus', corpus, '--concurrency=6']);
-    await recordedAtLeast(campaign, db, 6);
-    // Kill it while it holds cases: BullMQ records which worker took each active job.
+    // Killed while it holds cases (BullMQ records which worker took each active job): frozen
+    // first, so that what it holds cannot change while it is looked at. The other worker starts
+    // once it is frozen, and takes over what it held.
     let held: string[] = [];
-    while (!held.length) {
+    for (let recorded = 6; !held.length; recorded++) {
+      await recordedAtLeast(campaign, db, recorded);
+      doomed.kill('SIGSTOP');
       const active = await client.lrange(`bull:${CASES_QUEUE}:active`, 0, -1);
       const takers = await Promise.all(active.map((id) => client.hget(`bull:${CASES_QUEUE}:${id}`, 'pb')));
       held = active.filter((_, i) => takers[i] === `${hostname()}:${doomed.pid}`);
-      if (!held.length) await sleep(20);
+      if (!held.length) doomed.kill('SIGCONT');
     }
+    workers.push(await startWorker(redis.url, [...FARM, '--concurrency=3']));
     doomed.kill('SIGKILL');
     assert.equal(await campaign.exited, 0, campaign.stderr);
     assert.match(campaign.stderr, /campaign: done: 24 case\(s\) recorded in this run, 0 skipped as already recorded/);
@@ -162,6 +162,107 @@ test('Redis restarting (empty) mid-campaign: workers and the campaign reconnect,
     assert.deepEqual(Object.keys(verdicts(db)).sort(), [...ids].sort());
     // With the one worker, every case recorded after the restart says both sides reconnected.
     assert.ok(atRestart < 40, `${atRestart} cases recorded before Redis went away`);
+  });
+});
+
+test('campaign --queue with Redis away stops on signals at every stage: waiting for Redis, waiting for a worker, cases in flight', async () => {
+  const { path, ids } = boxCorpus('away.ndjson', 40);
+  await onQueue(async ({ redis, workers }) => {
+    const db = join(root, 'away.sqlite');
+    const args = ['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=3'];
+
+    await redis.stop();
+    const waitingForRedis = new CliProcess(args);
+    await waitingForRedis.saidOnStderr(/queue: waiting for Redis at /);
+    waitingForRedis.kill('SIGTERM');
+    assert.equal(await waitingForRedis.exited, 1, waitingForRedis.stderr);
+    assert.match(waitingForRedis.stderr, /campaign: stopped by SIGTERM before any case ran/);
+
+    await redis.up();
+    const waitingForWorker = new CliProcess(args);
+    await waitingForWorker.saidOnStderr(/waiting for a worker to answer/);
+    await redis.stop();
+    await waitingForWorker.saidOnStderr(/Redis at \S+: .*; retrying/);
+    waitingForWorker.kill('SIGINT');
+    assert.equal(await waitingForWorker.exited, 1, waitingForWorker.stderr);
+    assert.match(waitingForWorker.stderr, /campaign: stopped by SIGINT before any case ran/);
+
+    await redis.up();
+    workers.push(await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=1']));
+    const running = new CliProcess(args);
+    await recordedAtLeast(running, db, 2);
+    await redis.stop();
+    await running.saidOnStderr(/Redis at \S+: .*; retrying/);
+    // The first signal waits for the cases in flight, which cannot come back while Redis is away; the second abandons them.
+    running.kill('SIGTERM');
+    await running.saidOnStderr(/SIGTERM: taking no new case/);
+    running.kill('SIGTERM');
+    assert.equal(await running.exited, 1, running.stderr);
+    const recorded = Number(
+      /campaign: stopped by SIGTERM, the cases in flight abandoned: (\d+) case\(s\) recorded/.exec(running.stderr)?.[1],
+    );
+    assert.ok(recorded >= 2 && recorded < 40, running.stderr);
+    assert.doesNotMatch(running.stderr, /: error: /, 'the cases abandoned are no error of the run');
+
+    await redis.up();
+    const resumed = await runCli(args);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stderr, new RegExp(`campaign: done: ${40 - recorded} case\\(s\\) recorded in this run, ${recorded} skipped`));
+    assert.deepEqual(Object.keys(verdicts(db)).sort(), [...ids].sort());
+  });
+});
+
+test('browser-oracle --queue and a worker, waiting for a Redis that is away, stop on one signal', async () => {
+  await onQueue(async ({ redis }) => {
+    await redis.stop();
+    const oracle = new CliProcess(['--queue', redis.url]);
+    const worker = new CliProcess(['worker', '--queue', redis.url, ...ONE_ENGINE]);
+    await Promise.all([oracle, worker].map((p) => p.saidOnStderr(/queue: waiting for Redis at /)));
+    oracle.kill('SIGTERM');
+    worker.kill('SIGINT');
+    assert.equal(await oracle.exited, 0, oracle.stderr);
+    assert.equal(await worker.exited, 0, worker.stderr);
+    assert.doesNotMatch(worker.stderr, /taking cases from/);
+  });
+});
+
+test('jobs naming an op every object inherits are answered invalid_request, and the worker serves the next job', async () => {
+  const inherited = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+  await onQueue(async ({ redis, client, workers }) => {
+    const worker = await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=2']);
+    workers.push(worker);
+    const reply = 'browser-oracle-results-hostile000000';
+    const cases = new Queue(CASES_QUEUE, { connection: client });
+    const results = new Queue(reply, { connection: client });
+    // QueueEvents blocks on its connection: one of its own, closed below.
+    const listening = redis.client();
+    const events = new QueueEvents(CASES_QUEUE, { connection: listening });
+    try {
+      await events.waitUntilReady();
+      const hostile = await Promise.all(
+        inherited.map((op) => cases.add('vote', { op: 'vote', request: { id: op, op }, reply }, { jobId: `hostile-${op}` })),
+      );
+      // Not a case job at all: failed as such, never run.
+      const bad = await cases.add('constructor', { op: 'constructor', request: { id: 'x' }, reply }, { jobId: 'hostile-job' });
+      const good = await cases.add('vote', { op: 'vote', request: { id: 'good', op: 'vote', html: '<p>x</p>' }, reply }, { jobId: 'good' });
+      await Promise.all([...hostile, good].map((job) => job.waitUntilFinished(events)));
+      await assert.rejects(bad.waitUntilFinished(events), /not a case job: \/op/);
+      for (const op of inherited) {
+        const result = (await results.getJob(`hostile-${op}`))?.data as CaseResult;
+        const { error } = result.answer as Record<string, unknown>;
+        assert.match(String(error), new RegExp(`^invalid_request: field "op": unknown op "${op}"`), op);
+        assert.equal(result.worker.pid, worker.pid, 'answered by the worker that took them all');
+      }
+      const served = (await results.getJob(good.id!))?.data as CaseResult;
+      assert.equal((served.answer.vote as { verdict: string }).verdict, 'insufficient', JSON.stringify(served.answer));
+      assert.equal(served.worker.pid, worker.pid);
+      assert.doesNotMatch(worker.stderr, /the engines stopped/);
+    } finally {
+      await events.close();
+      listening.disconnect();
+      await results.close();
+      await cases.close();
+    }
   });
 });
 
@@ -211,17 +312,32 @@ test('backpressure: the jobs in Redis never outnumber --concurrency, and none is
     workers.push(await startWorker(redis.url, [...ONE_ENGINE, '--concurrency=2']));
     const db = join(root, 'bound.sqlite');
     const campaign = new CliProcess(['campaign', '--queue', redis.url, '--db', db, '--corpus', path, '--concurrency=3']);
-    let running = true;
-    void campaign.exited.then(() => (running = false));
-    const seen: number[] = [];
-    while (running) {
-      seen.push((await jobsInRedis(client)).size);
-      await sleep(25);
+    const cases = new Queue(CASES_QUEUE, { connection: client });
+    try {
+      await campaign.saidOnStderr(/a worker answered/);
+      // Paused, the queue hands out no job: once the worker has handed in what it holds, the
+      // campaign can only fill its slots and wait, and what Redis holds is then still. No sample
+      // of a moving state: a submitter that kept no bound would have sent the whole corpus by then.
+      await cases.pause();
+      let still: { active: number; results: number; jobs: number };
+      do {
+        await sleep(50);
+        const keys = await client.keys('bull:browser-oracle-results-*');
+        still = {
+          active: await cases.getActiveCount(),
+          results: keys.filter((key) => /:[0-9a-f]{12}-\d+$/.test(key)).length,
+          jobs: (await jobsInRedis(client)).size,
+        };
+      } while (still.active > 0 || still.results > 0 || still.jobs < 3);
+      assert.equal(still.jobs, 3, 'as many jobs as --concurrency, and no more');
+      assert.ok(casesIn(db) < 20, 'the corpus was not sent whole');
+      await cases.resume();
+      assert.equal(await campaign.exited, 0, campaign.stderr);
+      assert.equal(casesIn(db), 20);
+      assert.deepEqual(await jobsInRedis(client), new Set());
+    } finally {
+      await cases.close();
     }
-    assert.equal(await campaign.exited, 0, campaign.stderr);
-    assert.equal(casesIn(db), 20);
-    assert.ok(Math.max(...seen) === 3, `at most 3 jobs in Redis, and 3 at times: ${Math.max(...seen)} of ${seen.length} samples`);
-    assert.deepEqual(await jobsInRedis(client), new Set());
   });
 });
 

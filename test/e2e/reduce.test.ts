@@ -109,6 +109,22 @@ test('a request file is reduced to stdout, keeping the signature its first run s
   assert.equal(await signatureNow(reduced), signature);
 });
 
+test('a case whose signature does not hold every time is refused as not reproducible, with the counts', async () => {
+  // Each engine draws its own width: the engines agree in a quarter of the runs, and each is the
+  // outlier in another quarter. Twelve runs that all show one signature: 4 × (1/4)^12, 1 in 4 million.
+  const file = join(root, 'random.json');
+  const script = "document.getElementById('d').style.width = Math.random() < 0.5 ? '100px' : '200px'";
+  writeFileSync(file, JSON.stringify({ id: 'random-width', html: '<!doctype html><div id=d style="height:10px"></div>', script }));
+  const run = await runCli(['reduce', file, '--runs', '12', ...FARM]);
+  assert.equal(run.code, 1, run.stderr);
+  assert.equal(run.stdout, '', 'nothing reduced, nothing written');
+  const counts = /reduce: not reproducible: (?:the signature .+ held|the engines agreed) in (\d+) of 12 runs/.exec(run.stderr);
+  assert.ok(counts, run.stderr);
+  const held = Number(counts[1]);
+  assert.ok(held >= 1 && held < 12, counts[0]);
+  assert.doesNotMatch(run.stderr, /elements, \d+ → \d+ bytes/, 'no reduction ran');
+});
+
 test('mistakes are one line and exit 2, before any engine starts', async () => {
   const cases: [string[], RegExp][] = [
     [['reduce'], /give either --db FILE --case ID or a request file/],
@@ -116,6 +132,7 @@ test('mistakes are one line and exit 2, before any engine starts', async () => {
     [['reduce', '--db', db, '--case', 'no-such-case'], /--case no-such-case: no such case in/],
     [['reduce', join(root, 'missing.json')], /missing\.json: cannot read it \(ENOENT\)/],
     [['reduce', '--db', join(root, 'missing.sqlite'), '--case', 'x'], /no such journal/],
+    [['reduce', '--db', db, '--case', 'x', '--runs', '0'], /--runs/],
   ];
   writeFileSync(join(root, 'ping.json'), '{"id":"p","op":"ping"}');
   cases.push([['reduce', join(root, 'ping.json')], /a ping request is not a case/]);

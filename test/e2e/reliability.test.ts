@@ -125,7 +125,8 @@ describe('ending', () => {
     await o.ready();
     const children = o.descendants();
     const answers = Array.from({ length: 4 }, (_, i) => o.request({ id: `term-${i}`, html: `<p>${i}</p>` }));
-    await new Promise((r) => setTimeout(r, 50));
+    // Lines are read in order: once the ping behind them is answered, the four cases are in hand.
+    await o.request({ id: 'term-read', op: 'ping' });
     o.kill('SIGTERM');
     assert.equal(await o.exited, 0, o.stderr);
     for (const answer of await Promise.all(answers)) assert.ok(answer.dumps.firefox || answer.errors?.firefox);

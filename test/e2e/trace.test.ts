@@ -222,6 +222,19 @@ describe('completion', () => {
     assert.deepEqual(sameRecords(traces), [{ kind: 'value', label: 'a', value: 1 }]);
   });
 
+  test('timeout_ms moves the completion timeout, later or sooner', async () => {
+    const late = await oracle.request({
+      id: `trace-${seq++}`,
+      op: 'trace',
+      timeout_ms: 30_000,
+      script: "trace.value('a', 1); setTimeout(() => trace.done(), 6000);",
+    });
+    assert.equal(late.errors, undefined, JSON.stringify(late.errors));
+    for (const t of Object.values(late.traces) as Line[]) assert.equal(t.timed_out, false, 'done() came after the default 5000 ms');
+    const soon = await oracle.request({ id: `trace-${seq++}`, op: 'trace', timeout_ms: 100, script: "trace.value('a', 1);" });
+    for (const t of Object.values(soon.traces) as Line[]) assert.equal(t.timed_out, true);
+  });
+
   test('a script that throws synchronously is recorded, not fatal', async () => {
     const traces = await trace("trace.value('before', 1); setTimeout(() => trace.done(), 0); undefinedFunction();");
     for (const t of Object.values(traces)) assert.equal(t.timed_out, false);
@@ -236,6 +249,42 @@ describe('completion', () => {
     const traces = await trace("trace.value('a', 1); )");
     for (const t of Object.values(traces)) assert.equal(t.timed_out, true);
     assert.deepEqual(sameRecords(traces), [{ kind: 'error', label: 'script', name: 'SyntaxError' }]);
+  });
+});
+
+describe('a case cannot bend its records', () => {
+  test('defining toJSON, or replacing Promise.prototype.then or the array iterator, changes nothing the recorder wrote', async () => {
+    const traces = await trace(
+      "Object.prototype.toJSON = Array.prototype.toJSON = function () { return { seq: 0, kind: 'value', label: 'forged', value: 'PASS' }; };" +
+        "const then = Promise.prototype.then; Promise.prototype.then = function (f, r) { return then.call(this, f && (() => f('PASS')), r); };" +
+        "Array.prototype[Symbol.iterator] = function* () { yield 'forged'; };" +
+        "trace.value('real', [{ a: 'FAIL' }]); trace.settle('settled', Promise.resolve('FAIL')); setTimeout(() => trace.done(), 20);",
+    );
+    assert.deepEqual(sameRecords(traces), [
+      {
+        kind: 'value',
+        label: 'real',
+        value: {
+          $shape: 'array',
+          length: 1,
+          elements: [{ $shape: 'object', keys: ['a'], props: { a: { type: 'string', value: 'FAIL' } } }],
+        },
+      },
+      { kind: 'settle', label: 'settled', state: 'fulfilled', value: 'FAIL' },
+    ]);
+  });
+
+  test("a page that replaced what WebKitGTK's WebDriver runs on while it loaded is page_tampered there, and traced elsewhere", async () => {
+    const response = await oracle.request({
+      id: `trace-${seq++}`,
+      op: 'trace',
+      html: "<script>const then = Promise.prototype.then; Promise.prototype.then = function (f, r) { return then.call(this, f && (() => f('PASS')), r); };</script>",
+      script: "trace.value('real', 'FAIL'); trace.done();",
+    });
+    assert.match(String(response.errors?.webkit), /^page_tampered: .*then/);
+    assert.deepEqual(Object.keys(response.traces), ['chromium', 'firefox']);
+    for (const t of Object.values(response.traces) as Line[])
+      assert.deepEqual(t.records, [{ seq: 0, kind: 'value', label: 'real', value: 'FAIL' }]);
   });
 });
 

@@ -1,12 +1,19 @@
 // What every engine adapter promises the engine host, as tests to run against one adapter driven
 // directly (test/e2e/<engine>-adapter.test.ts): the programs on a served case, a page elsewhere
-// than its case, the case's script failing, and a load that never finishes.
+// than its case, the case's script failing, a load that never finishes, the main world, a
+// screenshot, and a page whose process dies under a call. Where an adapter keeps a promise
+// another way (WebKit's: the guard instead of an isolated world, a driver that bounds a load by
+// its own time), the test says how, and checks that way instead.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { PNG } from 'pngjs';
+import { pngSize } from '../../src/protocol/png.js';
 import type { WalkOptions } from '../../src/page/walk.js';
 import { OracleError } from '../../src/protocol/errors.js';
-import { decodeWalkText, type RawWalk } from '../../src/protocol/page-output.js';
-import type { EngineBrowser, EnginePage } from '../../src/workers/engine.js';
+import { decodeReflectionText, decodeWalkText, type RawWalk } from '../../src/protocol/page-output.js';
+import { EngineGoneError, type EngineBrowser, type EnginePage, type ProgramCall } from '../../src/workers/engine.js';
+import type { CaseProxy } from './case-proxy.js';
+import { WALK } from './direct-engines.js';
 
 /** A walk program's answer, decoded as the oracle decodes it; anything but a walk fails the test. */
 export function walkOf(text: string): RawWalk {
@@ -22,20 +29,78 @@ export interface CaseOnPage {
 }
 
 export interface AdapterUnderTest {
-  /** Where the trusted programs run, in the engine's words ("the isolated world", "the sandbox"). */
+  /** Where the trusted programs run, in the engine's words ("the isolated world", "the sandbox", "the guard"). */
   world: string;
   browser: () => EngineBrowser;
-  /** `html` served as a case document and loaded in a new page. */
+  /** The proxy every request of the browser goes to. */
+  proxy: () => CaseProxy;
+  /** `html` served as a case document (as the case server serves it to this engine) and loaded in a new page. */
   caseOn: (html: string) => Promise<CaseOnPage>;
   /** `html` served as a case document, not loaded. */
   serveCase: (html: string) => { url: string; nonce: string };
-  /** A URL whose load never finishes. */
-  neverAnswered: () => string;
+  /** What the processes a page's document runs in are called ("renderer", "content process"). */
+  pageProcess: string;
+  /** Kills every one of them, as a crash would. */
+  killPageProcesses: () => void;
+  /**
+   * Set, with the reason, when the adapter does not bound a load by the time it is given: the
+   * engine host's case timer is then what ends such a load, by closing its page.
+   */
+  loadBoundElsewhere?: string;
+}
+
+/**
+ * Stands in for the engine host's per-case timeout, for tests of a page that will never answer by
+ * itself: the adapter must settle the call, so the test fails rather than hangs when it does not.
+ */
+export const UNANSWERED = { timeout: 120_000 };
+
+/** Paths of the contract's own, apart from the test files'. */
+let paths = 0;
+
+/**
+ * The message of the script error a call ends in. An adapter with an isolated world throws
+ * script_error itself; a guarded one (browser.guarded) answers the guard's `{"scriptError"}` as the
+ * program's text, which the engine host turns into script_error: both are checked as the host reads them.
+ */
+async function scriptErrorOf(browser: EngineBrowser, page: EnginePage, call: ProgramCall): Promise<string> {
+  if (!browser.guarded) {
+    let message = '';
+    await assert.rejects(page.run(call), (error: unknown) => {
+      assert.ok(error instanceof OracleError && error.code === 'script_error', String(error));
+      message = error.message;
+      return true;
+    });
+    return message;
+  }
+  const text = await page.run(call);
+  const answer = call.program === 'reflect' ? decodeReflectionText(text, 0) : decodeWalkText(text);
+  assert.ok('scriptError' in answer, text);
+  return answer.scriptError;
 }
 
 export const isCode = (code: string) => (error: unknown) => {
   assert.ok(error instanceof OracleError && error.code === code, String(error));
   return true;
+};
+
+/**
+ * Two ways to be in flight when the page's process dies, for the crash tests: the case's script
+ * busy in the main world, and a main-world call waiting on a promise that will never settle.
+ * Each first makes a synchronous request to `started`, which says the script runs.
+ */
+const IN_FLIGHT = {
+  'a busy script': (page: EnginePage, args: object, started: string) =>
+    page.run({
+      program: 'walk',
+      args,
+      script: `const x = new XMLHttpRequest(); x.open('GET', '${started}', false); try { x.send() } catch {} for (;;) {}`,
+    }),
+  'a pending call': (page: EnginePage, _args: object, started: string) =>
+    page.callMain(
+      "(url) => { const x = new XMLHttpRequest(); x.open('GET', url, false); try { x.send() } catch {} return new Promise(() => {}) }",
+      [started],
+    ),
 };
 
 /** The contract's tests, in the caller's describe(). */
@@ -72,50 +137,93 @@ export function adapterContract(adapter: AdapterUnderTest): void {
     await page.close();
   });
 
-  test("a script that throws is the case's script_error (first line), and the page lives on", async () => {
+  test("a script that throws is the case's script_error, first line only (thrown by an isolated world's adapter, answered by the guard's), and the page lives on", async () => {
+    const browser = adapter.browser();
     const { page, args } = await adapter.caseOn('<!doctype html><p>x</p>');
-    await assert.rejects(page.run({ program: 'walk', args, script: 'throw new TypeError("bad thing\\nmore")' }), (error: unknown) => {
-      assert.ok(error instanceof OracleError);
-      assert.equal(error.code, 'script_error');
-      assert.equal(error.message, 'TypeError: bad thing');
-      return true;
-    });
-    await assert.rejects(
-      page.run({ program: 'reflect', args: { check: args.check, probes: [] }, script: 'let x = ;' }),
-      (error: unknown) => {
-        assert.ok(
-          error instanceof OracleError && error.code === 'script_error' && error.message.startsWith('SyntaxError: '),
-          String(error),
-        );
-        return true;
-      },
+    assert.equal(
+      await scriptErrorOf(browser, page, { program: 'walk', args, script: 'throw new TypeError("bad thing\\nmore")' }),
+      'TypeError: bad thing',
+    );
+    assert.match(
+      await scriptErrorOf(browser, page, { program: 'reflect', args: { check: args.check, probes: [] }, script: 'let x = ;' }),
+      /^SyntaxError: /,
     );
     assert.deepEqual(walkOf(await page.run({ program: 'walk', args })).tags, ['HTML', 'HEAD', 'BODY', 'P']);
     await page.close();
   });
 
-  test('a load that does not finish within its time is navigation_failed', async () => {
-    const page = await adapter.browser().newPage({ freshStorage: true });
-    await assert.rejects(page.load(adapter.neverAnswered(), 1_000), isCode('navigation_failed'));
+  if (adapter.loadBoundElsewhere === undefined) {
+    test('a load that does not finish within its time is navigation_failed', async () => {
+      const page = await adapter.browser().newPage({ freshStorage: true });
+      await assert.rejects(page.load(adapter.proxy().hold(`/contract/never/${++paths}`).url, 1_000), isCode('navigation_failed'));
+      await page.close();
+    });
+  } else {
+    test(`a load that does not finish is not bounded by its time (${adapter.loadBoundElsewhere}): its page closes all the same, and the next page loads a case`, async () => {
+      const page = await adapter.browser().newPage({ freshStorage: true });
+      const never = adapter.proxy().hold(`/contract/never/${++paths}`);
+      // It ends when the driver gives up on it, after this test: only that is caught here.
+      page.load(never.url, 1_000).catch(() => {});
+      await never.requested;
+      await page.close();
+      // Not fresh: the next page may take what the closed one leaves (a WebKit session).
+      const next = await adapter.browser().newPage({ freshStorage: false });
+      const check = adapter.serveCase('<!doctype html><p>next</p>');
+      await next.load(check.url, 30_000);
+      assert.deepEqual(walkOf(await next.run({ program: 'walk', args: { check, walk: WALK } })).tags, ['HTML', 'HEAD', 'BODY', 'P']);
+      await next.close();
+    });
+  }
+
+  test('callMain runs in the main world and answers plain values', async () => {
+    const { page } = await adapter.caseOn('<!doctype html><p>x</p><script>window.fromPage = 41</script>');
+    assert.deepEqual(await page.callMain('(a, b) => ({ sum: fromPage + a, list: [b, null, true] })', [1, 'x']), {
+      sum: 42,
+      list: ['x', null, true],
+    });
+    await assert.rejects(page.callMain('() => { throw new RangeError("no") }', []), /RangeError: no/);
     await page.close();
   });
-}
 
-/**
- * Two ways to be in flight when the page's process dies, for the crash tests: the case's script
- * busy in the main world, and a main-world call waiting on a promise that will never settle.
- * Each first makes a synchronous request to `started`, which says the script runs.
- */
-export const IN_FLIGHT = {
-  'a busy script': (page: EnginePage, args: object, started: string) =>
-    page.run({
-      program: 'walk',
-      args,
-      script: `const x = new XMLHttpRequest(); x.open('GET', '${started}', false); try { x.send() } catch {} for (;;) {}`,
-    }),
-  'a pending call': (page: EnginePage, _args: object, started: string) =>
-    page.callMain(
-      "(url) => { const x = new XMLHttpRequest(); x.open('GET', url, false); try { x.send() } catch {} return new Promise(() => {}) }",
-      [started],
-    ),
-};
+  test('a screenshot is an 800×600 PNG of the viewport as the page shows it', async () => {
+    const { page } = await adapter.caseOn(
+      '<!doctype html><style>body { margin: 0 } div { position: absolute; left: 100px; top: 50px; width: 200px; height: 100px; background: rgb(255, 0, 0) }</style><div></div>',
+    );
+    const shot = await page.screenshot();
+    assert.deepEqual(pngSize(shot), { width: 800, height: 600 });
+    const { data, width } = PNG.sync.read(Buffer.from(shot));
+    const rgb = (x: number, y: number) => [...data.subarray((y * width + x) * 4, (y * width + x) * 4 + 3)];
+    assert.deepEqual(rgb(200, 100), [255, 0, 0], 'inside the box');
+    assert.deepEqual(rgb(50, 25), [255, 255, 255], 'outside it');
+    assert.deepEqual(rgb(799, 599), [255, 255, 255], 'the far corner: no scrollbar, the whole viewport');
+    await page.close();
+  });
+
+  for (const [form, start] of Object.entries(IN_FLIGHT)) {
+    test(
+      `a killed ${adapter.pageProcess} fails ${form} as EngineGoneError; the script is not re-run; the browser lives on`,
+      UNANSWERED,
+      async () => {
+        const proxy = adapter.proxy();
+        const { page, args } = await adapter.caseOn('<!doctype html><p>x</p>');
+        // A synchronous request says the script runs. It names the proxy's port itself: a re-run in
+        // any other document would show too.
+        const path = `/contract/started/${++paths}`;
+        const started = proxy.requested(path);
+        const inFlight = start(page, args, `http://localhost:${proxy.port}${path}`);
+        inFlight.catch(() => {});
+        await started;
+        adapter.killPageProcesses();
+        await assert.rejects(inFlight, EngineGoneError);
+        await assert.rejects(page.run({ program: 'pageState', args: {} }), EngineGoneError);
+        await assert.rejects(page.screenshot(), EngineGoneError);
+        await page.close();
+        const fresh = await adapter.caseOn('<!doctype html><p>after</p>');
+        const walk = await fresh.page.run({ program: 'walk', args: fresh.args });
+        assert.deepEqual(walkOf(walk).tags, ['HTML', 'HEAD', 'BODY', 'P']);
+        await fresh.page.close();
+        assert.equal(proxy.seen.filter((line) => line.endsWith(path)).length, 1, 'the script ran once');
+      },
+    );
+  }
+}

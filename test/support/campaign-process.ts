@@ -20,6 +20,25 @@ export class CliProcess {
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
   }
 
+  /** Resolves once stderr matches `pattern` (as it arrives, no polling); rejects, with stderr, if the process exits first. */
+  saidOnStderr(pattern: RegExp): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stderr = this.child.stderr!;
+      const check = () => {
+        if (!pattern.test(this.stderr)) return;
+        stderr.off('data', check);
+        resolve();
+      };
+      stderr.on('data', check);
+      check();
+      void this.exited.then(() => {
+        stderr.off('data', check);
+        if (!pattern.test(this.stderr)) reject(new Error(`exited before saying ${pattern} on stderr:\n${this.stderr}`));
+        else resolve();
+      });
+    });
+  }
+
   get pid(): number {
     return this.child.pid!;
   }

@@ -34,17 +34,23 @@ export class CaseProxy {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Serves `html` at a path; returns its URL and the nonce its Server-Timing header carries. */
-  serve(path: string, html: string, headers: Record<string, string> = {}): { url: string; nonce: string } {
+  /**
+   * Serves `html` at a path (made from the nonce, for a document that carries its own copy: the
+   * guard's); returns its URL and the nonce its Server-Timing header carries.
+   */
+  serve(path: string, html: string | ((nonce: string) => string), headers: Record<string, string> = {}): { url: string; nonce: string } {
     const nonce = `nonce-${++this.nonces}`;
-    this.documents.set(path, { html, headers: { 'server-timing': `browser-oracle-nonce;desc="${nonce}"`, ...headers } });
+    this.documents.set(path, {
+      html: typeof html === 'string' ? html : html(nonce),
+      headers: { 'server-timing': `browser-oracle-nonce;desc="${nonce}"`, ...headers },
+    });
     return { url: `http://localhost:${this.port}${path}`, nonce };
   }
 
-  /** Serves `path` never: a load of it hangs. */
-  hold(path: string): string {
+  /** Serves `path` never: a load of it hangs. `requested` resolves when the load has asked for it. */
+  hold(path: string): { url: string; requested: Promise<void> } {
     this.held.add(path);
-    return `http://localhost:${this.port}${path}`;
+    return { url: `http://localhost:${this.port}${path}`, requested: this.requested(path) };
   }
 
   /** Resolves when a request for `path` arrives. */

@@ -73,7 +73,7 @@ export class DirectEngines {
   /** `html` loaded as a document of its own in `engine`, then fonts and one walk (the navigation route). */
   async loadAndWalk(engine: EngineName, id: string, html: string): Promise<RawWalk> {
     const { page, guarded } = this.pages.get(engine)!;
-    const published = this.server.publish(id, 'document', html, [engine], guarded ? new Set([engine]) : new Set());
+    const published = this.server.publish(id, 'document', { html }, [engine], guarded ? new Set([engine]) : new Set());
     try {
       const { url, nonce } = published.documents[engine]!;
       await page.load(url, TIMEOUT_MS);

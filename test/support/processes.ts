@@ -1,4 +1,5 @@
-// Finds an engine's processes below the oracle, to kill them as a crash would.
+// Finds an engine's processes below the oracle, to kill them as a crash would, or to count their
+// CPU time (bench/cpu.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import type { EngineName } from '../../src/protocol/schema.js';
 
@@ -10,15 +11,32 @@ function cmdline(pid: number): string {
   }
 }
 
-/** The main browser process of each engine (not its helpers or content processes). */
-const MAIN_PROCESS: Record<EngineName, (cmd: string) => boolean> = {
-  chromium: (cmd) => /\/chromium(?:\/chromium)? /.test(cmd) && !cmd.includes('--type='),
-  firefox: (cmd) => cmd.includes('firefox-esr') && !cmd.includes('-contentproc'),
-  webkit: (cmd) => cmd.includes('MiniBrowser'),
+/** An engine's processes, told apart by command line (NUL bytes read as spaces). */
+interface EngineProcesses {
+  /** Its main browser process, whose death takes the browser down. */
+  main: (cmd: string) => boolean;
+  /** Any process it runs: the browser, its helpers, its driver, its display. */
+  any: (cmd: string) => boolean;
+}
+
+export const ENGINE_PROCESSES: Record<EngineName, EngineProcesses> = {
+  chromium: {
+    main: (cmd) => /\/chromium(?:\/chromium)? /.test(cmd) && !cmd.includes('--type='),
+    any: (cmd) => /\/chromium(?:\/chromium)?(?: |$)|chrome_crashpad/.test(cmd),
+  },
+  firefox: {
+    main: (cmd) => cmd.includes('firefox-esr') && !cmd.includes('-contentproc'),
+    any: (cmd) => /firefox-esr|firefox-bin|\/firefox /.test(cmd),
+  },
+  webkit: {
+    main: (cmd) => cmd.includes('MiniBrowser'),
+    any: (cmd) => /WebKitWebDriver|MiniBrowser|WebKitWebProcess|WebKitNetworkProcess|Xvfb/.test(cmd),
+  },
 };
 
+/** The main browser process of `engine` among `pids` (not its helpers or content processes). */
 export function engineProcesses(pids: number[], engine: EngineName): number[] {
-  return pids.filter((pid) => MAIN_PROCESS[engine](cmdline(pid)));
+  return pids.filter((pid) => ENGINE_PROCESSES[engine].main(cmdline(pid)));
 }
 
 export function killAll(pids: number[]): void {

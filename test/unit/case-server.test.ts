@@ -43,7 +43,7 @@ function get(path: string, host = `127.0.0.1:${port}`, address = '127.0.0.1', he
 }
 
 test("each engine gets its own copy, at an unguessable path, served once, with its nonce and the case's CSP", async () => {
-  const { documents, release } = server.publish('c1', 'document', '<!doctype html><p>x', ['chromium', 'firefox'], new Set());
+  const { documents, release } = server.publish('c1', 'document', { html: '<!doctype html><p>x' }, ['chromium', 'firefox'], new Set());
   try {
     const chromium = new URL(documents.chromium!.url);
     const firefox = new URL(documents.firefox!.url);
@@ -63,8 +63,8 @@ test("each engine gets its own copy, at an unguessable path, served once, with i
 });
 
 test('a released document is gone; a trace page only as localhost, a case only as 127.0.0.1', async () => {
-  const trace = server.publish('t', 'recorder', '<p>t', ['webkit'], new Set());
-  const page = server.publish('g', 'document', '<p>g', ['webkit'], new Set());
+  const trace = server.publish('t', 'recorder', { html: '<p>t' }, ['webkit'], new Set());
+  const page = server.publish('g', 'document', { html: '<p>g' }, ['webkit'], new Set());
   const tracePath = new URL(trace.documents.webkit!.url).pathname;
   const casePath = new URL(page.documents.webkit!.url).pathname;
   assert.equal(new URL(trace.documents.webkit!.url).hostname, 'localhost');
@@ -82,7 +82,7 @@ test('a released document is gone; a trace page only as localhost, a case only a
 });
 
 test('only the exact path reaches a document in flight', async () => {
-  const { documents, release } = server.publish('c', 'document', 'x', ['chromium'], new Set());
+  const { documents, release } = server.publish('c', 'document', { html: 'x' }, ['chromium'], new Set());
   const path = new URL(documents.chromium!.url).pathname;
   const id = path.slice('/case/'.length);
   try {
@@ -108,7 +108,7 @@ test('only the exact path reaches a document in flight', async () => {
 
 test("a guarded engine's copy has the guard as its first script, after the doctype and the html and head start tags", async () => {
   const html = '<!doctype html><html lang=en><head data-x="a>b"><title>t</title></head><p>x';
-  const { documents, release } = server.publish('c', 'document', html, ['webkit', 'chromium'], new Set(['webkit'] as const));
+  const { documents, release } = server.publish('c', 'document', { html }, ['webkit', 'chromium'], new Set(['webkit'] as const));
   try {
     const guarded = (await get(new URL(documents.webkit!.url).pathname)).body;
     assert.ok(guarded.startsWith('<!doctype html><html lang=en><head data-x="a>b"><script>'), guarded.slice(0, 80));
@@ -120,8 +120,67 @@ test("a guarded engine's copy has the guard as its first script, after the docty
   }
 });
 
+test("a trace's files: under its own page's path only, read-only, as often as asked, until the trace is released", async () => {
+  const files = { 'resources/x.html': '<p>x</p>', 'data.json': '{"a":1}' };
+  const trace = server.publish('t', 'recorder', { html: '<p>t', timeout_ms: 9000, files }, ['chromium', 'firefox'], new Set());
+  const other = server.publish('o', 'recorder', { html: '<p>o' }, ['chromium'], new Set());
+  const page = new URL(trace.documents.chromium!.url).pathname;
+  const localhost = `localhost:${port}`;
+  try {
+    assert.match(page, /^\/trace\/[0-9a-f]{32}\/$/, 'with files, the page is a folder, so relative URLs resolve under it');
+    assert.match(new URL(other.documents.chromium!.url).pathname, /^\/trace\/[0-9a-f]{32}$/, 'without, the path is as it was');
+    const body = (await get(page, localhost)).body;
+    assert.match(
+      body,
+      /^<!doctype html><script>\(function installRecorder\(completionMs[^)]*\) \{[\s\S]*\}\)\(9000, /,
+      'the page ends undone at its own timeout',
+    );
+    for (let i = 0; i < 2; i++) {
+      const x = await get(`${page}resources/x.html`, localhost);
+      assert.equal(x.status, 200);
+      assert.equal(x.body, '<p>x</p>');
+      assert.equal(x.headers['content-type'], 'text/html; charset=utf-8');
+      assert.equal(x.headers['x-content-type-options'], 'nosniff');
+      assert.ok(String(x.headers['content-security-policy']).includes('allow-same-origin'), "a file has the trace page's origin");
+    }
+    assert.equal((await get(`${page}data.json?cache=1`, localhost)).headers['content-type'], 'application/json; charset=utf-8');
+    const firefoxPage = new URL(trace.documents.firefox!.url).pathname;
+    assert.equal((await get(`${firefoxPage}resources/x.html`, localhost)).status, 200, "every engine's copy has them beside it");
+    for (const trick of [
+      `${page}resources/../data.json`,
+      `${page}./data.json`,
+      `${page}resources%2Fx.html`,
+      `${page}RESOURCES/x.html`,
+      `${page}resources/`,
+      `${page}nope`,
+      `${new URL(other.documents.chromium!.url).pathname}/data.json`,
+      '/trace/resources/x.html',
+    ]) {
+      assert.equal((await get(trick, localhost)).status, 404, trick);
+    }
+    assert.equal((await get(`${page}data.json`, `127.0.0.1:${port}`)).status, 404, 'only as localhost');
+    assert.equal(await status('POST', `${page}data.json`), 403, 'read-only');
+  } finally {
+    trace.release();
+    other.release();
+  }
+  assert.equal((await get(`${page}resources/x.html`, localhost)).status, 404, 'gone with the trace');
+});
+
+/** The status a `method` request for `path` gets. */
+function status(method: string, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers: { host: `localhost:${port}` } }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 test('as a proxy it serves its own documents and refuses anything else, naming the case whose page asked', async () => {
-  const { documents, release } = server.publish('the-case', 'document', 'x', ['chromium'], new Set());
+  const { documents, release } = server.publish('the-case', 'document', { html: 'x' }, ['chromium'], new Set());
   const before = egress.count;
   try {
     // An absolute URL is how a browser asks its proxy.

@@ -1,7 +1,8 @@
 // Corpus readers on temporary files and folders, and on a stream standing in for stdin.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -128,4 +129,87 @@ test('a corpus path that does not exist is a one-line error', async () => {
     assert.match(e.message, /^--corpus .*missing\.ndjson: no such file or folder$/);
     return true;
   });
+});
+
+/** The bytes of a name as the file system holds it: `parts` joined, strings as UTF-8, numbers as raw bytes. */
+const rawName = (...parts: (string | number[])[]) =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+
+test('a folder: a file whose name is not UTF-8 is an invalid item with its reason, and the files after it run', async () => {
+  const dir = temp();
+  writeFileSync(join(dir, 'a.html'), '<p>a</p>');
+  // Buffer paths: the names are bytes, not text.
+  writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), rawName('b', [0xff, 0x5c], '.html')]), '<p>b</p>');
+  mkdirSync(Buffer.concat([Buffer.from(`${dir}/`), rawName('c', [0xe9])]));
+  writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), rawName('c', [0xe9], '/d.html')]), '<p>d</p>');
+  writeFileSync(join(dir, 'z.html'), '<p>z</p>');
+  const corpus = await openCorpus(dir);
+  const items = await all(corpus.items());
+  const bad =
+    'invalid_request: the file name is not valid UTF-8 (its id shows each byte of it past ASCII, and each backslash, as \\xHH); rename it';
+  assert.deepEqual(summary(items), [
+    ['a.html', 'ok'],
+    ['b\\xff\\x5c.html', bad],
+    ['c\\xe9/d.html', bad],
+    ['z.html', 'ok'],
+  ]);
+  assert.equal(await corpus.count(), 4);
+  assert.deepEqual(
+    (await all((await openCorpus(dir)).items())).map((i) => [i.id, i.hash]),
+    items.map((i) => [i.id, i.hash]),
+    'the same keys on a resume',
+  );
+});
+
+test('a folder: a file that cannot be read when its turn comes is an invalid item with the reason, and the run goes on', async () => {
+  const dir = temp();
+  for (const name of ['a', 'gone', 'now-a-folder', 'now-a-fifo', 'z']) writeFileSync(join(dir, `${name}.html`), `<p>${name}</p>`);
+  const corpus = await openCorpus(dir);
+  rmSync(join(dir, 'gone.html'));
+  rmSync(join(dir, 'now-a-folder.html'));
+  mkdirSync(join(dir, 'now-a-folder.html'));
+  rmSync(join(dir, 'now-a-fifo.html'));
+  execFileSync('mkfifo', [join(dir, 'now-a-fifo.html')]);
+  // A FIFO with no writer would block a read forever: it is looked at, never read.
+  assert.deepEqual(summary(await all(corpus.items())), [
+    ['a.html', 'ok'],
+    ['gone.html', 'invalid_request: the file cannot be read: no such file or directory'],
+    ['now-a-fifo.html', 'invalid_request: the file cannot be read: it is no longer a regular file (a FIFO)'],
+    ['now-a-folder.html', 'invalid_request: the file cannot be read: it is no longer a regular file (a folder)'],
+    ['z.html', 'ok'],
+  ]);
+});
+
+test('a folder: links inside it are followed, links that leave it, FIFOs and other non-regular files are skipped, counted and named', async () => {
+  const outside = temp();
+  writeFileSync(join(outside, 'secret.html'), '<p>outside</p>');
+  const dir = temp();
+  mkdirSync(join(dir, 'real', 'deep'), { recursive: true });
+  writeFileSync(join(dir, 'real', 'deep', 'x.html'), '<p>x</p>');
+  writeFileSync(join(dir, 'plain.txt'), 'not a case');
+  symlinkSync('real/deep/x.html', join(dir, 'file-link.html'));
+  symlinkSync('real', join(dir, 'folder-link'));
+  symlinkSync('..', join(dir, 'real', 'up')); // back to the corpus folder: a cycle
+  symlinkSync(join(outside, 'secret.html'), join(dir, 'leaves.html'));
+  symlinkSync(outside, join(dir, 'leaves-folder'));
+  symlinkSync('nowhere.html', join(dir, 'dangling.html'));
+  execFileSync('mkfifo', [join(dir, 'pipe.html')]);
+  const corpus = await openCorpus(dir);
+  assert.deepEqual(summary(await all(corpus.items())), [
+    ['file-link.html', 'ok'],
+    ['folder-link/deep/x.html', 'ok'],
+    ['real/deep/x.html', 'ok'],
+  ]);
+  assert.equal(await corpus.count(), 3);
+  assert.deepEqual(
+    [...(corpus.skipped ?? [])].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    [
+      { id: 'dangling.html', why: 'a link to nothing (no such file or directory)' },
+      { id: 'folder-link/up', why: 'a link to a folder it is in (a cycle)' },
+      { id: 'leaves-folder', why: `a link that leaves the corpus folder (to ${outside})` },
+      { id: 'leaves.html', why: `a link that leaves the corpus folder (to ${join(outside, 'secret.html')})` },
+      { id: 'pipe.html', why: 'not a regular file (a FIFO)' },
+      { id: 'real/up', why: 'a link to a folder it is in (a cycle)' },
+    ],
+  );
 });

@@ -187,6 +187,8 @@ const PLANTS: Plant[] = [
   { rule: 'engine-folders-through-index', from: 'src/workers/engines/env.ts', to: 'src/workers/engines/webkit/target.ts' },
   { rule: 'engine-folders-apart', from: 'src/workers/engines/firefox/plant.ts', to: 'src/workers/engines/chromium/target.ts' },
   { rule: 'jsdom-only-in-dom-tests', from: 'test/unit/plant-jsdom.test.ts', to: 'jsdom' },
+  { rule: 'candidates-import-only-protocol', from: 'src/candidates/web/plant.ts', to: 'src/system/target.ts' },
+  { rule: 'engine-under-test-imports-protocol-comparator-system', from: 'src/engine-under-test/plant.ts', to: 'src/candidates/target.ts' },
   { from: 'src/protocol/allowed.ts', to: 'src/protocol/json-text.ts' },
   { from: 'src/comparator/allowed.ts', to: 'src/protocol/target.ts' },
   { from: 'src/page/allowed.ts', to: 'src/protocol/target.ts' },
@@ -199,6 +201,10 @@ const PLANTS: Plant[] = [
   { from: 'test/e2e/allowed.ts', to: 'src/workers/engines/firefox/target.ts' },
   { from: 'bench/allowed.ts', to: 'src/workers/engines/webkit/target.ts' },
   { from: 'test/unit/allowed.dom.test.ts', to: 'jsdom' },
+  { from: 'src/candidates/taffy/allowed.ts', to: 'src/protocol/target.ts' },
+  { from: 'src/candidates/web/allowed-font.ts', to: 'src/fonts/target.ts' },
+  { from: 'src/engine-under-test/allowed.ts', to: 'src/comparator/target.ts' },
+  { from: 'src/engine-under-test/allowed-log.ts', to: 'src/system/target.ts' },
 ];
 
 function importOf(plant: Plant): string {

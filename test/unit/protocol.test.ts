@@ -28,6 +28,17 @@ const rejects: [string, string | null, RegExp][] = [
   ['{"id":"a","op":"ping","extra":1}', 'a', /field "extra": unknown field/],
   ['{"id":"a","op":"screenshot"}', 'a', /field "html": is required/],
   ['{"id":"a","op":"screenshot","html":"x","dumps":true}', 'a', /field "dumps": unknown field/],
+  ['{"id":"a","op":"trace","script":"","timeout_ms":60001}', 'a', /field "timeout_ms": expected integer to be less or equal to 60000/],
+  ['{"id":"a","op":"trace","script":"","timeout_ms":0}', 'a', /field "timeout_ms": expected integer to be greater or equal to 1/],
+  ['{"id":"a","op":"trace","script":"","timeout_ms":1.5}', 'a', /field "timeout_ms": expected integer/],
+  ['{"id":"a","op":"trace","script":"","align":"name"}', 'a', /field "align": must be one of "seq", "label"/],
+  ['{"id":"a","op":"trace","script":"","files":[]}', 'a', /field "files": expected object/],
+  ['{"id":"a","op":"trace","script":"","files":{"x.txt":1}}', 'a', /field "files.x.txt": expected string/],
+  ...['../x', '/x', 'a//b', 'a/./b', '.hidden', 'a/.b', 'a b', 'a?b', 'a%2Fb', 'a\\b', ''].map((key): [string, string, RegExp] => [
+    JSON.stringify({ id: 'a', op: 'trace', script: '', files: { [key]: '' } }),
+    'a',
+    new RegExp(`field "files\\.${key.replace(/[.?\\\\]/g, '\\$&')}": not an allowed key`),
+  ]),
 ];
 
 for (const [line, id, message] of rejects) {
@@ -78,6 +89,15 @@ test('accepts every request kind', () => {
     op: 'geometry',
     request: { id: 'a', html: '<p>', engines: ['webkit'], script: '1' },
   });
+  const trace = {
+    id: 't',
+    op: 'trace',
+    script: '',
+    timeout_ms: 60000,
+    align: 'label',
+    files: { 'resources/x-1.html': '', 'a~b+c,d=e@f': '' },
+  };
+  assert.deepEqual(parseRequestLine(JSON.stringify(trace)), { ok: true, op: 'trace', request: trace });
   assert.equal(parseRequestLine('{"id":"p","op":"ping"}').ok, true);
   assert.equal(parseRequestLine('{"id":"s","op":"shutdown"}').ok, true);
   assert.deepEqual(parseRequestLine('{"id":"p","op":"screenshot","html":"<p>","script":"1","engines":["firefox"]}'), {

@@ -175,6 +175,36 @@ test('a case that does not satisfy the predicate to begin with is refused', asyn
   );
 });
 
+test('an original that holds in 3 of 5 runs is not reproducible, with the counts', async () => {
+  let calls = 0;
+  const error = await reduce<Geometry>({ html: CASE }, async () => ++calls % 2 === 1, { runs: 5 }).then(
+    () => assert.fail('reduced a case that does not hold every time'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof NotReproducibleError);
+  assert.deepEqual([error.held, error.runs], [3, 5]);
+  assert.match(error.message, /^not_reproducible: the original case satisfied the predicate in 3 of 5 runs$/);
+  assert.equal(calls, 5, 'no candidate was tried');
+});
+
+test('a candidate that holds once by chance is not kept when every case must hold in each of its runs', async () => {
+  // The predicate needs the <h1> but for a first call, which holds whatever the case: a candidate
+  // without the <h1> passes once, by chance, and never again.
+  const called = new Set<string>();
+  const chancy = async (c: Geometry) => {
+    const first = !called.has(c.html);
+    called.add(c.html);
+    return xInFlex(c.html) && (c.html.includes('<h1>') || first);
+  };
+  const once = await reduce<Geometry>({ html: CASE }, chancy);
+  assert.ok(!once.request.html.includes('<h1>'), 'with one run, the chance pass is taken');
+  called.clear();
+  const thrice = await reduce<Geometry>({ html: CASE }, chancy, { runs: 3 });
+  assert.ok(thrice.request.html.includes('<h1>'), thrice.request.html);
+  assert.ok(xInFlex(thrice.request.html));
+  assert.ok(thrice.runs > thrice.tests, `${thrice.runs} runs of ${thrice.tests} candidates`);
+});
+
 test("the predicate's own error ends the reduction with that error", async () => {
   let calls = 0;
   await assert.rejects(
@@ -254,6 +284,10 @@ test('options are checked', async () => {
   );
   await assert.rejects(
     reduce<Geometry>({ html: 'x' }, async () => true, { maxTests: 1.5 }),
+    RangeError,
+  );
+  await assert.rejects(
+    reduce<Geometry>({ html: 'x' }, async () => true, { runs: 0 }),
     RangeError,
   );
 });

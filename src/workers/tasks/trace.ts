@@ -4,12 +4,12 @@
 // storage: every trace page shares one real origin.
 import { OracleError } from '../../protocol/errors.js';
 import { inAnswerOrder } from '../../protocol/ops.js';
-import { decodeTraceOutcome } from '../../protocol/page-output.js';
-import type { Trace } from '../../protocol/trace-schema.js';
+import { decodeTraceText, type TraceOutcome } from '../../protocol/page-output.js';
+import { TRACE_TIMEOUT, type Trace } from '../../protocol/trace-schema.js';
 import { encodeJson, plainJson, UnencodableError, type JsonText, type WireValue } from '../../protocol/wire.js';
 import { voteTraces } from '../../comparator/trace-vote.js';
 import type { CaseCheck } from '../../page/programs.js';
-import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE, TRACE_COMPLETION_MS, type TraceOutcome } from '../../page/trace-recorder.js';
+import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE } from '../../page/trace-recorder.js';
 import type { EnginePage } from '../engine.js';
 import { leftDocument } from '../page-answers.js';
 import { eachEngine, errorsField, perEngine, type Task } from './task.js';
@@ -19,11 +19,12 @@ export const trace: Task<'trace'> = async (task, ctx) => {
     const outcome = await host.submit({
       kind: 'document',
       document: { ...task.documents[engine]!, freshStorage: true },
-      // The recorder ends a trace that never calls trace.done() by itself, that much later.
-      extraMs: TRACE_COMPLETION_MS,
+      // The recorder ends a trace that never calls trace.done() by itself, that much later (the
+      // case server serves the page with the same timeout).
+      extraMs: task.request.timeout_ms ?? TRACE_TIMEOUT.defaultMs,
       run: (page, check) => runTrace(page, check, task.request.script),
     });
-    const { origin, secure, timedOut, records } = decodeTraceOutcome(outcome);
+    const { origin, secure, timedOut, records } = outcome;
     if (records === null)
       throw new OracleError('dump_too_large', `the trace recorded more than ${ctx.walk.maxBytes} bytes (--max-answer-bytes)`);
     const trace: Trace = {
@@ -45,18 +46,22 @@ export const trace: Task<'trace'> = async (task, ctx) => {
   });
   return inAnswerOrder('trace', {
     traces: perEngine(results, (r) => r.text),
-    vote: task.request.vote ? plainJson(voteTraces({ traces: perEngine(results, (r) => r.trace), errors })) : undefined,
+    vote: task.request.vote ? plainJson(voteTraces({ traces: perEngine(results, (r) => r.trace), errors }, task.request.align)) : undefined,
     errors: errorsField(errors),
   });
 };
 
-/** Runs the script through the recorder's hook and resolves with the recorder's answer once the trace ends. */
+/**
+ * Runs the script through the recorder's hook and resolves with the recorder's answer, decoded,
+ * once the trace ends: decoded here, on the page, so that a tampered answer is the page's fault
+ * (the case runner retries it).
+ */
 async function runTrace(page: EnginePage, check: CaseCheck, script: string): Promise<TraceOutcome> {
-  let outcome = (await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, script])) as TraceOutcome | null;
+  let text = await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, script]);
   // A driver that gave up on the call (WebKitGTK's, each time the trace dismisses a dialog)
   // asks again, for the end alone, until it comes (the case's timer bounds this).
-  while (outcome === null || outcome === undefined)
-    outcome = (await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, null])) as TraceOutcome | null;
-  if (Array.isArray(outcome) && outcome[0] === 'elsewhere') throw leftDocument(String(outcome[1]));
+  while (text === null || text === undefined) text = await page.callMain(RUN_TRACE_SOURCE, [RUN_TRACE_HOOK, check, null]);
+  const outcome = decodeTraceText(text);
+  if ('elsewhere' in outcome) throw leftDocument(outcome.elsewhere);
   return outcome;
 }

@@ -2,7 +2,8 @@
 // browser context of its own, emulated as Playwright's newContext did) and routes the few events
 // it receives to them.
 import type { Executables } from '../../../protocol/launch-options.js';
-import { VIEWPORT, type EngineBrowser, type EnginePage } from '../../engine.js';
+import type { EngineBrowser, EnginePage } from '../../engine.js';
+import { checkViewport } from '../viewport-check.js';
 import { withGrace } from '../time-limits.js';
 import type { CdpConnection } from './connection.js';
 import { PAGE_EMULATION, WINDOW_BOUNDS } from './emulation.js';
@@ -26,7 +27,6 @@ import type { ProfileName } from '../../../protocol/schema.js';
 /** disposeBrowserContext answers in milliseconds even for a hung page; this bounds a dead browser. */
 const PAGE_CLOSE_GRACE_MS = 5_000;
 const BROWSER_CLOSE_GRACE_MS = 3_000;
-const EXIT_GRACE_MS = 3_000;
 
 export class ChromiumBrowser implements EngineBrowser {
   readonly engine = 'chromium' as const;
@@ -36,7 +36,6 @@ export class ChromiumBrowser implements EngineBrowser {
   /** Pages by their session. */
   private readonly pages = new Map<string, ChromiumPage>();
   private readonly connection: CdpConnection;
-  private closing = false;
 
   private constructor(
     private readonly process: ChromiumProcess,
@@ -84,7 +83,7 @@ export class ChromiumBrowser implements EngineBrowser {
         this.connection.send('Browser.setWindowBounds', { windowId, bounds: WINDOW_BOUNDS }),
         ...PAGE_EMULATION.map(({ method, params }) => this.connection.send(method, params, { sessionId })),
       ]);
-      await this.checkViewport(page);
+      await checkViewport('chromium', page);
       return page;
     } catch (error) {
       if (page) await page.close();
@@ -94,27 +93,13 @@ export class ChromiumBrowser implements EngineBrowser {
   }
 
   /** Closes the browser, then kills its process group (whatever it did); the user data folder goes with it. */
-  async close(): Promise<void> {
-    if (!this.closing) {
-      this.closing = true;
-      await withGrace(this.connection.send('Browser.close'), BROWSER_CLOSE_GRACE_MS);
-      await withGrace(this.exited, EXIT_GRACE_MS);
-      this.process.kill();
-    }
-    await this.exited;
+  close(): Promise<void> {
+    return this.process.close(() => this.connection.send('Browser.close'), BROWSER_CLOSE_GRACE_MS);
   }
 
   private async dispose(sessionId: string, browserContextId: string): Promise<void> {
     await withGrace(this.connection.send('Target.disposeBrowserContext', { browserContextId }), PAGE_CLOSE_GRACE_MS);
     this.pages.delete(sessionId);
-  }
-
-  private async checkViewport(page: ChromiumPage): Promise<void> {
-    const state = JSON.parse(await page.run({ program: 'pageState', args: {} })) as { viewport: [number, number]; ratio: number };
-    const [width, height] = state.viewport;
-    if (width !== VIEWPORT.width || height !== VIEWPORT.height || state.ratio !== 1) {
-      throw new Error(`chromium: a new page is ${width}×${height} at ratio ${state.ratio}, not ${VIEWPORT.width}×${VIEWPORT.height} at 1`);
-    }
   }
 
   private route(method: string, params: Record<string, unknown>, sessionId: string | undefined): void {

@@ -24,11 +24,13 @@ export const launchChromium: LaunchEngine = async (options) => {
     browserEnv(options),
   );
   try {
-    return await withDeadline(
+    const browser = await withDeadline(
       ChromiumBrowser.start(chromium, options.profile, { chromium: executable }),
       START_TIMEOUT_MS,
       () => new Error(`chromium did not answer on its DevTools pipe within ${START_TIMEOUT_MS} ms`),
     );
+    chromium.started();
+    return browser;
   } catch (error) {
     if (error instanceof ConnectionClosedError) throw new Error(`chromium did not start: ${await chromium.failure()}`);
     chromium.kill();

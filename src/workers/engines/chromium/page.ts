@@ -5,8 +5,9 @@
 // (Page.createIsolatedWorld), whose built-ins and wrappers page script cannot reach; the case's
 // script runs in the main world as a classic script (Runtime.evaluate).
 import { OracleError, firstLine } from '../../../protocol/errors.js';
-import { PROGRAMS, type ProgramName } from '../../../page/sources.js';
+import type { ProgramName } from '../../../page/sources.js';
 import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
+import { PROGRAM_CALLS } from '../program-calls.js';
 import { withDeadline } from '../time-limits.js';
 import {
   AnswerTooLargeError,
@@ -24,11 +25,6 @@ const WORLD = 'browser-oracle';
  * cannot compress), so 2.6 MB as base64; anything past this is not a picture of the viewport.
  */
 const SCREENSHOT_MAX_BYTES = 4 * 1024 * 1024;
-
-/** Each program as a function of its args that resolves with the JSON text it made. */
-const PROGRAM_CALLS = Object.fromEntries(
-  Object.entries(PROGRAMS).map(([name, source]) => [name, `(args) => new Promise((resolve) => (${source})(args, resolve))`]),
-) as Record<ProgramName, string>;
 
 /**
  * Resolves once the document has loaded: in the task after readyState turns `complete`, that is

@@ -3,6 +3,7 @@
 import { log } from '../../../system/log.js';
 import type { Executables } from '../../../protocol/launch-options.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage } from '../../engine.js';
+import { checkViewport } from '../viewport-check.js';
 import type { BidiConnection } from './connection.js';
 import { withGrace } from '../time-limits.js';
 import { FirefoxPage, PAGE_CLOSE_GRACE_MS } from './page.js';
@@ -27,7 +28,6 @@ const EVENTS = [
 const CAPABILITIES = { alwaysMatch: { webSocketUrl: true, unhandledPromptBehavior: { default: 'dismiss', beforeUnload: 'accept' } } };
 
 const BROWSER_CLOSE_GRACE_MS = 3_000;
-const EXIT_GRACE_MS = 3_000;
 
 export class FirefoxBrowser implements EngineBrowser {
   readonly engine = 'firefox' as const;
@@ -39,7 +39,6 @@ export class FirefoxBrowser implements EngineBrowser {
   /** The current main-world realm of each window or frame, and back. */
   private readonly mainRealmOf = new Map<string, string>();
   private readonly contextOfRealm = new Map<string, string>();
-  private closing = false;
 
   private constructor(
     private readonly process: FirefoxProcess,
@@ -86,7 +85,7 @@ export class FirefoxBrowser implements EngineBrowser {
       const { context } = await this.connection.send<{ context: string }>('browsingContext.create', { type: 'window', userContext });
       page = new FirefoxPage(this.connection, context, userContext, () => this.pages.delete(context));
       this.pages.set(context, page);
-      await this.checkViewport(page);
+      await checkViewport('firefox', page);
       return page;
     } catch (error) {
       if (page) await page.close();
@@ -97,22 +96,8 @@ export class FirefoxBrowser implements EngineBrowser {
 
   /** Ends the session, then kills the process group (whatever the session did); the profile goes with it. */
   async close(): Promise<void> {
-    if (!this.closing) {
-      this.closing = true;
-      await withGrace(this.connection.send('browser.close'), BROWSER_CLOSE_GRACE_MS);
-      await withGrace(this.exited, EXIT_GRACE_MS);
-      this.process.kill();
-    }
-    await this.exited;
+    await this.process.close(() => this.connection.send('browser.close'), BROWSER_CLOSE_GRACE_MS);
     this.connection.terminate();
-  }
-
-  private async checkViewport(page: FirefoxPage): Promise<void> {
-    const state = JSON.parse(await page.run({ program: 'pageState', args: {} })) as { viewport: [number, number]; ratio: number };
-    const [width, height] = state.viewport;
-    if (width !== VIEWPORT.width || height !== VIEWPORT.height || state.ratio !== 1) {
-      throw new Error(`firefox: a new page is ${width}×${height} at ratio ${state.ratio}, not ${VIEWPORT.width}×${VIEWPORT.height} at 1`);
-    }
   }
 
   private route(method: string, params: Record<string, unknown>): void {

@@ -5,8 +5,9 @@
 // and the page fails its in-flight calls itself.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OracleError, firstLine } from '../../../protocol/errors.js';
-import { PROGRAMS, type ProgramName } from '../../../page/sources.js';
+import type { ProgramName } from '../../../page/sources.js';
 import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
+import { PROGRAM_CALLS } from '../program-calls.js';
 import { withDeadline, withGrace } from '../time-limits.js';
 import { BidiError, ConnectionClosedError, type BidiConnection } from './connection.js';
 import { fromRemoteValue, toLocalValue, type RemoteValue } from './remote-value.js';
@@ -17,11 +18,6 @@ const SANDBOX = 'browser-oracle';
 export const PAGE_CLOSE_GRACE_MS = 5_000;
 /** How long a realm's end waits for the tab-crashed page that would make it a crash. */
 const CRASH_SETTLE_MS = 300;
-
-/** Each program as a function of its args that resolves with the JSON text it made. */
-const PROGRAM_CALLS = Object.fromEntries(
-  Object.entries(PROGRAMS).map(([name, source]) => [name, `(args) => new Promise((resolve) => (${source})(args, resolve))`]),
-) as Record<ProgramName, string>;
 
 type EvaluateResult =
   | { type: 'success'; result: RemoteValue }

@@ -1,13 +1,11 @@
 // The firefox-esr process: a fresh temporary profile, its own process group (so the parent, its
-// fork server and every content process die together), and the WebDriver BiDi address it prints.
-import { spawn } from 'node:child_process';
+// fork server and every content process die together; browser-process.ts), and the WebDriver
+// BiDi address it prints.
 import { readFileSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { LaunchOptions } from '../../../farm/launch.js';
-import { groupGone } from '../../../system/processes.js';
+import { type BrowserProcess, startBrowser } from '../browser-process.js';
 import { browserEnv } from '../env.js';
 import { firefoxPrefs, userJs } from './prefs.js';
 
@@ -16,17 +14,10 @@ export const SYSTEM_FIREFOX = '/usr/bin/firefox-esr';
 /** How long Firefox may take to print its BiDi address (a cold start on a loaded 2-core machine takes seconds). */
 const START_TIMEOUT_MS = 30_000;
 const LISTENING = /WebDriver BiDi listening on (ws:\/\/\S+)/;
-/** Stderr lines kept to explain a Firefox that did not start. */
-const STDERR_KEPT = 5;
 
-export interface FirefoxProcess {
+export interface FirefoxProcess extends BrowserProcess {
   /** The BiDi WebSocket address (without `/session`). */
   readonly wsUrl: string;
-  readonly pid: number;
-  /** Resolves once the process has exited, its group is killed and its profile removed. */
-  readonly exited: Promise<void>;
-  /** SIGKILLs the whole process group. */
-  kill(): void;
 }
 
 /**
@@ -73,74 +64,41 @@ function killCrashHelper(browserPid: number): void {
 
 /** Starts firefox-esr headless on a fresh profile; rejects with a one-line reason when it does not come up. */
 export async function startFirefox(options: LaunchOptions, executable = SYSTEM_FIREFOX): Promise<FirefoxProcess> {
-  const profile = await mkdtemp(join(tmpdir(), 'browser-oracle-firefox-'));
-  try {
-    await writeFile(join(profile, 'user.js'), userJs(firefoxPrefs(options)));
-  } catch (error) {
-    await rm(profile, { recursive: true, force: true });
-    throw error;
-  }
-  const child = spawn(executable, ['--remote-debugging-port=0', '--headless', '--profile', profile], {
-    detached: true,
+  const firefox = await startBrowser({
+    executable,
+    debianPackage: 'firefox-esr',
+    folderPrefix: 'browser-oracle-firefox-',
+    prepare: (profile) => writeFile(join(profile, 'user.js'), userJs(firefoxPrefs(options))),
+    args: (profile) => ['--remote-debugging-port=0', '--headless', '--profile', profile],
     env: firefoxEnv(options),
-    // A page's dump() writes to stdout: never let it near ours.
-    stdio: ['ignore', 'ignore', 'pipe'],
+    killOutside: killCrashHelper,
   });
-  const kill = () => {
-    if (!child.pid) return;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // the group is gone already
-    }
-    killCrashHelper(child.pid);
-  };
-  const exited = new Promise<void>((resolve) => {
-    const cleanUp = () => {
-      // The fork server and content processes outlive the parent unless their group is killed.
-      kill();
-      void groupGone(child.pid ?? -1)
-        .then(() => rm(profile, { recursive: true, force: true, maxRetries: 3 }))
-        .then(resolve, resolve);
-    };
-    child.once('exit', cleanUp);
-    // A spawn that failed (no such file) emits only 'error'.
-    child.once('error', () => child.pid === undefined && cleanUp());
-  });
+  return { ...firefox, wsUrl: await listening(firefox) };
+}
 
-  const recent: string[] = [];
-  const lines = createInterface({ input: child.stderr! });
-  let onError: (error: Error) => void = () => {};
-  let onExit: (code: number | null, signal: NodeJS.Signals | null) => void = () => {};
-  const wsUrl = await new Promise<string>((resolve, reject) => {
-    const fail = (why: string) => {
+/** The BiDi address Firefox prints once it listens; rejects, once it is gone, with why it did not start. */
+function listening(firefox: BrowserProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = async (why?: string) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      kill();
-      const said = recent.length ? ` (its last words: ${recent.join(' | ')})` : '';
-      reject(new Error(`firefox-esr did not start: ${why}${said}`));
+      firefox.kill();
+      reject(new Error(`firefox-esr did not start: ${await firefox.failure(why)}`));
     };
-    const timer = setTimeout(() => fail(`no WebDriver BiDi address within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
-    onError = (error) =>
-      fail((error as NodeJS.ErrnoException).code === 'ENOENT' ? `${executable} not found (apt-get install firefox-esr)` : error.message);
-    onExit = (code, signal) => fail(`it exited (${signal ?? `code ${code}`})`);
-    child.once('error', onError);
-    child.once('exit', onExit);
-    lines.on('line', (line) => {
+    const timer = setTimeout(() => void fail(`no WebDriver BiDi address within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+    void firefox.exited.then(() => fail());
+    const onLine = (line: string) => {
       const address = LISTENING.exec(line)?.[1];
-      if (address) {
-        clearTimeout(timer);
-        resolve(address);
-      } else {
-        recent.push(line);
-        if (recent.length > STDERR_KEPT) recent.shift();
-      }
-    });
-  }).catch(async (error: unknown) => {
-    await exited;
-    throw error;
+      if (!address || settled) return;
+      settled = true;
+      clearTimeout(timer);
+      // Stderr keeps being read (and dropped): a full pipe would stall Firefox.
+      firefox.stderr.off('line', onLine);
+      firefox.started();
+      resolve(address);
+    };
+    firefox.stderr.on('line', onLine);
   });
-  child.off('error', onError).off('exit', onExit);
-  // Stderr keeps being read (and dropped): a full pipe would stall Firefox.
-  lines.removeAllListeners('line');
-  return { wsUrl, pid: child.pid!, exited, kill };
 }

@@ -6,12 +6,12 @@ export interface RemoteValue {
   value?: unknown;
 }
 
-const SPECIAL_NUMBERS: Record<string, number> = {
-  NaN: Number.NaN,
-  '-0': -0,
-  Infinity: Number.POSITIVE_INFINITY,
-  '-Infinity': Number.NEGATIVE_INFINITY,
-};
+const SPECIAL_NUMBERS = new Map([
+  ['NaN', Number.NaN],
+  ['-0', -0],
+  ['Infinity', Number.POSITIVE_INFINITY],
+  ['-Infinity', Number.NEGATIVE_INFINITY],
+]);
 
 /** `value` as a BiDi LocalValue; throws on what JSON cannot hold (functions, symbols, bigints). */
 export function toLocalValue(value: unknown): object {
@@ -44,7 +44,7 @@ export function fromRemoteValue(remote: RemoteValue): unknown {
     case 'boolean':
       return remote.value;
     case 'number':
-      return typeof remote.value === 'string' ? SPECIAL_NUMBERS[remote.value] : remote.value;
+      return typeof remote.value === 'string' ? SPECIAL_NUMBERS.get(remote.value) : remote.value;
     case 'array':
       if (Array.isArray(remote.value)) return remote.value.map((item) => fromRemoteValue(item as RemoteValue));
       break;

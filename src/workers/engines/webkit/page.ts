@@ -26,11 +26,21 @@ else done('{"elsewhere":' + JSON.stringify(String(location.href)) + '}');`;
 
 const viaSource = (program: keyof typeof PROGRAMS) => `(${PROGRAMS[program]})(arguments[0], arguments[arguments.length - 1]);`;
 
-// A main-world call that always calls back, so an exception reaches Node as data.
-const mainCall = (functionSource: string) => `const done = arguments[arguments.length - 1];
-Promise.resolve().then(() => (${functionSource})(...arguments[0])).then(
-  (value) => done({ value }),
-  (e) => done({ error: (e && e.name ? e.name + ': ' + e.message : String(e)) }));`;
+// A main-world call that always calls back, so an exception reaches Node as data. The function
+// gets its arguments and then a reply callback: one that returns that callback answers through
+// it with a string, which the driver carries as it is (the trace recorder's JSON text: no
+// promise, array iterator or toJSON of the page's is on its way); otherwise its result, awaited,
+// is the answer.
+const mainCall = (functionSource: string, count: number) => `const done = arguments[arguments.length - 1];
+const args = arguments[0];
+const fail = (e) => done({ error: (e && e.name ? e.name + ': ' + e.message : String(e)) });
+const reply = (text) => done(text);
+try {
+  const result = (${functionSource})(${Array.from({ length: count }, (_, i) => `args[${i}], `).join('')}reply);
+  if (result !== reply) Promise.resolve(result).then((value) => done({ value }), fail);
+} catch (e) {
+  fail(e);
+}`;
 
 export class WebKitPage implements EnginePage {
   private minimized = false;
@@ -83,12 +93,14 @@ export class WebKitPage implements EnginePage {
   }
 
   async callMain(functionSource: string, args: readonly unknown[]): Promise<unknown> {
-    const result = (await this.driver(() => this.session.client.executeAsyncScript(mainCall(functionSource), [args as unknown[]]))) as
-      | { value: unknown }
-      | { error: string }
-      | null;
+    const result = (await this.driver(() =>
+      this.session.client.executeAsyncScript(mainCall(functionSource, args.length), [args as unknown[]]),
+    )) as { value: unknown } | { error: string } | string | null;
     // The driver gave up on the call (a dialog was dismissed during it): nothing came back.
     if (result === null) return null;
+    if (typeof result === 'string') return result;
+    if (typeof result !== 'object' || !('value' in result || 'error' in result))
+      throw new OracleError('page_tampered', `the main-world call answered a ${typeof result}, not the oracle's reply`);
     if ('error' in result) throw new OracleError('script_error', result.error);
     return result.value;
   }

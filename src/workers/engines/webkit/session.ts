@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout from 'p-timeout';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { VIEWPORT } from '../../engine.js';
+import { killGroup } from '../browser-process.js';
 import { browserEnv } from '../env.js';
 import { withGrace } from '../time-limits.js';
 import { WebDriverClient } from './client.js';
@@ -59,7 +60,7 @@ export class WebKitSession {
       if (!version) throw new Error('WebKitWebDriver reported no browserVersion for MiniBrowser');
       return new WebKitSession(driver, client, String(version), home);
     } catch (error) {
-      killGroup(driver);
+      killGroup(driver.pid);
       rmSync(home, { recursive: true, force: true });
       throw error;
     }
@@ -89,7 +90,7 @@ export class WebKitSession {
   async close(): Promise<void> {
     if (this.alive) {
       await withGrace(this.client.deleteSession(), SESSION_CLOSE_GRACE_MS);
-      killGroup(this.driver);
+      killGroup(this.driver.pid);
       await this.closed;
     }
     rmSync(this.home, { recursive: true, force: true });
@@ -112,14 +113,6 @@ async function newSession(port: number, binary: string, args: string[]): Promise
       if (!refused || Date.now() > deadline) throw error;
       await sleep(50);
     }
-  }
-}
-
-function killGroup(child: ChildProcess): void {
-  try {
-    if (child.pid) process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // already gone
   }
 }
 

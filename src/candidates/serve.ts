@@ -1,0 +1,49 @@
+// A reference candidate as a process: the candidate protocol on stdio (docs/candidate.md). One
+// JSON line in, one answer line out, in order: `{"op":"ping"}` gets the name, version and what the
+// candidate supports; a case (`id`, `html`, optional `script`) gets a dump, `unsupported` or an
+// error. Other fields of a geometry request line (engines, timing) are ignored, so oracle corpus
+// lines can be piped in as they are. The process ends when its input does.
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { CandidateAnswer, CandidatePingAnswer, ReferenceCandidate } from '../protocol/candidate-schema.js';
+import { layOutCase, type LayoutEngine } from './engine.js';
+import type { FontMode } from './web/text.js';
+
+/** Loaded on demand, so a process runs one engine's WebAssembly only. */
+export async function referenceEngine(name: ReferenceCandidate): Promise<LayoutEngine> {
+  return name === 'taffy' ? (await import('./taffy/engine.js')).taffy : (await import('./yoga/engine.js')).yoga;
+}
+
+/** Answers one input line. */
+export function answerLine(engine: LayoutEngine, line: string, fonts: FontMode): CandidateAnswer | CandidatePingAnswer {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { id: '', error: 'invalid_json: the line is not JSON' };
+  }
+  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const id = typeof record.id === 'string' ? record.id : '';
+  if (record.op === 'ping') return { id, ok: true, name: engine.name, version: engine.version, supports: engine.supports(fonts) };
+  if (record.op !== undefined)
+    return { id, error: `invalid_request: unknown op ${JSON.stringify(record.op)} (a candidate takes ping and cases)` };
+  if (
+    typeof record.id !== 'string' ||
+    typeof record.html !== 'string' ||
+    (record.script !== undefined && typeof record.script !== 'string')
+  ) {
+    return { id, error: 'invalid_request: a case is {"id": string, "html": string, "script"?: string}' };
+  }
+  return layOutCase(engine, { id, html: record.html, ...(record.script === undefined ? {} : { script: record.script as string }) }, fonts);
+}
+
+/** Serves the candidate protocol until `input` ends; resolves with the exit status. */
+export async function serveCandidate(name: ReferenceCandidate, fonts: FontMode, input: Readable, output: Writable): Promise<number> {
+  const engine = await referenceEngine(name);
+  for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+    if (!line.trim()) continue;
+    if (!output.write(`${JSON.stringify(answerLine(engine, line, fonts))}\n`)) await once(output, 'drain');
+  }
+  return 0;
+}

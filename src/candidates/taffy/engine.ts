@@ -1,0 +1,148 @@
+// The Taffy reference candidate: taffy-layout (Taffy compiled to WebAssembly) lays out the body's
+// in-flow boxes under html and body as block boxes, and each absolutely positioned child of the
+// body in a container the size of the viewport. Text is a leaf measured by the square-font
+// measurement; rounding is off, so boxes are Taffy's own floats.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Display, Direction, loadTaffy, Style, TaffyTree, type AvailableSpace, type Size } from 'taffy-layout';
+import type { Box } from '../web/boxes.js';
+import type { Element } from '../web/document.js';
+import type { Placed } from '../web/dump.js';
+import { rootInsets, type Page } from '../web/page.js';
+import { VIEWPORT } from '../web/style.js';
+import { supportsOf } from '../web/supports.js';
+import { lineBox, measureText, type Fonts, type MeasuredText } from '../web/text.js';
+import type { LayoutEngine } from '../engine.js';
+import { taffyStyle, type Context } from './style.js';
+
+await loadTaffy();
+
+const { version } = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.resolve('taffy-layout'))), 'utf8')) as {
+  version: string;
+};
+
+const BLOCK_CONTAINERS = new Set(['block', 'flow-root']);
+
+export const taffy: LayoutEngine = {
+  name: 'taffy',
+  version: `taffy-layout ${version}`,
+  keepsContents: false,
+  supports: (fonts) => supportsOf(fonts, {}),
+  layout(page, fonts) {
+    const tree = new TaffyTree();
+    tree.disableRounding();
+    try {
+      return layOut(tree, page, fonts);
+    } finally {
+      tree.free();
+    }
+  },
+};
+
+function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed> {
+  const styles = page.styles;
+  const nodes = new Map<Box, bigint>();
+  const node = (box: Box, context: Context): bigint => {
+    let id: bigint;
+    if (box.text !== undefined) {
+      const leaf = fresh((s) => {
+        s.display = Display.Block;
+        s.direction = box.style.direction === 'rtl' ? Direction.Rtl : Direction.Ltr;
+      });
+      id = tree.newLeafWithContext(leaf, measureText(box, fonts));
+      leaf.free();
+    } else {
+      const inBlock = BLOCK_CONTAINERS.has(box.style.display);
+      const children = box.children.map((c) => node(c, { inBlock, root: false, parent: box.element, styles }));
+      const style = taffyStyle(box, context);
+      id = tree.newWithChildren(style, children);
+      style.free();
+    }
+    nodes.set(box, id);
+    return id;
+  };
+  const viewport = (children: bigint[]) => {
+    const style = fresh((s) => {
+      s.display = Display.FlowRoot;
+      s.size = { width: VIEWPORT.width, height: VIEWPORT.height };
+    });
+    const id = tree.newWithChildren(style, children);
+    style.free();
+    return id;
+  };
+
+  // In flow: html (a block formatting context, as the root always is) > body > its in-flow boxes.
+  const body = page.body;
+  const bodyStyle = taffyStyle(body, { inBlock: true, root: false, parent: page.html.element, styles });
+  const bodyNode = tree.newWithChildren(
+    bodyStyle,
+    page.inFlow.map((b) => node(b, { inBlock: true, root: false, parent: body.element, styles })),
+  );
+  bodyStyle.free();
+  nodes.set(body, bodyNode);
+  const htmlStyle = taffyStyle(page.html, { inBlock: true, root: true, parent: null, styles });
+  htmlStyle.display = Display.FlowRoot;
+  const htmlNode = tree.newWithChildren(htmlStyle, [bodyNode]);
+  htmlStyle.free();
+  nodes.set(page.html, htmlNode);
+  const inFlowRoot = viewport([htmlNode]);
+  compute(tree, inFlowRoot);
+  const placed = new Map<Element, Placed>();
+  read(tree, inFlowRoot, 0, 0, nodes, placed);
+
+  if (page.outOfFlow.length) {
+    const b = placed.get(body.element!)!;
+    const content = { x: b.x + b.border[3] + b.padding[3], y: b.y + b.border[0] + b.padding[0] };
+    const roots = page.outOfFlow.map((box) =>
+      node(box, { inBlock: true, root: true, insets: rootInsets(page, box, content), parent: null, styles }),
+    );
+    const outOfFlowRoot = viewport(roots);
+    compute(tree, outOfFlowRoot);
+    read(tree, outOfFlowRoot, 0, 0, nodes, placed);
+  }
+  return placed;
+}
+
+/** A new Style, set up by `set` (taffy's own defaults are not the web's: display flex among them). */
+function fresh(set: (s: Style) => void): Style {
+  const s = new Style();
+  set(s);
+  return s;
+}
+
+function compute(tree: TaffyTree, root: bigint): void {
+  tree.computeLayoutWithMeasure(root, { width: VIEWPORT.width, height: VIEWPORT.height }, (known, available, _node, context) => {
+    const text = context as MeasuredText | undefined;
+    if (!text) return { width: known.width ?? 0, height: known.height ?? 0 };
+    const size = lineBox(text, known.width ?? room(available));
+    return { width: known.width ?? size.width, height: known.height ?? size.height };
+  });
+}
+
+const room = (available: Size<AvailableSpace>): number =>
+  typeof available.width === 'number' ? available.width : available.width === 'min-content' ? 0 : Number.POSITIVE_INFINITY;
+
+/** Every element box under `id`, placed in viewport coordinates (Taffy places a box relative to its parent's). */
+function read(tree: TaffyTree, id: bigint, x: number, y: number, nodes: ReadonlyMap<Box, bigint>, placed: Map<Element, Placed>): void {
+  const byNode = new Map<bigint, Box>([...nodes].map(([box, n]) => [n, box]));
+  const visit = (n: bigint, px: number, py: number) => {
+    const layout = tree.getLayout(n);
+    const left = px + layout.x;
+    const top = py + layout.y;
+    const box = byNode.get(n);
+    if (box?.element) {
+      placed.set(box.element, {
+        x: left,
+        y: top,
+        width: layout.width,
+        height: layout.height,
+        margin: [layout.marginTop, layout.marginRight, layout.marginBottom, layout.marginLeft],
+        padding: [layout.paddingTop, layout.paddingRight, layout.paddingBottom, layout.paddingLeft],
+        border: [layout.borderTop, layout.borderRight, layout.borderBottom, layout.borderLeft],
+      });
+    }
+    layout.free();
+    for (const child of tree.children(n)) visit(child, left, top);
+  };
+  visit(id, x, y);
+}

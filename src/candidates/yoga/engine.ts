@@ -1,0 +1,254 @@
+// The Yoga reference candidate: yoga-layout (Meta's flexbox engine, WebAssembly) with web
+// semantics (no errata, no pixel rounding). Yoga has no block layout, so the body's in-flow boxes
+// are stacked as block layout stacks them, in a column whose margins are collapsed beforehand as
+// block layout collapses them; each absolutely positioned child of the body is laid out in a
+// container the size of the viewport. Text is a leaf measured by the square-font measurement.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Yoga, {
+  Align,
+  Direction,
+  Edge,
+  Errata,
+  FlexDirection,
+  Justify,
+  MeasureMode,
+  PositionType,
+  type Config,
+  type Node,
+} from 'yoga-layout';
+import type { Box } from '../web/boxes.js';
+import type { Element } from '../web/document.js';
+import type { Edges, Placed } from '../web/dump.js';
+import { rootInsets, type Page } from '../web/page.js';
+import { VIEWPORT } from '../web/style.js';
+import { supportsOf } from '../web/supports.js';
+import { lineBox, measureText, type Fonts } from '../web/text.js';
+import { Unsupported } from '../web/unsupported.js';
+import type { LayoutEngine } from '../engine.js';
+import { setYogaStyle, type Context } from './style.js';
+
+const { version } = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.resolve('yoga-layout'))), 'utf8')) as {
+  version: string;
+};
+
+/** Web semantics: no errata, and no rounding to whole pixels (browsers lay out in 1/60 or 1/64 px). */
+function webConfig(): Config {
+  const config = Yoga.Config.create();
+  config.setErrata(Errata.None);
+  config.setPointScaleFactor(0);
+  return config;
+}
+
+const EDGES = [Edge.Top, Edge.Right, Edge.Bottom, Edge.Left] as const;
+
+export const yoga: LayoutEngine = {
+  name: 'yoga',
+  version: `yoga-layout ${version}`,
+  keepsContents: true,
+  supports: (fonts) =>
+    supportsOf(fonts, {
+      drop: {
+        display: ['flow-root', 'grid'],
+        float: ['left', 'right'],
+        clear: true,
+        overflow: ['clip'],
+        'overflow-x': ['clip'],
+        'overflow-y': ['clip'],
+        'justify-content': ['safe'],
+        'align-content': ['safe'],
+        'align-items': ['safe', 'self-start', 'self-end'],
+        'align-self': ['safe', 'self-start', 'self-end'],
+        'justify-items': true,
+        'justify-self': true,
+        'grid-template-columns': true,
+        'grid-template-rows': true,
+        'grid-auto-columns': true,
+        'grid-auto-rows': true,
+        'grid-auto-flow': true,
+        'grid-row': true,
+        'grid-column': true,
+        'grid-row-start': true,
+        'grid-row-end': true,
+        'grid-column-start': true,
+        'grid-column-end': true,
+        'grid-area': true,
+      },
+    }),
+  layout(page, fonts) {
+    const config = webConfig();
+    const made: Node[] = [];
+    const create = () => {
+      const n = Yoga.Node.create(config);
+      made.push(n);
+      return n;
+    };
+    try {
+      return layOut(page, fonts, create);
+    } finally {
+      for (const n of made) n.free();
+      config.free();
+    }
+  },
+};
+
+function layOut(page: Page, fonts: Fonts, create: () => Node): Map<Element, Placed> {
+  const nodes = new Map<Box, Node>();
+  const build = (box: Box, context: Context): Node => {
+    const node = create();
+    nodes.set(box, node);
+    if (box.text !== undefined) {
+      const text = measureText(box, fonts);
+      node.setDirection(box.style.direction === 'rtl' ? Direction.RTL : Direction.LTR);
+      node.setFlexShrink(1);
+      node.setMeasureFunc((width, widthMode, height, heightMode) => {
+        const size = lineBox(text, widthMode === MeasureMode.Undefined ? Number.POSITIVE_INFINITY : width);
+        return {
+          width: widthMode === MeasureMode.Exactly ? width : size.width,
+          height: heightMode === MeasureMode.Exactly ? height : size.height,
+        };
+      });
+      return node;
+    }
+    setYogaStyle(node, box, context);
+    box.children.forEach((child, i) => {
+      node.insertChild(build(child, { parentWrap: box.style['flex-wrap'], root: false }), i);
+    });
+    return node;
+  };
+  const viewport = () => {
+    const node = create();
+    node.setWidth(VIEWPORT.width);
+    node.setHeight(VIEWPORT.height);
+    node.setFlexDirection(FlexDirection.Column);
+    node.setJustifyContent(Justify.FlexStart);
+    node.setAlignItems(Align.Stretch);
+    node.setPositionType(PositionType.Relative);
+    return node;
+  };
+
+  // In flow: the body as a column of its boxes, margins collapsed as block layout would.
+  const inFlow = viewport();
+  const body = bodyColumn(page, create);
+  inFlow.insertChild(body.node, 0);
+  page.inFlow.forEach((box, i) => {
+    if (!box.element) throw new Unsupported('text in the body (Yoga has no block layout)');
+    if (box.style.float !== 'none') throw new Unsupported(`float: ${box.style.float} (Yoga has no block layout)`);
+    const node = build(box, { parentWrap: 'nowrap', root: false });
+    asBlockInBody(node, box, body.margins[i]!);
+    body.node.insertChild(node, i);
+  });
+  inFlow.calculateLayout(VIEWPORT.width, VIEWPORT.height, Direction.LTR);
+  const placed = new Map<Element, Placed>();
+  const b = body.node.getComputedLayout();
+  for (const box of page.inFlow) read(box, b.left, b.top, nodes, placed);
+  placed.set(page.html.element!, edgeless(0, 0, VIEWPORT.width, b.top + b.height + body.node.getComputedMargin(Edge.Bottom)));
+  placed.set(page.body.element!, placedOf(body.node, b.left, b.top));
+  for (const box of page.inFlow) {
+    const n = nodes.get(box)!;
+    if (n.getComputedHeight() === 0 && box.style['margin-top'] !== 'auto' && box.style['margin-bottom'] !== 'auto') {
+      const mt = box.style['margin-top'];
+      const mb = box.style['margin-bottom'];
+      if (mt.n !== 0 || mb.n !== 0) throw new Unsupported('margins collapsing through an empty box in the body (Yoga has no block layout)');
+    }
+  }
+
+  if (page.outOfFlow.length) {
+    const bp = placed.get(page.body.element!)!;
+    const content = { x: bp.x + bp.border[3] + bp.padding[3], y: bp.y + bp.border[0] + bp.padding[0] };
+    const outOfFlow = viewport();
+    page.outOfFlow.forEach((box, i) => {
+      outOfFlow.insertChild(build(box, { parentWrap: 'nowrap', root: true, insets: rootInsets(page, box, content) }), i);
+    });
+    outOfFlow.calculateLayout(VIEWPORT.width, VIEWPORT.height, Direction.LTR);
+    for (const box of page.outOfFlow) read(box, 0, 0, nodes, placed);
+  }
+  return placed;
+}
+
+/**
+ * The body as a column: its margins, borders and padding, with the top margin of its first box
+ * and the bottom margin of its last collapsed into its own where no border or padding separates
+ * them, and adjacent margins of its boxes collapsed into one. Returns each box's vertical margins.
+ */
+function bodyColumn(page: Page, create: () => Node): { node: Node; margins: [number, number][] } {
+  const { margin, border, padding } = page.bodyEdges;
+  const contentWidth = VIEWPORT.width - margin[1] - margin[3] - border[1] - border[3] - padding[1] - padding[3];
+  const vertical = page.inFlow.map((box): [number, number] => [
+    resolve(box.style['margin-top'], contentWidth),
+    resolve(box.style['margin-bottom'], contentWidth),
+  ]);
+  let [top, bottom] = [margin[0], margin[2]];
+  for (let i = 0; i + 1 < vertical.length; i++) {
+    vertical[i]![1] = collapse(vertical[i]![1], vertical[i + 1]![0]);
+    vertical[i + 1]![0] = 0;
+  }
+  if (vertical.length && border[0] === 0 && padding[0] === 0) {
+    top = collapse(top, vertical[0]![0]);
+    vertical[0]![0] = 0;
+  }
+  if (vertical.length && border[2] === 0 && padding[2] === 0) {
+    bottom = collapse(bottom, vertical.at(-1)![1]);
+    vertical.at(-1)![1] = 0;
+  }
+  const node = create();
+  node.setFlexDirection(FlexDirection.Column);
+  node.setAlignItems(Align.Stretch);
+  node.setJustifyContent(Justify.FlexStart);
+  node.setFlexShrink(0);
+  const edges: Edges = [top, margin[1], bottom, margin[3]];
+  EDGES.forEach((edge, i) => {
+    node.setMargin(edge, edges[i]!);
+    node.setBorder(edge, border[i]!);
+    node.setPadding(edge, padding[i]!);
+  });
+  return { node, margins: vertical };
+}
+
+const resolve = (l: Box['style']['margin-top'], basis: number) => (l === 'auto' ? 0 : l.unit === '%' ? (l.n * basis) / 100 : l.n);
+
+/** Two adjoining margins as one: the largest positive plus the most negative. */
+const collapse = (a: number, b: number) => Math.max(a, b, 0) + Math.min(a, b, 0);
+
+/** A box of the body, made to lay out as a block-level box in block layout rather than as a flex item. */
+function asBlockInBody(node: Node, box: Box, [top, bottom]: [number, number]): void {
+  node.setFlexGrow(0);
+  node.setFlexShrink(0);
+  node.setFlexBasisAuto();
+  node.setMargin(Edge.Top, top);
+  node.setMargin(Edge.Bottom, bottom);
+  const autoWidth = box.style.width === 'auto';
+  // A block box with an auto width fills the line (its auto margins are 0); with a width, auto margins center it.
+  if (autoWidth) {
+    if (box.style['margin-left'] === 'auto') node.setMargin(Edge.Left, 0);
+    if (box.style['margin-right'] === 'auto') node.setMargin(Edge.Right, 0);
+  }
+  node.setAlignSelf(autoWidth ? Align.Stretch : Align.FlexStart);
+}
+
+function edgeless(x: number, y: number, width: number, height: number): Placed {
+  return { x, y, width, height, margin: [0, 0, 0, 0], padding: [0, 0, 0, 0], border: [0, 0, 0, 0] };
+}
+
+function placedOf(node: Node, x: number, y: number): Placed {
+  const edges = (get: (e: Edge) => number): Edges => EDGES.map(get) as unknown as Edges;
+  return {
+    x,
+    y,
+    width: node.getComputedWidth(),
+    height: node.getComputedHeight(),
+    margin: edges((e) => node.getComputedMargin(e)),
+    padding: edges((e) => node.getComputedPadding(e)),
+    border: edges((e) => node.getComputedBorder(e)),
+  };
+}
+
+/** Every element box of `box`'s subtree, in viewport coordinates (Yoga places a node relative to its parent's box). */
+function read(box: Box, x: number, y: number, nodes: ReadonlyMap<Box, Node>, placed: Map<Element, Placed>): void {
+  const node = nodes.get(box)!;
+  const left = x + node.getComputedLeft();
+  const top = y + node.getComputedTop();
+  // A display: contents node has no box: Yoga places its children relative to its parent's, and it sits at 0, 0.
+  if (box.element && box.style.display !== 'contents') placed.set(box.element, placedOf(node, left, top));
+  for (const child of box.children) read(child, left, top, nodes, placed);
+}

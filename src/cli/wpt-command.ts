@@ -1,0 +1,60 @@
+// `wpt-import`: web-platform-tests testharness files as trace requests (src/wpt). The requests go
+// to stdout as NDJSON, one per converted test, for `campaign --corpus`; each refused test gets one
+// line on stderr, and the summary ends there. With --emit, stdout lists what would be done
+// instead. Exit status: 0 done (refusals are results), 2 bad usage (no checkout, a path outside it).
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { Checkout, CheckoutError } from '../wpt/checkout.js';
+import { ImportSummary, importTests, type Imported } from '../wpt/import.js';
+import { log } from '../system/log.js';
+import { exitOnUsageError, usage, UsageError } from './usage.js';
+
+export function registerWptCommand(program: Command): void {
+  const command = program
+    .command('wpt-import')
+    .summary('convert web-platform-tests testharness files into trace requests')
+    .description(
+      'Reads a web-platform-tests checkout and converts each testharness test under the paths given (relative to the ' +
+        "checkout; the whole checkout by default) into a trace request whose id is the test's path: .html/.htm tests, " +
+        '.any.js (window scope) and .window.js, with their scripts inlined from the checkout and the files beside them ' +
+        'they load served with the trace. Each subtest is one record (its name, its status) and the harness status one ' +
+        'more, compared by label. Tests that need what a trace page cannot give (wptserve handlers, other origins, ' +
+        'https, testdriver, references, manual steps, workers) are refused, each with one line on stderr. The requests ' +
+        'go to stdout as NDJSON, for campaign --corpus. docs/wpt.md has the details.',
+    )
+    .argument('<checkout>', 'the web-platform-tests checkout')
+    .argument('[paths...]', 'files or folders in it')
+    .option('--emit', 'list what would be done, one line per test, instead of writing requests')
+    .addHelpText('after', '\nExit status: 0 done (refused tests included); 2 bad usage.');
+  command.action(async (dir: string, paths: string[], flags: { emit?: boolean }) => {
+    process.exitCode = await usage(command, async () => {
+      let checkout: Checkout;
+      let inTree: string[];
+      try {
+        checkout = Checkout.open(dir);
+        inTree = paths.length ? paths.map((p) => checkout.pathOf(resolve(checkout.root, p))) : [''];
+      } catch (error) {
+        if (error instanceof CheckoutError) throw new UsageError(error.message);
+        throw error;
+      }
+      const summary = new ImportSummary();
+      for (const imported of importTests(checkout, inTree)) {
+        summary.add(imported);
+        const line = flags.emit ? planLine(imported) : 'converted' in imported ? JSON.stringify(imported.converted.request) : null;
+        if (line !== null && !process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
+        if (!flags.emit && 'refused' in imported) log.info(`wpt-import: refused ${imported.path}: ${imported.refused.message}`);
+      }
+      log.info(`wpt-import: ${summary}`);
+      return 0;
+    });
+  });
+  exitOnUsageError(command);
+}
+
+/** What --emit prints for one test. */
+function planLine(imported: Imported): string {
+  if ('refused' in imported) return `refuse ${imported.path} ${imported.refused.message}`;
+  const { moved } = imported.converted;
+  return `convert ${imported.path}${moved === true ? '' : ` (its main script stays in the page: ${moved})`}`;
+}

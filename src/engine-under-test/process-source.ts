@@ -1,0 +1,299 @@
+// The oracle's side of the candidate protocol: an engine under test as a supervised process,
+// in any language, speaking NDJSON on stdio (docs/candidate.md). It is started from a command
+// line (or a reference candidate's name), pinged, and given one case at a time; each answer is
+// matched to its case by id and checked against the candidate schema, since a candidate's output
+// is untrusted input. A case whose candidate hangs (no answer within the per-case timeout), exits,
+// or answers with something that is not an answer gets an `error` outcome with a stable code; a
+// process that hung or exited is replaced, after a back-off that doubles with each failure in a
+// row. Every case gets exactly one outcome: none is lost, none is answered twice. The candidate's
+// stderr goes to the oracle's log.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import PQueue from 'p-queue';
+import pTimeout, { TimeoutError } from 'p-timeout';
+import split from 'split2';
+import parseArgsStringToArgv from 'string-argv';
+import {
+  CandidateAnswerSchema,
+  CandidateDumpAnswerSchema,
+  CandidateErrorAnswerSchema,
+  CandidatePingAnswerSchema,
+  CandidateUnsupportedAnswerSchema,
+  REFERENCE_CANDIDATES,
+  type CandidateCase,
+  type CandidateErrorCode,
+  type CandidatePingAnswer,
+  type CandidateSupports,
+} from '../protocol/candidate-schema.js';
+import { ConfigError } from '../protocol/errors.js';
+import type { FontSetName } from '../protocol/font-sets.js';
+import { describeValueError } from '../protocol/validate.js';
+import { log } from '../system/log.js';
+import type { DumpSource, SourceOutcome } from './source.js';
+
+export interface CandidateProcessOptions {
+  /** A reference candidate's name (`taffy`, `yoga`), or a command line, split as a shell splits words (no expansion). */
+  command: string;
+  /** The fonts the engines run with, given to a reference candidate (under `square` it measures any text). */
+  fonts?: FontSetName;
+  /** How long a case may take, from its line being written to its answer. */
+  timeoutMs?: number;
+  /** How long a new process may take to answer its ping. */
+  startTimeoutMs?: number;
+  /** The pause before starting a process again after `failures` failures in a row. */
+  backOffMs?: (failures: number) => number;
+  /** The longest answer line accepted, in characters. */
+  maxLineLength?: number;
+  /** Told of every process started: its pid, and the pause taken before it (0 for the first). */
+  onStart?: (event: { pid: number; pauseMs: number }) => void;
+}
+
+/** Doubling from a fifth of a second, capped at ten: a broken candidate is not hammered, a recovered one is soon back. */
+export const defaultBackOff = (failures: number) => (failures === 0 ? 0 : Math.min(10_000, 200 * 2 ** (failures - 1)));
+
+const checkAnswer = TypeCompiler.Compile(CandidateAnswerSchema);
+const checkPing = TypeCompiler.Compile(CandidatePingAnswerSchema);
+/** Each kind of answer, by the field that says which it is: the one to name the problem of a line that is almost an answer. */
+const ANSWER_KINDS = [
+  ['dump', TypeCompiler.Compile(CandidateDumpAnswerSchema)],
+  ['unsupported', TypeCompiler.Compile(CandidateUnsupportedAnswerSchema)],
+  ['error', TypeCompiler.Compile(CandidateErrorAnswerSchema)],
+] as const;
+
+/** The CLI's entry point, which runs the reference candidates (`browser-oracle candidate <name>`). */
+const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+
+/** A failure to start the candidate at all; its message is one line. */
+export class CandidateStartError extends ConfigError {
+  override name = 'CandidateStartError';
+}
+
+const failure = (code: CandidateErrorCode, message: string): SourceOutcome => ({ kind: 'error', message: `${code}: ${message}` });
+
+/** The argv a command starts: a reference candidate through this package's CLI, anything else as given. */
+export function commandArgv(command: string, fonts: FontSetName = 'liberation'): string[] {
+  if ((REFERENCE_CANDIDATES as readonly string[]).includes(command)) return [process.execPath, CLI, 'candidate', command, '--fonts', fonts];
+  const argv = parseArgsStringToArgv(command);
+  if (!argv.length) throw new ConfigError('the candidate command is empty: give a reference candidate (taffy, yoga) or a command line');
+  return argv;
+}
+
+export class CandidateProcess implements DumpSource {
+  name = '';
+  version = '';
+  supports: CandidateSupports | undefined;
+  private child: Child | undefined;
+  private failures = 0;
+  private readonly queue = new PQueue({ concurrency: 1 });
+  private readonly argv: string[];
+  private readonly timeoutMs: number;
+  private readonly startTimeoutMs: number;
+  private readonly backOffMs: (failures: number) => number;
+
+  private constructor(private readonly options: CandidateProcessOptions) {
+    this.argv = commandArgv(options.command, options.fonts);
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.startTimeoutMs = options.startTimeoutMs ?? 30_000;
+    this.backOffMs = options.backOffMs ?? defaultBackOff;
+  }
+
+  /** Starts the candidate and pings it; a CandidateStartError when it does not answer as a candidate. */
+  static async start(options: CandidateProcessOptions): Promise<CandidateProcess> {
+    const candidate = new CandidateProcess(options);
+    const started = await candidate.launch(0);
+    if (typeof started === 'string') throw new CandidateStartError(`candidate ${options.command}: ${started}`);
+    return candidate;
+  }
+
+  run(request: CandidateCase): Promise<SourceOutcome> {
+    return this.queue.add(() => this.runOne(request));
+  }
+
+  async close(): Promise<void> {
+    await this.queue.onIdle();
+    await this.child?.stop();
+    this.child = undefined;
+  }
+
+  private async runOne(request: CandidateCase): Promise<SourceOutcome> {
+    if (!this.child?.alive) {
+      // It died since the last case (during it, or after): one more failure in a row.
+      if (this.child) this.failures++;
+      const started = await this.launch(this.backOffMs(this.failures));
+      if (typeof started === 'string') return failure('candidate_start', started);
+    }
+    const child = this.child!;
+    const line = JSON.stringify({
+      id: request.id,
+      html: request.html,
+      ...(request.script === undefined ? {} : { script: request.script }),
+    });
+    const answer = await child.ask(request.id, line, this.timeoutMs);
+    if (!answer.ok) return answer.outcome;
+    this.failures = 0;
+    return this.outcomeOf(answer.value);
+  }
+
+  /** A process started after `pauseMs` and pinged; the reason, as one line, when it would not start. */
+  private async launch(pauseMs: number): Promise<true | string> {
+    if (pauseMs > 0) await sleep(pauseMs);
+    const label = () => this.name || this.options.command;
+    const child = new Child(this.argv, this.options.maxLineLength ?? 256 * 1024 * 1024, label);
+    this.child = child;
+    const pid = await child.spawned;
+    if (typeof pid === 'string') return pid;
+    this.options.onStart?.({ pid, pauseMs });
+    const answer = await child.ask('ping', JSON.stringify({ id: 'ping', op: 'ping' }), this.startTimeoutMs);
+    const reason = !answer.ok
+      ? answer.outcome.kind === 'error' && answer.outcome.message
+      : !checkPing.Check(answer.value) && `not a ping answer: ${problem(checkPing, answer.value)}`;
+    if (reason || !answer.ok) {
+      await child.stop();
+      return reason || 'no ping answer';
+    }
+    const ping = answer.value as CandidatePingAnswer;
+    if (this.name && ping.name !== this.name) log.warn(`candidate ${this.name}: restarted, it now calls itself ${ping.name}`);
+    this.name = ping.name;
+    this.version = ping.version;
+    this.supports = ping.supports;
+    return true;
+  }
+
+  private outcomeOf(value: unknown): SourceOutcome {
+    if (!checkAnswer.Check(value)) {
+      const kind = typeof value === 'object' && value !== null ? ANSWER_KINDS.find(([field]) => field in value) : undefined;
+      return failure(
+        'candidate_protocol',
+        `not a candidate answer: ${kind ? problem(kind[1], value) : 'it has none of dump, unsupported, error'}`,
+      );
+    }
+    if ('dump' in value) {
+      if (value.dump.engine !== this.name) {
+        return failure(
+          'candidate_protocol',
+          `its dump names engine ${JSON.stringify(value.dump.engine)}, its ping ${JSON.stringify(this.name)}`,
+        );
+      }
+      return { kind: 'dump', dump: value.dump, ...(value.roots ? { roots: value.roots } : {}) };
+    }
+    if ('unsupported' in value) return { kind: 'unsupported', what: value.unsupported };
+    return { kind: 'error', message: value.error };
+  }
+}
+
+function problem(check: { Errors: typeof checkAnswer.Errors }, value: unknown): string {
+  const first = check.Errors(value).First();
+  return first ? (first.path ? describeValueError(first) : 'the line must be a JSON object') : 'unknown';
+}
+
+type Answer = { ok: true; value: unknown } | { ok: false; outcome: SourceOutcome };
+
+/** One running candidate process: its stdin, its answer lines, its exit. */
+class Child {
+  readonly spawned: Promise<number | string>;
+  /** False once it exited or was killed: nothing more is written to it. */
+  alive = true;
+  private readonly process: ChildProcess;
+  private readonly exited: Promise<string>;
+  /** The line waiting for its answer: its id, and how to settle it. */
+  private pending: { id: string; settle: (answer: Answer) => void } | undefined;
+
+  constructor(
+    argv: string[],
+    maxLineLength: number,
+    private readonly label: () => string,
+  ) {
+    // A group of its own, so that a hung candidate is killed with whatever it started.
+    this.process = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.spawned = new Promise((resolve) => {
+      this.process.once('spawn', () => resolve(this.process.pid!));
+      this.process.once('error', (error) => {
+        this.alive = false;
+        resolve(`could not start ${argv[0]}: ${error.message}`);
+      });
+    });
+    this.exited = new Promise((resolve) => {
+      this.process.once('close', (code, signal) => {
+        this.alive = false;
+        resolve(signal ? `the candidate was ended by ${signal}` : `the candidate exited with code ${code}`);
+      });
+    });
+    void this.exited.then((why) => this.fail('candidate_crashed', `${why} during the case`));
+    this.process.stdin!.on('error', () => {}); // a write to a candidate that died: its exit settles the case
+    this.process.stderr!.pipe(split()).on('data', (line: string) => {
+      if (line) log.info(`candidate ${label()}: ${line}`);
+    });
+    const lines = this.process.stdout!.pipe(split({ maxLength: maxLineLength }));
+    lines.on('data', (line: string) => this.onLine(line));
+    lines.on('error', () => {
+      this.fail('candidate_protocol', `an answer line longer than ${maxLineLength} characters; the candidate was killed`);
+      this.kill();
+    });
+  }
+
+  /** Writes `line` and waits for the answer with `id`, at most `timeoutMs`. */
+  async ask(id: string, line: string, timeoutMs: number): Promise<Answer> {
+    if (!this.alive) return { ok: false, outcome: failure('candidate_crashed', 'the candidate exited before the case') };
+    const answered = new Promise<Answer>((settle) => {
+      this.pending = { id, settle };
+    });
+    this.process.stdin!.write(`${line}\n`);
+    try {
+      return await pTimeout(answered, { milliseconds: timeoutMs });
+    } catch (error) {
+      if (!(error instanceof TimeoutError)) throw error;
+      this.pending = undefined;
+      this.kill();
+      return { ok: false, outcome: failure('candidate_timeout', `no answer within ${timeoutMs} ms; the candidate was killed`) };
+    }
+  }
+
+  private onLine(line: string): void {
+    if (!line.trim()) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      if (this.pending) this.fail('candidate_protocol', `an answer line is not JSON: ${line.slice(0, 80)}`);
+      else log.warn(`candidate ${this.label()}: dropped a line that answers no case: ${line.slice(0, 80)}`);
+      return;
+    }
+    const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
+    const pending = this.pending;
+    // A line without a string id is the waiting case's (its schema check says what is wrong with it);
+    // one with another id answers a case already settled (after a garbage line, say), and is dropped.
+    if (pending && (typeof id !== 'string' || id === pending.id)) {
+      this.pending = undefined;
+      pending.settle({ ok: true, value });
+    } else log.warn(`candidate ${this.label()}: dropped an answer to ${JSON.stringify(id)}, which no case is waiting for`);
+  }
+
+  private fail(code: CandidateErrorCode, message: string): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.settle({ ok: false, outcome: failure(code, message) });
+  }
+
+  private kill(): void {
+    if (!this.alive) return;
+    this.alive = false;
+    try {
+      process.kill(-this.process.pid!, 'SIGKILL');
+    } catch {
+      this.process.kill('SIGKILL');
+    }
+  }
+
+  /** Ends its input and waits for it to exit, killing it when it does not within two seconds. */
+  async stop(): Promise<void> {
+    if (this.process.exitCode !== null || this.process.signalCode !== null || this.process.pid === undefined) return;
+    this.process.stdin!.end();
+    const gone = await Promise.race([this.exited.then(() => true), sleep(2000).then(() => false)]);
+    if (!gone) {
+      this.kill();
+      await this.exited;
+    }
+  }
+}

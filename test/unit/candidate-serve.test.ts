@@ -1,0 +1,43 @@
+// A reference candidate's protocol lines (src/candidates/serve.ts), checked against the candidate
+// definitions of the published JSON Schema, as another implementation of the protocol would be.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { answerLine, referenceEngine } from '../../src/candidates/serve.js';
+import { PUBLISHED_SCHEMA } from '../support/published-schema.js';
+
+const schema = JSON.parse(readFileSync(PUBLISHED_SCHEMA, 'utf8')) as { $id: string };
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+ajv.addSchema(schema);
+const definition = (name: string) => ajv.getSchema(`${schema.$id}#/$defs/${name}`)!;
+
+const CASE = '<!doctype html><style>div { display: flex }</style><div style="width: 10px; height: 10px"></div>';
+
+for (const name of ['taffy', 'yoga'] as const) {
+  test(`${name}: a ping, a dump, unsupported and errors are the published schema's candidate lines`, async () => {
+    const engine = await referenceEngine(name);
+    const isAnswer = definition('CandidateAnswer');
+    const ping = answerLine(engine, '{"id":"p","op":"ping"}', 'square');
+    assert.ok(definition('CandidatePingAnswer')(ping), JSON.stringify(definition('CandidatePingAnswer').errors));
+    assert.ok('supports' in ping && ping.supports?.text.includes('*'), 'under --fonts=square it measures any family');
+    assert.deepEqual((answerLine(engine, '{"id":"p","op":"ping"}', 'liberation') as { supports: { text: string[] } }).supports.text, [
+      'Ahem',
+    ]);
+    assert.ok(definition('CandidateCase')({ id: 'c', html: CASE }));
+    for (const line of [
+      JSON.stringify({ id: 'c', html: CASE, engines: ['chromium'] }),
+      JSON.stringify({ id: 'u', html: '<!doctype html><div style="width: fit-content(3px)"></div>' }),
+      '{"id": "bad"',
+      JSON.stringify({ id: 'o', op: 'vote', html: CASE }),
+      JSON.stringify({ id: 'h' }),
+    ]) {
+      const answer = answerLine(engine, line, 'square');
+      assert.ok(isAnswer(answer), `${line}: ${JSON.stringify(isAnswer.errors)}`);
+    }
+    const dump = answerLine(engine, JSON.stringify({ id: 'c', html: CASE }), 'square');
+    assert.ok('dump' in dump && dump.dump.engine === name && dump.dump.nodes.length === 5);
+    assert.match((answerLine(engine, '{"id": "bad"', 'square') as { error: string }).error, /^invalid_json/);
+    assert.match((answerLine(engine, JSON.stringify({ id: 'h' }), 'square') as { error: string }).error, /^invalid_request/);
+  });
+}

@@ -1,0 +1,161 @@
+// The Taffy reference candidate: how computed CSS maps onto taffy-layout's Style, what it refuses,
+// and whole dumps of small cases whose boxes are worked out by hand below each one.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AlignItems, AlignSelf, Display, FlexDirection, Position, type Style } from 'taffy-layout';
+import { layOutCase } from '../../src/candidates/engine.js';
+import { taffy } from '../../src/candidates/taffy/engine.js';
+import { taffyStyle } from '../../src/candidates/taffy/style.js';
+import { buildBoxes, type Box } from '../../src/candidates/web/boxes.js';
+import { cascade } from '../../src/candidates/web/cascade.js';
+import { parseDocument } from '../../src/candidates/web/document.js';
+import { computeStyles } from '../../src/candidates/web/style.js';
+import { USER_AGENT_SHEET } from '../../src/candidates/web/user-agent.js';
+import { STYLE_PROPERTIES } from '../../src/protocol/common.js';
+import type { CandidateAnswer } from '../../src/protocol/candidate-schema.js';
+
+/** The Taffy Style of the element with id `id` in a document of `body`. */
+function styleOf(body: string, id: string): Style {
+  const document = parseDocument(`<!doctype html><body>${body}</body>`);
+  const styled = computeStyles(document, cascade(document, USER_AGENT_SHEET));
+  const find = (b: Box): Box | undefined => (b.element?.attributes.get('id') === id ? b : b.children.map(find).find(Boolean));
+  const box = find(buildBoxes(document.root, styled, { keepContents: false }))!;
+  return taffyStyle(box, { inBlock: false, root: false, parent: box.element!.parent, styles: styled.styles });
+}
+
+const run = (html: string, fonts: 'liberation' | 'square' = 'square'): CandidateAnswer => layOutCase(taffy, { id: 'c', html }, fonts);
+/** Each node's one fragment (null without a box). */
+function rects(answer: CandidateAnswer) {
+  assert.ok('dump' in answer, JSON.stringify(answer));
+  return answer.dump.nodes.map((n) => n.rects[0] ?? null);
+}
+const near = (actual: unknown, expected: unknown) => {
+  const round = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (_, x) => (typeof x === 'number' ? Math.round(x * 1000) / 1000 : x)));
+  assert.deepEqual(round(actual), round(expected));
+};
+
+test('web defaults, not Taffy’s: a div is a block, static, unstretched by default alignment', () => {
+  const s = styleOf('<div id="d"></div>', 'd');
+  assert.equal(s.display, Display.Block, 'Taffy’s own default is flex');
+  assert.equal(s.position, Position.Relative);
+  assert.deepEqual(s.inset, { top: 'auto', right: 'auto', bottom: 'auto', left: 'auto' }, 'static: insets do nothing');
+  assert.equal(s.flexDirection, FlexDirection.Row);
+  assert.equal(s.flexShrink, 1);
+  assert.equal(s.alignItems, undefined, 'normal');
+});
+
+test('lengths, percentages, keywords and alignment map onto the Style', () => {
+  const s = styleOf(
+    `<div id="d" style="display: flex; position: relative; top: 5px; width: 50%; max-height: none; margin: 0 auto; padding: 1em 0; align-items: safe center; align-self: stretch; gap: 2px 10%"></div>`,
+    'd',
+  );
+  assert.equal(s.display, Display.Flex);
+  assert.equal(s.top, 5);
+  assert.equal(s.width, '50%');
+  assert.equal(s.maxHeight, 'auto');
+  assert.deepEqual(s.margin, { top: 0, right: 'auto', bottom: 0, left: 'auto' });
+  assert.deepEqual(s.padding, { top: 16, right: 0, bottom: 16, left: 0 });
+  assert.equal(s.alignItems, AlignItems.SafeCenter);
+  assert.equal(s.alignSelf, AlignSelf.Stretch);
+  assert.deepEqual(s.gap, { width: '10%', height: 2 });
+  const grid = styleOf(
+    `<div id="g" style="display: grid; grid-template-columns: 10px repeat(2, minmax(20px, 1fr)) auto; grid-row: 2 / span 3"></div>`,
+    'g',
+  );
+  assert.deepEqual(grid.gridTemplateColumns, [
+    { min: 10, max: 10 },
+    { count: 2, tracks: [{ min: 20, max: '1fr' }], lineNames: [] },
+    { min: 'auto', max: 'auto' },
+  ]);
+  assert.deepEqual(grid.gridRow, { start: 2, end: { span: 3 } });
+});
+
+test('what taffy-layout would turn into something else is refused first', () => {
+  const refuses = (body: string, message: RegExp) =>
+    assert.throws(
+      () => styleOf(body, 'd'),
+      (e: Error) => message.test(e.message),
+    );
+  refuses('<div id="d" style="width: min-content"></div>', /^width: min-content \(taffy-layout has no intrinsic sizes\)$/);
+  refuses('<div id="d" style="display: grid; grid-template-columns: fit-content(50px)"></div>', /^grid-template-columns: fit-content\(\)/);
+  refuses('<div id="d" style="order: 1"></div>', /^order: 1/);
+  refuses('<div id="d" style="float: inline-start"></div>', /^float: inline-start$/);
+  refuses('<div id="d" style="justify-content: left"></div>', /^justify-content: left$/);
+  refuses('<div id="d" style="overflow: scroll"></div>', /^overflow-x: scroll$/);
+  refuses(
+    '<div style="position: relative"><div><div id="d" style="position: fixed"></div></div></div>',
+    /^position: fixed \(inside another box\)$/,
+  );
+  refuses(
+    '<div style="position: relative"><div><div id="d" style="position: absolute"></div></div></div>',
+    /its containing block is not its parent box/,
+  );
+});
+
+test('a flex row: grow from a zero basis, margins and padding', () => {
+  // The root is 300 + 2 × 10 padding wide, 50 + 20 high, at the body's origin (margin 0). Its items
+  // share 300 − 20 (the fixed item) − 20 (margins) = 260 in 1 : 2, at x 10, 10 + 86.667 + 10, 290.
+  const answer = run(
+    '<!doctype html><style>body { margin: 0 }</style><div style="display: flex; width: 300px; height: 50px; padding: 10px">' +
+      '<div style="flex: 1 1 0px"></div><div style="flex: 2 1 0px; margin: 0 10px"></div><div style="width: 20px"></div></div>',
+  );
+  assert.ok('roots' in answer);
+  assert.deepEqual(answer.roots, [4]);
+  near(rects(answer), [
+    { x: 0, y: 0, w: 800, h: 70 },
+    null,
+    null,
+    { x: 0, y: 0, w: 800, h: 70 },
+    { x: 0, y: 0, w: 320, h: 70 },
+    { x: 10, y: 10, w: 86.667, h: 50 },
+    { x: 106.667, y: 10, w: 173.333, h: 50 },
+    { x: 290, y: 10, w: 20, h: 50 },
+  ]);
+  assert.ok('dump' in answer);
+  const [root, item] = [answer.dump.nodes[4]!, answer.dump.nodes[5]!];
+  assert.deepEqual(Object.keys(root.style), [...STYLE_PROPERTIES], 'the style subset, in the contract’s order, on every node');
+  assert.deepEqual(
+    [root.style.display, root.style.width, root.style['padding-top'], root.style['min-width']],
+    ['flex', '300px', '10px', '0px'],
+  );
+  assert.deepEqual([item.style.display, item.style.width, item.style['min-width']], ['block', '86.6667px', 'auto']);
+  assert.deepEqual(answer.dump.nodes[1]!.style.display, 'none');
+});
+
+test('block boxes: margins collapse, and an absolutely positioned child of the body is placed in the viewport', () => {
+  // (html, head, body, then the case.) The body's 8px margin and the root's none collapse: the root
+  // is at 8, 8, 200 wide; its children at 8 and 8 + 10 + max(10, 15).
+  near(
+    rects(
+      run(
+        '<!doctype html><div style="width: 200px"><div style="height: 10px; margin-bottom: 10px"></div><div style="height: 10px; margin-top: 15px"></div></div>',
+      ),
+    ).slice(2),
+    [
+      { x: 8, y: 8, w: 784, h: 35 },
+      { x: 8, y: 8, w: 200, h: 35 },
+      { x: 8, y: 8, w: 200, h: 10 },
+      { x: 8, y: 33, w: 200, h: 10 },
+    ],
+  );
+  // Against the 800 × 600 viewport: 800 − 10 − 400 = 390, 600 − 20 − 100 = 480; with no insets, at the body's content edge.
+  near(rects(run('<!doctype html><div style="position: absolute; right: 10px; bottom: 20px; width: 50%; height: 100px"></div>')).slice(3), [
+    { x: 390, y: 480, w: 400, h: 100 },
+  ]);
+  near(rects(run('<!doctype html><div style="position: absolute; width: 10px; height: 10px"></div>')).slice(3), [
+    { x: 8, y: 8, w: 10, h: 10 },
+  ]);
+  assert.match(
+    (run('<!doctype html><div></div><div style="position: absolute"></div>') as { unsupported: string }).unsupported,
+    /static position/,
+  );
+});
+
+test('text: a run wraps at its breaks and sizes its box', () => {
+  // HH | HHH | HH at 45px: three 10px lines. Without a width the root is a block-level box 784 wide (body margin 8), one line.
+  const narrow = run('<!doctype html><div style="display: flex; font-size: 10px; line-height: 1; width: 45px">HH&#8203;HHH HH</div>');
+  near(rects(narrow)[3], { x: 8, y: 8, w: 45, h: 30 });
+  const wide = run('<!doctype html><div style="display: flex; font-size: 10px; line-height: 1">HH&#8203;HHH HH</div>');
+  near(rects(wide)[3], { x: 8, y: 8, w: 784, h: 10 });
+  assert.match((run('<!doctype html><div>HH</div>', 'liberation') as { unsupported: string }).unsupported, /^font-family: serif/);
+});
