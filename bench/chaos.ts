@@ -14,7 +14,7 @@ const bar = new SingleBar(
 bar.start(cases, 0);
 const report = await runChaos({
   cases,
-  killEveryMs: soak ? null : [2_000, 8_000],
+  killEvery: soak ? null : { range: [2_000, 8_000], unit: 'ms' },
   hangEvery: 300,
   timeoutMs: 5_000,
   window: 16,
@@ -22,6 +22,6 @@ const report = await runChaos({
 });
 bar.stop();
 console.log(JSON.stringify(report, null, 2));
-const ok = report.lost === 0 && report.duplicates === 0 && report.orphans === 0 && report.exitCode === 0;
+const ok = report.lost === 0 && report.duplicates === 0 && report.orphans.length === 0 && report.exitCode === 0;
 console.log(ok ? 'chaos: every case answered exactly once; nothing left running' : 'chaos: FAILED');
 process.exitCode = ok ? 0 : 1;

@@ -40,10 +40,19 @@ function processes(): Map<number, Proc> {
   return all;
 }
 
-/** CPU milliseconds so far of `root` and everything below it, by owner. */
-export function sampleCpu(root: number): CpuSample {
+/** What a process is within its engine, from its own command line: "firefox tab", "chromium renderer", "webkit WebKitWebProcess". */
+function kindOf(owner: CpuOwner, cmd: string): string {
+  if (owner === 'node') return 'node';
+  if (owner === 'chromium') return `chromium ${/--type=([\w-]+)/.exec(cmd)?.[1] ?? (cmd.includes('crashpad') ? 'crashpad' : 'browser')}`;
+  // A Gecko child's last argument is its kind: tab, extension, socket, rdd, utility, forkserver.
+  if (owner === 'firefox') return `firefox ${cmd.includes('-contentproc') ? (cmd.trim().split(' ').pop() ?? 'child') : 'parent'}`;
+  return `webkit ${/(WebKitWebDriver|MiniBrowser|WebKitWebProcess|WebKitNetworkProcess|Xvfb)/.exec(cmd)?.[1] ?? 'other'}`;
+}
+
+/** CPU milliseconds so far of `root` and everything below it, by `key` of each process's owner and command line. */
+function sample(root: number, key: (owner: CpuOwner, cmd: string) => string): Record<string, number> {
   const all = processes();
-  const sample = Object.fromEntries(CPU_OWNERS.map((owner) => [owner, 0])) as CpuSample;
+  const totals: Record<string, number> = {};
   for (const [pid, proc] of all) {
     let owner: CpuOwner | undefined;
     let below = false;
@@ -56,11 +65,21 @@ export function sampleCpu(root: number): CpuSample {
       }
     }
     // Each process's own time, plus its waited-for children's: nothing is counted twice.
-    if (below) sample[owner ?? 'node'] += proc.ms;
+    if (!below) continue;
+    const k = key(owner ?? 'node', proc.cmd);
+    totals[k] = (totals[k] ?? 0) + proc.ms;
   }
-  return sample;
+  return totals;
 }
 
-export function cpuBetween(before: CpuSample, after: CpuSample): CpuSample {
-  return Object.fromEntries(CPU_OWNERS.map((owner) => [owner, after[owner] - before[owner]])) as CpuSample;
+/** CPU milliseconds so far of `root` and everything below it, by owner. */
+export function sampleCpu(root: number): CpuSample {
+  return { ...(Object.fromEntries(CPU_OWNERS.map((owner) => [owner, 0])) as CpuSample), ...sample(root, (owner) => owner) };
+}
+
+/** CPU milliseconds so far of `root` and everything below it, by process kind (kindOf). */
+export const sampleKinds = (root: number): Record<string, number> => sample(root, kindOf);
+
+export function cpuBetween<T extends Record<string, number>>(before: T, after: T): T {
+  return Object.fromEntries(Object.keys({ ...before, ...after }).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)])) as T;
 }

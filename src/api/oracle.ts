@@ -29,15 +29,25 @@ export function defaultOptions(): OracleOptions {
     engines: [...ENGINE_NAMES],
     profile: 'default',
     fonts: 'liberation',
+    // Pinned like the fonts: under the machine's LANG (C.UTF-8 here) WebKitGTK's navigator.language was "C".
+    locale: 'en-US',
+    timezone: 'UTC',
     workers: Math.max(1, Math.floor(availableParallelism() / 2)),
     pages: 2,
     // Measured with the bench's farm on its corpus (cases/s, two rounds): 32 gave 80 and 73, 64 gave
     // 89 and 82, 128 gave 102 and 87. 64 keeps a batch that fails as a whole (each case then run
     // again alone) at half of 128's cost.
     maxBatch: 64,
+    // A case leaves a worker only when its slowest engine is done: a window of 2 × pages × max-batch
+    // (what it was) left the fastest engine's queue empty while the slowest finished, so its
+    // batches shrank to a few cases. docs/benchmarks.md, "Levers", has the figures.
+    window: 512,
     timeoutMs: 30_000,
     maxNodes: 50_000,
     maxAnswerBytes: 256 * 1024 * 1024,
+    // docs/protocol.md, "Memory": far above what an engine holds idle or on the largest case the
+    // suite runs, and three of them still fit a small machine.
+    maxEngineMemory: 2 * 1024 * 1024 * 1024,
     browsers: 'auto',
     display: undefined,
     allowMissingEngines: false,

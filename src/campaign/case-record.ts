@@ -6,16 +6,17 @@
 // (src/protocol/wire.ts), with the build of each engine. A case is sent as its op's registry entry
 // says (src/protocol/ops.ts, `campaign`), so that its vote is taken in the worker, beside the
 // engines, and arrives as JSON text; the engines' dumps, traces and states go into the journal as
-// the text the worker made. Only the vote is parsed here, once.
-import { bucketOf, invalidSignature, signatureOf, type VotedCase } from '../comparator/signature.js';
+// the text the worker made. Only the vote and each engine's relayout check are parsed here, once.
+import { bucketOf, invalidSignature, relayoutBucket, signatureOf, type VotedCase } from '../comparator/signature.js';
 import { ENGINE_NAMES } from '../protocol/schema.js';
-import { OPS, UNNAMED_OP, namesItsOp, type CorpusOp, type RequestOf, type SentOp } from '../protocol/ops.js';
+import { OPS, UNNAMED_OP, namesItsOp, type Answer, type CorpusOp, type RequestOf, type SentOp } from '../protocol/ops.js';
+import type { RelayoutResult } from '../protocol/relayout-schema.js';
 import { heldValue, textOf, type JsonText, type WireValue } from '../protocol/wire.js';
 import type { Answered } from '../coordinator/oracle-service.js';
 import type { CaseService } from '../coordinator/stdio.js';
 import type { CaseRequest, CorpusItem } from './corpus.js';
 import type { Expectations } from './expectations.js';
-import type { CaseRecord, EngineOutcome } from './journal.js';
+import type { CaseRecord, EngineOutcome, SelfCheck } from './journal.js';
 
 /** What a campaign sends for a case: its op, and the request under it. */
 export type SentRequest<K extends SentOp = SentOp> = { [O in K]: { op: O; request: RequestOf<O> } }[K];
@@ -82,6 +83,17 @@ export function outcomesOf(request: CaseRequest, { answer, versions }: Answered<
   });
 }
 
+/** Each engine that failed the relayout check in an answer, with its bucket signature. */
+function selfChecksOf({ answer }: Answered<SentOp>): SelfCheck[] {
+  const checks = (answer as Answer<'vote'>).relayout as Readonly<Record<string, JsonText<RelayoutResult> | undefined>> | undefined;
+  return ENGINE_NAMES.flatMap((engine) => {
+    const check = checks?.[engine];
+    if (check === undefined) return [];
+    const bucket = relayoutBucket(engine, heldValue(check));
+    return bucket ? [{ engine, signature: signatureOf(bucket), result: textOf(check) }] : [];
+  });
+}
+
 /** The record of a case the engines answered. */
 export function votedRecord(
   item: Extract<CorpusItem, { ok: true }>,
@@ -104,6 +116,7 @@ export function votedRecord(
     expected: expectations?.matches({ request: item.request, bucket }) ?? null,
     // The vote as the worker wrote it.
     vote: textOf(answered.answer.vote as WireValue),
+    ...((answered.answer as Answer<'vote'>).relayout === undefined ? {} : { selfChecks: selfChecksOf(answered) }),
     ...timing,
   };
 }

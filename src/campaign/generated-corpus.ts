@@ -5,7 +5,7 @@
 import { contentHash } from './case-hash.js';
 import type { Corpus, CorpusItem } from './corpus.js';
 import { requestLine } from './emit.js';
-import { generateCases, type GeneratedCase, type GenerateOptions } from './generator.js';
+import { generateCases, requestOf, type GeneratedCase, type GenerateOptions } from './generator.js';
 
 /** Cases 0 … count − 1 of the seed as a corpus; bad options throw here (a RangeError naming the option). */
 export function generatedCorpus(options: GenerateOptions): Corpus {
@@ -20,7 +20,6 @@ export function generatedCorpus(options: GenerateOptions): Corpus {
 }
 
 function itemOf(generated: GeneratedCase): CorpusItem {
-  const { id, html, script } = generated;
-  const request = script === undefined ? { id, html } : { id, html, script };
-  return { ok: true, id, hash: contentHash(request), given: requestLine(generated), request };
+  const request = requestOf(generated);
+  return { ok: true, id: request.id, hash: contentHash(request), given: requestLine(generated), request };
 }

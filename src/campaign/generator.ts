@@ -4,18 +4,22 @@
 // clock or the cases before it: the same command gives byte-identical cases, and asking for
 // more cases extends the list without changing the ones already there (which a resumed
 // campaign relies on).
-import { MAX_LENGTH_PX } from './css-values.js';
+import { MAX_LENGTH_PX, type Declaration } from './css-values.js';
 import { drawElement } from './element.js';
 import { hostFor } from './inline-boxes.js';
 import { drawScript, MAX_SCRIPT_CHANGES } from './mutation-script.js';
 import { Random } from './random.js';
-import { displayOf, elementHtml, type ElementNode } from './tree.js';
+import { supportedBy } from './supported-css.js';
+import type { CandidateSupports } from '../protocol/candidate-schema.js';
+import { displayOf, elementHtml, isPositioned, type ElementNode } from './tree.js';
 
 /** What the generator makes: a geometry request. */
 export interface GeneratedCase {
   id: string;
   html: string;
   script?: string;
+  /** The relayout check (docs/protocol.md): each engine also held to its own layout from scratch. */
+  relayout?: true;
 }
 
 /** The shape of every case of a run. */
@@ -24,6 +28,12 @@ export interface CaseOptions {
   text?: boolean;
   /** A script that changes the tree after a first layout (default false). */
   script?: boolean;
+  /**
+   * Ask for the relayout check (default: with `script`). A mutation is where an engine's
+   * incremental layout can keep what its layout from scratch would not give: a finding no vote
+   * of several engines can make.
+   */
+  relayout?: boolean;
   /** Elements in the tree before any script runs, at least (default 5) … */
   minElements?: number;
   /** … and at most (default 30). */
@@ -34,6 +44,12 @@ export interface CaseOptions {
    * the bounded lengths keep cases inside the viewport.
    */
   clip?: boolean;
+  /**
+   * What an engine under test declares it lays out (its ping's `supports`): every declaration
+   * drawn stays inside it, an element whose tag's display is outside it declares one inside, and
+   * text is plain words. The cases then differ from the ones drawn without it.
+   */
+  supports?: CandidateSupports;
 }
 
 export interface GenerateOptions extends CaseOptions {
@@ -43,7 +59,13 @@ export interface GenerateOptions extends CaseOptions {
   seed: number;
 }
 
-export const GENERATOR_DEFAULTS: Required<CaseOptions> = { text: false, script: false, minElements: 5, maxElements: 30, clip: true };
+export const GENERATOR_DEFAULTS: Required<Omit<CaseOptions, 'relayout' | 'supports'>> = {
+  text: false,
+  script: false,
+  minElements: 5,
+  maxElements: 30,
+  clip: true,
+};
 
 /** The bounds every case keeps to; the unit tests check them. */
 export const GENERATOR_LIMITS = {
@@ -71,24 +93,27 @@ export function generateCases(options: GenerateOptions): Generator<GeneratedCase
 export function generateCase(seed: number, index: number, options: CaseOptions = {}): GeneratedCase {
   requireWhole('seed', seed, Number.MAX_SAFE_INTEGER);
   requireWhole('index', index, Number.MAX_SAFE_INTEGER);
-  const { text, script, minElements, maxElements, clip } = caseOptions(options);
+  const { text, script, relayout, minElements, maxElements, clip } = caseOptions(options);
+  const supported = options.supports && supportedBy(options.supports);
   const random = new Random(seed % 2 ** 32, Math.floor(seed / 2 ** 32), index % 2 ** 32, Math.floor(index / 2 ** 32));
   const [minWidth, maxWidth] = GENERATOR_LIMITS.rootWidth;
   const [minHeight, maxHeight] = GENERATOR_LIMITS.rootHeight;
   const root: ElementNode = {
     id: 'root',
     tag: 'div',
-    declarations: [
-      ['position', 'relative'],
-      ...(clip ? [['overflow', 'hidden'] as const] : []),
-      // Under the square font, lines without leading: where a line box has an odd number of pixels
-      // of leading, Blink and WebKit put the smaller whole-pixel half above the text and Gecko half
-      // of it exactly, which moved every inline box 0.5 px in Firefox (docs/campaign.md,
-      // "Generator"). Elements that declare a line-height still have leading.
-      ['line-height', '1'],
-      ['width', `${random.int(minWidth, maxWidth)}px`],
-      ['height', `${random.int(minHeight, maxHeight)}px`],
-    ],
+    declarations: (
+      [
+        ['position', 'relative'],
+        ...(clip ? [['overflow', 'hidden'] as const] : []),
+        // Under the square font, lines without leading: where a line box has an odd number of pixels
+        // of leading, Blink and WebKit put the smaller whole-pixel half above the text and Gecko half
+        // of it exactly, which moved every inline box 0.5 px in Firefox (docs/campaign.md,
+        // "Generator"). Elements that declare a line-height still have leading.
+        ['line-height', '1'],
+        ['width', `${random.int(minWidth, maxWidth)}px`],
+        ['height', `${random.int(minHeight, maxHeight)}px`],
+      ] as Declaration[]
+    ).filter(([property, value]) => supported?.admits(property, value) ?? true),
     children: [],
   };
   const count = random.int(minElements, maxElements);
@@ -96,22 +121,36 @@ export function generateCase(seed: number, index: number, options: CaseOptions =
   for (let n = 0; n < count; n++) {
     // Half the time under the latest element, for depth; otherwise anywhere, for breadth.
     const parent = random.chance(0.5) ? elements[elements.length - 1]! : random.pick(elements);
-    const element = drawElement(random, `e${n}`, { text, parentDisplay: displayOf(parent) });
+    const element = drawElement(random, `e${n}`, {
+      text,
+      parentDisplay: displayOf(parent),
+      parentPositioned: isPositioned(parent),
+      supported,
+    });
     const host = hostFor(root, parent, element);
     host.children.splice(random.int(0, host.children.length), 0, element);
     elements.push(element);
   }
   const html = `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0">${elementHtml(root)}</body></html>`;
   const id = `gen-${seed}-${index}`;
-  if (!script) return { id, html };
+  const checked = relayout ? { relayout: true as const } : {};
+  if (!script) return { id, html, ...checked };
   let next = count;
-  return { id, html, script: drawScript(random, root, { text, nextId: () => `e${next++}` }) };
+  return { id, html, script: drawScript(random, root, { text, nextId: () => `e${next++}`, supported }), ...checked };
 }
 
-function caseOptions(options: CaseOptions): Required<CaseOptions> {
+/** A generated case as the geometry request it is: `{"id","html"[,"script"][,"relayout"]}`. */
+export function requestOf(generated: GeneratedCase): { id: string; html: string; script?: string; relayout?: true } {
+  const { id, html, script, relayout } = generated;
+  return { id, html, ...(script === undefined ? {} : { script }), ...(relayout ? { relayout } : {}) };
+}
+
+function caseOptions(options: CaseOptions): Required<Omit<CaseOptions, 'supports'>> & Pick<CaseOptions, 'supports'> {
   const resolved = {
+    supports: options.supports,
     text: options.text ?? GENERATOR_DEFAULTS.text,
     script: options.script ?? GENERATOR_DEFAULTS.script,
+    relayout: options.relayout ?? options.script ?? GENERATOR_DEFAULTS.script,
     minElements: options.minElements ?? GENERATOR_DEFAULTS.minElements,
     maxElements: options.maxElements ?? Math.max(GENERATOR_DEFAULTS.maxElements, options.minElements ?? 0),
     clip: options.clip ?? GENERATOR_DEFAULTS.clip,

@@ -7,6 +7,21 @@ import { CampaignError } from './campaign-error.js';
 /** `PRAGMA application_id` of a journal ("BrOr"), so any other SQLite file is refused. */
 export const APPLICATION_ID = 0x42724f72;
 
+/** What a candidate made of a case, judged: the columns both tables of migration 3 share (so, like it, never edited). */
+const CANDIDATE_COLUMNS = `name        TEXT NOT NULL,            -- the candidate's name and version, from its ping
+     version     TEXT NOT NULL,
+     verdict     TEXT NOT NULL,            -- pass | fail | parse_divergence | discarded | no_majority | unsupported | error
+     signature   TEXT,                     -- its bucket signature; null for pass and no_majority
+     sides_with_outlier INTEGER NOT NULL,  -- 1: it matches the engine the other two outvoted, not the majority
+     subpixel    INTEGER NOT NULL,         -- 1: a fail whose every delta is under 1/32 px
+     unsupported TEXT,                     -- what it said it cannot lay out
+     error_code  TEXT,
+     error       TEXT,                     -- its error, code first
+     dump        TEXT,                     -- its dump, JSON; null without one
+     roots       TEXT,                     -- JSON array: the nodes whose subtrees it laid out; null: the whole document
+     against     TEXT NOT NULL,            -- JSON object: engine -> its comparison's verdict against the candidate
+     ms          REAL                      /* from sending the case to its answer */`;
+
 /**
  * The schema, as the migrations that build it: entry i takes user_version i to i + 1. A change
  * is a new entry appended here; an entry that has shipped is never edited.
@@ -81,6 +96,29 @@ export const MIGRATIONS = [
      path        TEXT NOT NULL,            -- absolute
      written_at  TEXT NOT NULL,
      buckets     INTEGER NOT NULL
+   );`,
+  // 3: the relayout check's findings, one engine held to itself: a bucket of their own beside the vote's.
+  `CREATE TABLE self_checks (
+     case_seq    INTEGER NOT NULL REFERENCES cases(seq),
+     engine      TEXT NOT NULL,
+     signature   TEXT NOT NULL,            -- self <engine> | relayout | <tag> | <styles>
+     result      TEXT NOT NULL,            -- the engine's relayout check, JSON
+     PRIMARY KEY (case_seq, engine)
+   ) WITHOUT ROWID;
+   CREATE INDEX self_checks_by_signature ON self_checks (signature, case_seq);`,
+  // 4: an engine under test beside the engines (docs/candidate.md). Journals from before hold no candidate.
+  `ALTER TABLE runs ADD COLUMN candidate TEXT;              -- JSON {command, name, version}: the candidate of the run; null: none
+   CREATE TABLE candidate_outcomes (
+     id          INTEGER PRIMARY KEY,      -- recording order
+     case_seq    INTEGER NOT NULL REFERENCES cases(seq),
+     run         INTEGER NOT NULL REFERENCES runs(id),
+     ${CANDIDATE_COLUMNS},
+     UNIQUE (case_seq, name, version)
+   );
+   CREATE INDEX candidate_by_signature ON candidate_outcomes (name, version, signature, id) WHERE signature IS NOT NULL;
+   CREATE TABLE reduction_candidates (     -- the candidate's outcome for a reduced case, when the reduction kept its finding
+     case_seq    INTEGER PRIMARY KEY REFERENCES reductions(case_seq),
+     ${CANDIDATE_COLUMNS}
    );`,
 ];
 

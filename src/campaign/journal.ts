@@ -9,8 +9,13 @@
 //               with its vote, its sizes before and after, and what the reduction took
 //   reduction_outcomes  one row per reduction and engine: the reduced case's dump, or its error
 //   reports     one row per report written: where, and when
+//   self_checks one row per case and engine that failed its relayout check (held to its own
+//               layout from scratch): its bucket signature and the check
+//   candidate_outcomes  one row per case and engine under test (name and version): what it made
+//               of the case, judged against the engines' vote, with its bucket signature
+//   reduction_candidates  at most one row per reduction: the candidate's outcome for the reduced case
 //
-// A case's rows are written in one transaction once it has been voted, so a process killed at
+// A case's rows (its candidate's included) are written in one transaction once it has been voted, so a process killed at
 // any point loses only the cases in flight, and a case is never half recorded. WAL mode with
 // synchronous=NORMAL: a commit is in the WAL (the OS's page cache) when `record` returns, which
 // survives a kill -9 of this process; only an OS crash or power loss can drop the last commits
@@ -22,8 +27,19 @@ import { errorCode } from '../comparator/signature.js';
 import type { EngineName } from '../protocol/schema.js';
 import type { CorpusOp } from '../protocol/ops.js';
 import { CampaignError } from './campaign-error.js';
+import type { CandidateIdentity, CandidateRecord } from './candidate-record.js';
 import { prepare } from './journal-schema.js';
-import { summarize, tallyOf, type Summary, type SummaryBucket, type Tally, type VerdictCount } from './summary.js';
+import {
+  summarize,
+  summarizeCandidate,
+  tallyOf,
+  type CandidateVerdictCount,
+  type CaseLine,
+  type Summary,
+  type SummaryBucket,
+  type Tally,
+  type VerdictCount,
+} from './summary.js';
 
 /** What a run records about itself when it starts. */
 export interface RunInfo {
@@ -31,6 +47,13 @@ export interface RunInfo {
   engines: EngineName[];
   versions: Partial<Record<EngineName, string>>;
   fonts: string | null;
+  /** The engine under test the run judged, if any: how it was started, and what its ping said. */
+  candidate?: RunCandidate | null;
+}
+
+/** An engine under test as a run records it: its command (a reference name or a command line), name and version. */
+export interface RunCandidate extends CandidateIdentity {
+  command: string;
 }
 
 /** A case's identity: its id in the corpus and the hash of its content (case-hash.ts). */
@@ -48,6 +71,14 @@ export interface EngineOutcome {
   ms: number | null;
 }
 
+/** An engine that failed the relayout check on a case: its own bucket, beside the vote's. */
+export interface SelfCheck {
+  engine: EngineName;
+  signature: string;
+  /** The check (src/protocol/relayout-schema.ts), JSON. */
+  result: string;
+}
+
 /** Everything recorded about one case. Invalid corpus items have `invalid` set, op and verdict null, no outcomes. */
 export interface CaseRecord extends CaseKey {
   op: CorpusOp | null;
@@ -59,10 +90,14 @@ export interface CaseRecord extends CaseKey {
   signature: string | null;
   expected: string | null;
   vote: string | null;
+  /** The engines that failed the relayout check, when the request asked for it. */
+  selfChecks?: SelfCheck[];
   /** Epoch milliseconds. */
   startedAt: number;
   elapsedMs: number;
   attempts: number;
+  /** The engine under test's outcome, when one was asked (written in the case's transaction). */
+  candidate?: CandidateRecord;
 }
 
 /** A reduced version of a recorded case, as a report shows it: the request, its signature, and what the engines made of it. */
@@ -72,6 +107,8 @@ export interface Reduction {
   /** The reduced case's vote, JSON; null for a reduction stored without one. */
   vote: string | null;
   outcomes: EngineOutcome[];
+  /** The candidate's outcome for the reduced case, when the reduction kept a candidate's finding. */
+  candidate?: CandidateRecord;
 }
 
 /** A case's size as the reducer counts it: elements in its DOM, UTF-8 bytes of html plus script. */
@@ -121,11 +158,34 @@ interface RunRow {
   engines: string;
   versions: string;
   fonts: string | null;
+  candidate: string | null;
   started_at: string;
   ended_at: string | null;
 }
 
+/** A candidate_outcomes or reduction_candidates row. */
+interface CandidateRow {
+  name: string;
+  version: string;
+  verdict: CandidateRecord['verdict'];
+  signature: string | null;
+  sides_with_outlier: number;
+  subpixel: number;
+  unsupported: string | null;
+  error: string | null;
+  dump: string | null;
+  roots: string | null;
+  against: string;
+  ms: number | null;
+}
+
 const OUTCOME_COLUMNS = 'engine, version, result, error, ms';
+const RUN_COLUMNS = 'r.command, r.engines, r.versions, r.fonts, r.candidate, r.started_at, r.ended_at';
+const CANDIDATE_COLUMNS =
+  'name, version, verdict, signature, sides_with_outlier, subpixel, unsupported, error_code, error, dump, roots, against, ms';
+const CANDIDATE_VALUES = CANDIDATE_COLUMNS.split(', ')
+  .map(() => '?')
+  .join(', ');
 
 export class Journal {
   private run: number | null = null;
@@ -147,8 +207,15 @@ export class Journal {
       expected: db.prepare<[], number>('SELECT COUNT(*) FROM cases WHERE expected IS NOT NULL').pluck(),
       // SQLite gives the bare column `id` from the row that has the MIN(seq): the bucket's first case.
       buckets: db.prepare<[], SummaryBucket>(
-        `SELECT signature, COUNT(*) AS count, id AS example, MIN(seq) FROM cases
-         WHERE signature IS NOT NULL AND expected IS NULL GROUP BY signature`,
+        `SELECT signature, COUNT(*) AS count, id AS example, MIN(seq) FROM (
+           SELECT signature, id, seq FROM cases WHERE signature IS NOT NULL AND expected IS NULL
+           UNION ALL SELECT s.signature, c.id, c.seq FROM self_checks s JOIN cases c ON c.seq = s.case_seq
+         ) GROUP BY signature`,
+      ),
+      insertSelfCheck: db.prepare('INSERT INTO self_checks (case_seq, engine, signature, result) VALUES (?, ?, ?, ?)'),
+      selfChecks: db.prepare<[number], SelfCheck>('SELECT engine, signature, result FROM self_checks WHERE case_seq = ? ORDER BY engine'),
+      firstSelfInBucket: db.prepare<[string], CaseRow>(
+        'SELECT c.* FROM self_checks s JOIN cases c ON c.seq = s.case_seq WHERE s.signature = ? ORDER BY c.seq LIMIT 1',
       ),
       seqOf: db.prepare<[string, string], number>('SELECT seq FROM cases WHERE id = ? AND hash = ?').pluck(),
       casesWithId: db.prepare<[string], CaseRow>('SELECT * FROM cases WHERE id = ? ORDER BY seq'),
@@ -166,13 +233,49 @@ export class Journal {
       reducedOutcomes: db.prepare<[number], EngineOutcome>(
         `SELECT ${OUTCOME_COLUMNS} FROM reduction_outcomes WHERE case_seq = ? ORDER BY engine`,
       ),
-      runs: db.prepare<[], RunRow>('SELECT command, engines, versions, fonts, started_at, ended_at FROM runs ORDER BY id'),
+      runs: db.prepare<[], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs r ORDER BY id`),
       runOf: db.prepare<[string, string], RunRow>(
-        `SELECT r.command, r.engines, r.versions, r.fonts, r.started_at, r.ended_at FROM runs r JOIN cases c ON c.run = r.id
-         WHERE c.id = ? AND c.hash = ?`,
+        `SELECT ${RUN_COLUMNS} FROM runs r JOIN cases c ON c.run = r.id WHERE c.id = ? AND c.hash = ?`,
       ),
       addReport: db.prepare('INSERT INTO reports (path, written_at, buckets) VALUES (?, ?, ?)'),
       lastReport: db.prepare<[], string>('SELECT path FROM reports ORDER BY id DESC LIMIT 1').pluck(),
+      insertCandidate: db.prepare(
+        `INSERT OR IGNORE INTO candidate_outcomes (case_seq, run, ${CANDIDATE_COLUMNS}) VALUES (?, ?, ${CANDIDATE_VALUES})`,
+      ),
+      candidateOf: db.prepare<[number, string, string], CandidateRow>(
+        `SELECT ${CANDIDATE_COLUMNS} FROM candidate_outcomes WHERE case_seq = ? AND name = ? AND version = ?`,
+      ),
+      // The candidate a summary is of: the one whose answer was recorded last.
+      latestCandidate: db.prepare<[], CandidateIdentity>('SELECT name, version FROM candidate_outcomes ORDER BY id DESC LIMIT 1'),
+      candidateVerdicts: db.prepare<[string, string], CandidateVerdictCount>(
+        `SELECT verdict, COUNT(*) AS count, SUM(sides_with_outlier) AS sidesWithOutlier, SUM(subpixel) AS subpixel
+         FROM candidate_outcomes WHERE name = ? AND version = ? GROUP BY verdict`,
+      ),
+      // As for the engines' buckets: the bare c.id comes from the row with the MIN(co.id), the bucket's first answer.
+      candidateBuckets: db.prepare<[string, string], SummaryBucket>(
+        `SELECT co.signature AS signature, COUNT(*) AS count, c.id AS example, MIN(co.id) FROM candidate_outcomes co
+         JOIN cases c ON c.seq = co.case_seq WHERE co.name = ? AND co.version = ? AND co.signature IS NOT NULL GROUP BY co.signature`,
+      ),
+      firstInCandidateBucket: db.prepare<[string, string, string], CaseRow>(
+        `SELECT c.* FROM candidate_outcomes co JOIN cases c ON c.seq = co.case_seq
+         WHERE co.name = ? AND co.version = ? AND co.signature = ? ORDER BY co.id LIMIT 1`,
+      ),
+      caseLines: db.prepare<[string, string], CaseLineRow>(
+        `SELECT c.id, c.verdict, c.outlier, c.signature, co.verdict AS candidate_verdict, co.signature AS candidate_signature,
+           co.unsupported AS candidate_unsupported
+         FROM cases c LEFT JOIN candidate_outcomes co ON co.case_seq = c.seq AND co.name = ? AND co.version = ? ORDER BY c.seq`,
+      ),
+      candidateFinding: db.prepare<[number], CandidateRow & { run_candidate: string | null }>(
+        `SELECT ${CANDIDATE_COLUMNS.split(', ')
+          .map((c) => `co.${c}`)
+          .join(', ')}, r.candidate AS run_candidate FROM candidate_outcomes co JOIN runs r ON r.id = co.run
+         WHERE co.case_seq = ? AND co.signature IS NOT NULL ORDER BY co.id DESC LIMIT 1`,
+      ),
+      dropReducedCandidate: db.prepare<[number]>('DELETE FROM reduction_candidates WHERE case_seq = ?'),
+      insertReducedCandidate: db.prepare(
+        `INSERT INTO reduction_candidates (case_seq, ${CANDIDATE_COLUMNS}) VALUES (?, ${CANDIDATE_VALUES})`,
+      ),
+      reducedCandidate: db.prepare<[number], CandidateRow>(`SELECT ${CANDIDATE_COLUMNS} FROM reduction_candidates WHERE case_seq = ?`),
     };
   }
 
@@ -201,8 +304,15 @@ export class Journal {
   /** Starts a run: the cases recorded from now on belong to it. */
   startRun(info: RunInfo, now = Date.now()): void {
     const { lastInsertRowid } = this.db
-      .prepare('INSERT INTO runs (command, engines, versions, fonts, started_at) VALUES (?, ?, ?, ?, ?)')
-      .run(JSON.stringify(info.command), JSON.stringify(info.engines), JSON.stringify(info.versions), info.fonts, iso(now));
+      .prepare('INSERT INTO runs (command, engines, versions, fonts, candidate, started_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(
+        JSON.stringify(info.command),
+        JSON.stringify(info.engines),
+        JSON.stringify(info.versions),
+        info.fonts,
+        info.candidate ? JSON.stringify(info.candidate) : null,
+        iso(now),
+      );
     this.run = Number(lastInsertRowid);
   }
 
@@ -238,8 +348,76 @@ export class Journal {
       );
       if (seq === undefined) return false;
       for (const o of c.outcomes) this.insertOutcome(this.statements.insertOutcome, seq, o);
+      for (const f of c.selfChecks ?? []) this.statements.insertSelfCheck.run(seq, f.engine, f.signature, f.result);
+      if (c.candidate) this.statements.insertCandidate.run(seq, this.run, ...candidateValues(c.candidate));
       return true;
     })();
+  }
+
+  /** Whether this candidate (same name, same version) has an answer recorded for this case. */
+  hasCandidate(key: CaseKey, who: CandidateIdentity): boolean {
+    return this.candidate(key, who) !== undefined;
+  }
+
+  /** A candidate's recorded outcome for a case, if any. */
+  candidate(key: CaseKey, who: CandidateIdentity): CandidateRecord | undefined {
+    const seq = this.statements.seqOf.get(key.id, key.hash);
+    const row = seq === undefined ? undefined : this.statements.candidateOf.get(seq, who.name, who.version);
+    return row && candidateOfRow(row);
+  }
+
+  /** The latest candidate finding recorded for a case, with the candidate of the run that recorded it (how to start it again). */
+  candidateFinding(key: CaseKey): { record: CandidateRecord; candidate: RunCandidate } | undefined {
+    const seq = this.statements.seqOf.get(key.id, key.hash);
+    const row = seq === undefined ? undefined : this.statements.candidateFinding.get(seq);
+    if (!row || row.run_candidate === null) return undefined;
+    return { record: candidateOfRow(row), candidate: JSON.parse(row.run_candidate) as RunCandidate };
+  }
+
+  /** Records a candidate's outcome for a case recorded before; false (nothing written) when the case is not recorded or the answer already is. */
+  recordCandidate(key: CaseKey, candidate: CandidateRecord): boolean {
+    if (this.run === null) throw new Error('Journal.recordCandidate: no run started');
+    const seq = this.statements.seqOf.get(key.id, key.hash);
+    if (seq === undefined) return false;
+    return this.statements.insertCandidate.run(seq, this.run, ...candidateValues(candidate)).changes === 1;
+  }
+
+  /** The engines' outcomes recorded for a case (none when it is not recorded). */
+  outcomesOf(key: CaseKey): EngineOutcome[] {
+    const seq = this.statements.seqOf.get(key.id, key.hash);
+    return seq === undefined ? [] : this.statements.outcomes.all(seq);
+  }
+
+  /** The candidate a summary is of: the one whose answer was recorded last; undefined when none was. */
+  latestCandidate(): CandidateIdentity | undefined {
+    return this.statements.latestCandidate.get();
+  }
+
+  /** Every recorded case in recording order, as `summary --cases` prints it, with the latest candidate's outcome (read as iterated). */
+  *caseLines(): Generator<CaseLine> {
+    const who = this.latestCandidate();
+    for (const r of this.statements.caseLines.iterate(who?.name ?? '', who?.version ?? '')) {
+      yield {
+        id: r.id,
+        vote: r.verdict,
+        outlier: r.outlier,
+        signature: r.signature,
+        candidate:
+          r.candidate_verdict === null
+            ? null
+            : {
+                verdict: r.candidate_verdict,
+                signature: r.candidate_signature,
+                ...(r.candidate_unsupported === null ? {} : { unsupported: r.candidate_unsupported }),
+              },
+      };
+    }
+  }
+
+  /** The first case judged in a bucket of a candidate's findings (the summary's example), if any. */
+  firstInCandidateBucket(who: CandidateIdentity, signature: string): CaseRecord | undefined {
+    const row = this.statements.firstInCandidateBucket.get(who.name, who.version, signature);
+    return row && this.caseOf(row);
   }
 
   /** The counts of every recorded case, for progress. */
@@ -247,10 +425,19 @@ export class Journal {
     return tallyOf(summarize(this.statements.verdicts.all(), this.statements.expected.get()!, []));
   }
 
-  /** The summary of every case in the journal, all runs together. */
+  /** The summary of every case in the journal, all runs together, with the latest candidate's when one was judged. */
   summary(): Summary {
     const buckets = this.statements.buckets.all().map(({ signature, count, example }) => ({ signature, count, example }));
-    return summarize(this.statements.verdicts.all(), this.statements.expected.get()!, buckets);
+    const summary = summarize(this.statements.verdicts.all(), this.statements.expected.get()!, buckets);
+    const who = this.latestCandidate();
+    if (!who) return summary;
+    const candidateBuckets = this.statements.candidateBuckets
+      .all(who.name, who.version)
+      .map(({ signature, count, example }) => ({ signature, count, example }));
+    return {
+      ...summary,
+      candidate: summarizeCandidate(who, this.statements.candidateVerdicts.all(who.name, who.version), candidateBuckets),
+    };
   }
 
   /** Stores a reduction beside a recorded case (replacing an earlier one) in one transaction; false when the case is not recorded. */
@@ -258,6 +445,7 @@ export class Journal {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     if (seq === undefined) return false;
     this.db.transaction(() => {
+      this.statements.dropReducedCandidate.run(seq);
       this.statements.dropReducedOutcomes.run(seq);
       this.statements.reduce.run(
         seq,
@@ -275,6 +463,7 @@ export class Journal {
         r.oneMinimal ? 1 : 0,
       );
       for (const o of r.outcomes) this.insertOutcome(this.statements.insertReducedOutcome, seq, o);
+      if (r.candidate) this.statements.insertReducedCandidate.run(seq, ...candidateValues(r.candidate));
     })();
     return true;
   }
@@ -283,7 +472,9 @@ export class Journal {
   reduction(key: CaseKey): Reduction | undefined {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     const row = seq === undefined ? undefined : this.statements.reduction.get(seq);
-    return row && { ...row, outcomes: this.statements.reducedOutcomes.all(seq!) };
+    if (!row) return undefined;
+    const candidate = this.statements.reducedCandidate.get(seq!);
+    return { ...row, outcomes: this.statements.reducedOutcomes.all(seq!), ...(candidate ? { candidate: candidateOfRow(candidate) } : {}) };
   }
 
   /** Every recorded case with this id (one per content it was recorded with), oldest first. */
@@ -293,7 +484,7 @@ export class Journal {
 
   /** The first case recorded in a bucket of findings (the summary's example), if any. */
   firstInBucket(signature: string): CaseRecord | undefined {
-    const row = this.statements.firstInBucket.get(signature);
+    const row = this.statements.firstInBucket.get(signature) ?? this.statements.firstSelfInBucket.get(signature);
     return row && this.caseOf(row);
   }
 
@@ -348,6 +539,7 @@ export class Journal {
       signature: row.signature,
       expected: row.expected,
       vote: row.vote,
+      selfChecks: this.statements.selfChecks.all(row.seq),
       startedAt: Date.parse(row.started_at),
       elapsedMs: row.elapsed_ms,
       attempts: row.attempts,
@@ -360,8 +552,51 @@ const runRecord = (r: RunRow): RunRecord => ({
   engines: JSON.parse(r.engines) as EngineName[],
   versions: JSON.parse(r.versions) as Partial<Record<EngineName, string>>,
   fonts: r.fonts,
+  candidate: r.candidate === null ? null : (JSON.parse(r.candidate) as RunCandidate),
   startedAt: r.started_at,
   endedAt: r.ended_at,
 });
+
+/** A candidate record as the values of CANDIDATE_COLUMNS, in order. */
+const candidateValues = (c: CandidateRecord): unknown[] => [
+  c.name,
+  c.version,
+  c.verdict,
+  c.signature,
+  c.sidesWithOutlier ? 1 : 0,
+  c.subpixel ? 1 : 0,
+  c.unsupported,
+  c.error === null ? null : errorCode(c.error),
+  c.error,
+  c.dump,
+  c.roots === null ? null : JSON.stringify(c.roots),
+  JSON.stringify(c.against),
+  c.ms,
+];
+
+const candidateOfRow = (r: CandidateRow): CandidateRecord => ({
+  name: r.name,
+  version: r.version,
+  verdict: r.verdict,
+  signature: r.signature,
+  sidesWithOutlier: r.sides_with_outlier === 1,
+  subpixel: r.subpixel === 1,
+  unsupported: r.unsupported,
+  error: r.error,
+  dump: r.dump,
+  roots: r.roots === null ? null : (JSON.parse(r.roots) as number[]),
+  against: JSON.parse(r.against) as CandidateRecord['against'],
+  ms: r.ms,
+});
+
+interface CaseLineRow {
+  id: string;
+  verdict: ClusterVerdict | null;
+  outlier: EngineName | null;
+  signature: string | null;
+  candidate_verdict: CandidateRecord['verdict'] | null;
+  candidate_signature: string | null;
+  candidate_unsupported: string | null;
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();

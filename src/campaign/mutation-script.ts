@@ -3,11 +3,12 @@
 // line, each naming elements by id, so a reducer can drop lines. The generator tracks the tree
 // as it changes, so that no line names a removed element or moves one into itself.
 import { BOX, displaysFor, TEXT } from './css-values.js';
-import { drawElement } from './element.js';
+import { drawElement, drawSupported } from './element.js';
 import { hasInlineTrouble, hostFor } from './inline-boxes.js';
 import type { Random, Weighted } from './random.js';
+import type { Supported } from './supported-css.js';
 import { words } from './text.js';
-import { displayOf, elementHtml, elementsOf, type ElementNode } from './tree.js';
+import { displayOf, elementHtml, elementsOf, isPositioned, type ElementNode } from './tree.js';
 
 /** How many changes a script makes, at most. */
 export const MAX_SCRIPT_CHANGES = 4;
@@ -26,6 +27,8 @@ const CHANGES: Weighted<Change>[] = [
 
 export interface ScriptContext {
   text: boolean;
+  /** Only what an engine under test lays out (its `supports`). */
+  supported?: Supported;
   /** The id the next inserted element gets. */
   nextId: () => string;
 }
@@ -64,7 +67,12 @@ function change(random: Random, root: ElementNode, context: ScriptContext, force
   switch (kind) {
     case 'insert': {
       const parent = random.pick(all);
-      const element = drawElement(random, context.nextId(), { text: context.text, parentDisplay: displayOf(parent) });
+      const element = drawElement(random, context.nextId(), {
+        text: context.text,
+        parentDisplay: displayOf(parent),
+        parentPositioned: isPositioned(parent),
+        supported: context.supported,
+      });
       const host = hostFor(root, parent, element);
       const first = attach(random, host, element);
       return [
@@ -87,9 +95,12 @@ function change(random: Random, root: ElementNode, context: ScriptContext, force
     }
     case 'style': {
       const element = random.pick(movable);
+      const { supported } = context;
+      const displays = displaysFor(context.text).filter(([, d]) => supported?.admits('display', d) ?? true);
+      const parentPositioned = isPositioned(all.find((p) => p.children.includes(element)) ?? root);
       const declarations = random.chance(0.3)
-        ? [['display', random.weighted(displaysFor(context.text))] as const]
-        : random.pick(context.text ? [...BOX, ...TEXT] : BOX)(random);
+        ? [['display', random.weighted(displays)] as const]
+        : drawSupported(random, random.pick(context.text ? [...BOX, ...TEXT] : BOX), supported, parentPositioned);
       element.declarations.push(...declarations);
       return declarations.map(
         ([property, value]) => `${byId(element)}.style.setProperty(${JSON.stringify(property)}, ${JSON.stringify(value)});`,
@@ -103,7 +114,7 @@ function change(random: Random, root: ElementNode, context: ScriptContext, force
     }
     case 'text': {
       const element = random.pick(all);
-      const text = words(random, random.int(1, 6));
+      const text = words(random, random.int(1, 6), { plain: context.supported !== undefined });
       element.children.push(text);
       return [`${byId(element)}.append(${JSON.stringify(text)});`];
     }

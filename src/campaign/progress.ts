@@ -5,10 +5,12 @@
 //   [bar] 120/1000 cases | 4.2 cases/s | ETA 3m29s | unanimous 100 · outlier 15 · split 3 · insufficient 2 · invalid 0 · expected 1
 //
 // `done` counts the corpus items handled, those skipped as already journaled included; the
-// rate and the verdict counts are of the cases this run recorded. With no total (stdin) there is
-// no bar and no ETA.
+// rate and the verdict counts are of the cases this run recorded. With an engine under test the
+// line ends with how many of its answers this run recorded passed (`candidate pass 9/12`). With
+// no total (stdin) there is no bar and no ETA.
 import cliProgress, { type Options } from 'cli-progress';
 import { logLines } from '../system/log.js';
+import type { CandidateRecord } from './candidate-record.js';
 import type { CaseRecord } from './journal.js';
 
 // cli-progress is CommonJS, and Node's static analysis of it does not find `Format` as a named export.
@@ -61,6 +63,8 @@ export class Progress {
   private done = 0;
   private ran = 0;
   private readonly counts = Object.fromEntries(COUNTED.map((k) => [k, 0])) as Record<(typeof COUNTED)[number], number>;
+  /** The candidate's answers this run recorded, and how many passed; null without a candidate. */
+  private candidate: { answered: number; passed: number } | null = null;
 
   constructor({ total, stream = process.stderr, intervalMs = 5000, now = Date.now }: ProgressOptions) {
     this.total = total;
@@ -77,12 +81,26 @@ export class Progress {
   }
 
   /** A case this run recorded. */
-  recorded(c: Pick<CaseRecord, 'verdict' | 'expected'>): void {
+  recorded(c: Pick<CaseRecord, 'verdict' | 'expected' | 'candidate'>): void {
     this.done++;
     this.ran++;
     this.counts[c.verdict ?? 'invalid']++;
     if (c.expected !== null) this.counts.expected++;
+    if (c.candidate) this.answered(c.candidate);
     this.bar.update(this.done);
+  }
+
+  /** A case recorded before, given to the candidate alone: done, and its answer counted. */
+  judged(c: Pick<CandidateRecord, 'verdict'>): void {
+    this.done++;
+    this.answered(c);
+    this.bar.update(this.done);
+  }
+
+  private answered(c: Pick<CandidateRecord, 'verdict'>): void {
+    this.candidate ??= { answered: 0, passed: 0 };
+    this.candidate.answered++;
+    if (c.verdict === 'pass') this.candidate.passed++;
   }
 
   /** Draws the last state and lets go of the terminal. */
@@ -97,6 +115,7 @@ export class Progress {
     const parts = [this.total === null ? `${this.done} cases` : `${this.done}/${this.total} cases`, `${rate.toFixed(1)} cases/s`];
     if (this.total !== null) parts.push(`ETA ${rate > 0 ? duration((this.total - this.done) / rate) : '?'}`);
     parts.push(COUNTED.map((k) => `${k} ${this.counts[k]}`).join(' · '));
+    if (this.candidate) parts.push(`candidate pass ${this.candidate.passed}/${this.candidate.answered}`);
     const text = parts.join(' | ');
     // Without a TTY each status is a line of the log, at info.
     if (!barOptions) return logLines('info', `campaign: ${text}`).trimEnd();

@@ -3,19 +3,30 @@
 // a campaign computes it. The candidates run on the oracle of this process, many at once; no
 // process is started per candidate. The reduced case is run once more, with its dumps, so what is
 // stored beside the original is what the engines made of it.
+//
+// A candidate's finding (`candidate`) is reduced while two things hold together: the candidate's
+// failure keeps its signature, and the engines keep theirs (their agreement, for a unanimous case).
+// Without the second the reduction drifts into a disagreement of the browsers, which is not the
+// candidate's finding any more.
 import { performance } from 'node:perf_hooks';
 import { reduce, type Progress } from '../reduce/index.js';
-import { caseSignature, runSent, votedRecord, wireRequest } from './case-record.js';
+import { caseSignature, outcomesOf, runSent, votedRecord, wireRequest } from './case-record.js';
 import { contentHash } from './case-hash.js';
 import type { CaseRequest } from './corpus.js';
 import type { ReductionRecord } from './journal.js';
 import type { CampaignOptions } from './run-campaign.js';
+import { candidateCase, candidateRecord, isLayoutCase } from './candidate-record.js';
+import type { Answered } from '../coordinator/oracle-service.js';
+import type { SentOp } from '../protocol/ops.js';
+import type { DumpSource } from '../engine-under-test/source.js';
 
 export interface ReduceCaseOptions {
   oracle: CampaignOptions['oracle'];
   request: CaseRequest;
-  /** The bucket signature every candidate must keep. */
-  signature: string;
+  /** The engines' bucket signature every candidate must keep (null: their agreement, with `candidate`). */
+  signature: string | null;
+  /** An engine under test whose finding is reduced: its outcome must keep this signature too. */
+  candidate?: { source: DumpSource; signature: string };
   /** Candidates on the engines at once. */
   parallel: number;
   /** Candidates run at most, the original's check included. */
@@ -42,28 +53,41 @@ export async function reduceCase(o: ReduceCaseOptions): Promise<ReducedCase> {
   const started = performance.now();
   let sent = 0;
   const run = (request: CaseRequest, dumps: boolean) => runSent(o.oracle, wireRequest(request, { dumps }));
+  /** Whether a case keeps the finding: the engines' signature, and the candidate's when there is one. */
+  const keeps = async (request: CaseRequest): Promise<boolean> => {
+    if (!o.candidate) return caseSignature(request, await run(request, false)) === o.signature;
+    const [answer, record] = await Promise.all([run(request, true), judged(request)]);
+    return caseSignature(request, answer) === o.signature && record(answer)?.signature === o.candidate.signature;
+  };
+  /** The candidate's outcome for a case, to be judged once the engines' answer is in. */
+  const judged = async (request: CaseRequest) => {
+    if (!o.candidate || !isLayoutCase(request)) return () => undefined;
+    const { source } = o.candidate;
+    const outcome = await source.run(candidateCase(request));
+    return (answered: Answered<SentOp>) => candidateRecord(source, outcome, outcomesOf(request, answered));
+  };
   const result = await reduce(
     o.request,
-    async (candidate) => {
-      // Each candidate under an id of its own: the id names it in the oracle's diagnostics.
-      const named = { ...candidate, id: `${candidate.id}~${++sent}` };
-      return caseSignature(named, await run(named, false)) === o.signature;
-    },
+    // Each candidate under an id of its own: the id names it in the oracle's diagnostics.
+    (candidate) => keeps({ ...candidate, id: `${candidate.id}~${++sent}` }),
     { parallel: o.parallel, maxTests: o.maxTests, runs: o.runs, timeLimitMs: o.timeLimitMs, signal: o.signal, onProgress: o.onProgress },
   );
   const reduced = result.request;
   const given = JSON.stringify(reduced);
-  const final = votedRecord({ ok: true, id: reduced.id, hash: contentHash(reduced), given, request: reduced }, await run(reduced, true), {
+  const [answer, record] = await Promise.all([run(reduced, true), judged(reduced)]);
+  const final = votedRecord({ ok: true, id: reduced.id, hash: contentHash(reduced), given, request: reduced }, answer, {
     startedAt: 0,
     elapsedMs: 0,
     attempts: 1,
   });
+  const candidate = record(answer);
   return {
     reduced,
     request: given,
     signature: final.signature,
     vote: final.vote,
     outcomes: final.outcomes,
+    ...(candidate ? { candidate } : {}),
     before: result.before,
     after: result.after,
     tests: result.tests,

@@ -9,6 +9,18 @@
 // rule matched, whatever their verdict. `buckets` holds the findings, invalid items included
 // (signature `invalid | <code>`), by count descending then signature; `example` is the id of
 // the first case recorded in the bucket.
+//
+// With an engine under test judged (docs/candidate.md), the summary gains the latest candidate's:
+//
+//   "candidate": {"name", "version", "verdicts": {"pass", "fail", "parse_divergence", "discarded",
+//                 "no_majority", "unsupported", "error"}, "sides_with_outlier", "subpixel",
+//                 "buckets": [{"signature", "count", "example"}]}
+//
+// `verdicts` counts the layout cases it answered; `sides_with_outlier` and `subpixel` count the
+// ones so tagged (each also counted under its verdict); `buckets` are its findings (every verdict
+// but pass and no_majority), ordered as the engines' are. `summary --cases` prints one line per
+// recorded case (`CaseLine`).
+import { CANDIDATE_VERDICTS, type CandidateVerdict } from '../comparator/candidate.js';
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import type { ClusterVerdict } from '../protocol/vote-schema.js';
 
@@ -24,6 +36,35 @@ export interface Summary {
   invalid: number;
   expected: number;
   buckets: SummaryBucket[];
+  /** The latest engine under test's, when one was judged. */
+  candidate?: CandidateSummary;
+}
+
+export interface CandidateSummary {
+  name: string;
+  version: string;
+  verdicts: Record<CandidateVerdict, number>;
+  sides_with_outlier: number;
+  subpixel: number;
+  buckets: SummaryBucket[];
+}
+
+/** How many of a candidate's answers have one verdict, and how many of those are tagged. */
+export interface CandidateVerdictCount {
+  verdict: CandidateVerdict;
+  count: number;
+  sidesWithOutlier: number;
+  subpixel: number;
+}
+
+/** One recorded case as `summary --cases` prints it: the engines' vote and signature, and the candidate's, when it answered. */
+export interface CaseLine {
+  id: string;
+  /** Null for an invalid corpus item. */
+  vote: ClusterVerdict | null;
+  outlier: EngineName | null;
+  signature: string | null;
+  candidate: { verdict: CandidateVerdict; signature: string | null; unsupported?: string } | null;
 }
 
 /** How many recorded cases have one verdict (and outlier); verdict null is an invalid item. */
@@ -54,9 +95,30 @@ export function summarize(counts: VerdictCount[], expected: number, buckets: Sum
     else if (verdict === 'outlier') outlier[engine!] += count;
     else summary.verdicts[verdict] += count;
   }
-  summary.buckets = [...buckets].sort((a, b) => b.count - a.count || (a.signature < b.signature ? -1 : a.signature > b.signature ? 1 : 0));
+  summary.buckets = ordered(buckets);
   return summary;
 }
+
+/** A candidate's summary from its per-verdict counts and its unordered buckets. */
+export function summarizeCandidate(
+  who: { name: string; version: string },
+  counts: CandidateVerdictCount[],
+  buckets: SummaryBucket[],
+): CandidateSummary {
+  const verdicts = Object.fromEntries(CANDIDATE_VERDICTS.map((v) => [v, 0])) as Record<CandidateVerdict, number>;
+  let sidesWithOutlier = 0;
+  let subpixel = 0;
+  for (const c of counts) {
+    verdicts[c.verdict] += c.count;
+    sidesWithOutlier += c.sidesWithOutlier;
+    subpixel += c.subpixel;
+  }
+  return { name: who.name, version: who.version, verdicts, sides_with_outlier: sidesWithOutlier, subpixel, buckets: ordered(buckets) };
+}
+
+/** Buckets by count descending, then signature (UTF-16 code units). */
+const ordered = (buckets: SummaryBucket[]) =>
+  [...buckets].sort((a, b) => b.count - a.count || (a.signature < b.signature ? -1 : a.signature > b.signature ? 1 : 0));
 
 /** The flat counts of a summary. */
 export function tallyOf(s: Summary): Tally {
@@ -73,16 +135,30 @@ export function renderSummary(s: Summary, reportPath?: string): string {
     `${s.cases} cases: ${t.unanimous} unanimous, ${t.outlier} outlier${outliers.length ? ` (${outliers.join(', ')})` : ''}, ` +
       `${t.split} split, ${t.insufficient} insufficient, ${t.invalid} invalid; ${t.expected} expected`,
   ];
-  if (s.buckets.length === 0) lines.push('no findings');
-  else {
-    const countWidth = Math.max(5, ...s.buckets.map((b) => String(b.count).length));
-    const signatureWidth = Math.max(9, ...s.buckets.map((b) => b.signature.length));
-    const row = (count: string, signature: string, example: string) =>
-      `${count.padStart(countWidth)}  ${signature.padEnd(signatureWidth)}  ${example}`.trimEnd();
-    lines.push(row('count', 'signature', 'example'));
-    // An id is the client's text: quoted when it has whitespace, so a row stays one line and its columns stay apart.
-    for (const b of s.buckets) lines.push(row(String(b.count), b.signature, /\s/.test(b.example) ? JSON.stringify(b.example) : b.example));
+  lines.push(...bucketTable(s.buckets));
+  const c = s.candidate;
+  if (c) {
+    const judged = CANDIDATE_VERDICTS.reduce((n, v) => n + c.verdicts[v], 0);
+    const counts = CANDIDATE_VERDICTS.map((v) => `${c.verdicts[v]} ${v}`).join(', ');
+    lines.push(
+      `candidate ${c.name} (${c.version}), ${judged} layout cases: ${counts}; ${c.sides_with_outlier} side with the outlier, ${c.subpixel} subpixel`,
+      ...bucketTable(c.buckets),
+    );
   }
   if (reportPath !== undefined) lines.push(`report: ${reportPath}`);
   return lines.join('\n') + '\n';
+}
+
+/** A `count  signature  example` table of findings, or `no findings`. */
+function bucketTable(buckets: SummaryBucket[]): string[] {
+  if (buckets.length === 0) return ['no findings'];
+  const countWidth = Math.max(5, ...buckets.map((b) => String(b.count).length));
+  const signatureWidth = Math.max(9, ...buckets.map((b) => b.signature.length));
+  const row = (count: string, signature: string, example: string) =>
+    `${count.padStart(countWidth)}  ${signature.padEnd(signatureWidth)}  ${example}`.trimEnd();
+  // An id is the client's text: quoted when it has whitespace, so a row stays one line and its columns stay apart.
+  return [
+    row('count', 'signature', 'example'),
+    ...buckets.map((b) => row(String(b.count), b.signature, /\s/.test(b.example) ? JSON.stringify(b.example) : b.example)),
+  ];
 }

@@ -15,20 +15,28 @@ const ALPHABETS: Weighted<string>[] = [
 ];
 const PUNCTUATION = [',', '.', ';', ':', '!', '?'];
 
-/** `count` words of one script separated by spaces (now and then a no-break space). */
-export function words(random: Random, count: number): string {
-  const alphabet = [...random.weighted(ALPHABETS)];
+/** Plain words: ASCII letters and digits, one space between words (an engine under test's text). */
+const PLAIN = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
+
+/**
+ * `count` words of one script separated by spaces (now and then a no-break space); `plain`: words
+ * of ASCII letters and digits alone, broken only at spaces, which is the text the candidate protocol
+ * lets an engine under test measure (docs/candidate.md).
+ */
+export function words(random: Random, count: number, { plain = false } = {}): string {
+  const alphabet = plain ? PLAIN : [...random.weighted(ALPHABETS)];
   let text = '';
   for (let i = 0; i < count; i++) {
-    if (i > 0) text += random.chance(0.1) ? '\u00a0' : ' ';
-    text += word(random, alphabet);
+    if (i > 0) text += !plain && random.chance(0.1) ? '\u00a0' : ' ';
+    text += word(random, alphabet, plain);
   }
   return text;
 }
 
-function word(random: Random, alphabet: string[]): string {
+function word(random: Random, alphabet: string[], plain: boolean): string {
   const letters = () => Array.from({ length: random.int(1, 8) }, () => random.pick(alphabet)).join('');
   let text = letters();
+  if (plain) return text;
   if (random.chance(0.1)) text += `-${letters()}`; // a break opportunity inside the word
   if (random.chance(0.15)) text += random.pick(PUNCTUATION);
   return text;

@@ -19,6 +19,12 @@ export function displayOf(element: ElementNode): string {
   return declared?.[1] ?? (INLINE_TAGS.has(element.tag) ? 'inline' : 'block');
 }
 
+/** Whether the element's box is positioned (its last position declaration is not static), so a containing block for absolute ones. */
+export function isPositioned(element: ElementNode): boolean {
+  const position = element.declarations.filter(([property]) => property === 'position').at(-1)?.[1] ?? 'static';
+  return position !== 'static' && displayOf(element) !== 'contents' && displayOf(element) !== 'none';
+}
+
 /** The element as markup, with no whitespace between tags (it would be text of its own). */
 export function elementHtml(element: ElementNode): string {
   const style = element.declarations.map(([property, value]) => `${property}:${value}`).join(';');

@@ -4,6 +4,9 @@
 // second signal abandons them. Either way the journal and every browser are closed, and the run
 // can be resumed by running the same command again. With --queue the cases go to the queue's
 // workers instead of an engine farm here; the loop, the journal and the summary are the same.
+// With --candidate, an engine under test (src/engine-under-test) is started beside the engines,
+// with their fonts, and answers every layout case; the corpus is made once it has said what it
+// supports (the generator keeps inside it).
 import { Checkpointer } from '../campaign/checkpointer.js';
 import { terminalStderr } from './stderr-guard.js';
 import { CampaignRunError, runCampaign, type CampaignOptions, type CampaignResult } from '../campaign/run-campaign.js';
@@ -16,6 +19,9 @@ import { OracleService, type OracleOptions } from '../coordinator/oracle-service
 import { ConfigError } from '../protocol/errors.js';
 import type { EngineName, PingResponse } from '../protocol/schema.js';
 import { shown } from '../queue/connection.js';
+import { CandidateProcess, type CandidateProcessOptions } from '../engine-under-test/process-source.js';
+import type { DumpSource } from '../engine-under-test/source.js';
+import type { FontSetName } from '../protocol/font-sets.js';
 import { QueueOracle } from '../queue/queue-oracle.js';
 import { log } from '../system/log.js';
 
@@ -27,8 +33,11 @@ export interface SessionOptions {
   journal: Journal;
   /** Where the journal is, for the checkpoint thread's own connection. */
   dbPath: string;
-  corpus: Corpus;
+  /** The corpus, made once the candidate (if any) has said what it supports. */
+  corpus: (candidate: DumpSource | undefined) => Corpus;
   engines: CaseEngines;
+  /** The engine under test to start, when there is one. */
+  candidate: Omit<CandidateProcessOptions, 'fonts'> | undefined;
   expectations: Expectations | undefined;
   concurrency: number;
   stopAfter: number | undefined;
@@ -59,12 +68,18 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let oracle: SessionOracle | { missing: EngineName[]; close(): Promise<void> } | undefined;
+  let candidate: CandidateProcess | undefined;
   let checkpointer: Checkpointer | undefined;
+  // Local engines' fonts are known now, so the candidate starts beside them; a queue's, once a worker answers.
+  const startCandidate = (fonts: FontSetName) => (o.candidate ? CandidateProcess.start({ ...o.candidate, fonts }) : undefined);
+  const early = 'local' in o.engines ? startCandidate(o.engines.local.fonts) : undefined;
+  early?.catch(() => {}); // awaited below, once the engines are up
   try {
     oracle =
       'local' in o.engines
         ? await openLocal(o.engines.local)
         : await openQueue(o.engines.queue, o.engines.outstanding, stop.signal, abandon.signal);
+    candidate = await (early ?? (oracle && 'fonts' in oracle ? startCandidate(oracle.fonts as FontSetName) : undefined));
     if (oracle && 'missing' in oracle) {
       closing(`error: ${oracle.missing.join(', ')} did not launch (the reason is above); nothing was run`);
       return 1;
@@ -73,25 +88,29 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       closing(`stopped by ${signalName} before any case ran; ${RESUME}`);
       return 1;
     }
+    const corpus = o.corpus(candidate);
+    if (candidate) log.info(`candidate ${candidate.name} (${candidate.version}) answers every layout case beside the engines`);
     o.journal.startRun({
       // A --queue URL's password stays out of the journal.
       command: ['browser-oracle', ...process.argv.slice(2).map((arg) => arg.replace(/(rediss?:\/\/)[^@/\s]*@/g, '$1***@'))],
       engines: oracle.engines,
       versions: oracle.versions,
       fonts: oracle.fonts,
+      candidate: candidate && o.candidate ? { command: o.candidate.command, name: candidate.name, version: candidate.version } : null,
     });
     o.journal.autoCheckpoint(false);
     checkpointer = new Checkpointer(o.dbPath, () => o.journal.autoCheckpoint(true));
     const progress = o.quiet
       ? undefined
-      : new Progress({ total: await o.corpus.count(), stream: process.stderr.isTTY ? terminalStderr() : process.stderr });
+      : new Progress({ total: await corpus.count(), stream: process.stderr.isTTY ? terminalStderr() : process.stderr });
     let result: CampaignResult;
     let failure: string | undefined;
     try {
       result = await runCampaign({
         oracle,
         journal: o.journal,
-        items: o.corpus.items(),
+        items: corpus.items(),
+        candidate,
         concurrency: o.concurrency,
         expectations: o.expectations,
         stopAfter: o.stopAfter,
@@ -100,6 +119,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
         abandon: abandon.signal,
         onSkipped: () => progress?.skipped(),
         onRecorded: (record) => progress?.recorded(record),
+        onJudged: (judged) => progress?.judged(judged),
       });
     } catch (error) {
       if (!(error instanceof CampaignRunError)) throw error;
@@ -120,7 +140,8 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
     process.off('SIGTERM', onSignal);
     await checkpointer?.stop();
     o.journal.close();
-    await oracle?.close();
+    candidate ??= await early?.catch(() => undefined);
+    await Promise.all([oracle?.close(), candidate?.close()]);
   }
 }
 
@@ -177,7 +198,8 @@ async function openQueue(url: URL, outstanding: number, stop: AbortSignal, aband
 
 /** Says how the run ended, in one line, and gives the exit status. */
 function closingLine(r: CampaignResult, failure: string | undefined, signal: string | undefined, o: SessionOptions): number {
-  const counts = `${r.recorded} case(s) recorded in this run, ${r.skipped} skipped as already recorded`;
+  const judged = r.judged ? `, ${r.judged} recorded before given to the candidate` : '';
+  const counts = `${r.recorded} case(s) recorded in this run, ${r.skipped} skipped as already recorded${judged}`;
   if (failure !== undefined) {
     closing(`error: ${failure}; ${counts}; ${RESUME}`);
     return 1;
@@ -189,7 +211,7 @@ function closingLine(r: CampaignResult, failure: string | undefined, signal: str
       );
       return 0;
     case 'stop-after':
-      closing(`stopped after ${r.recorded} case(s) (--stop-after ${o.stopAfter}); run the same command again to go on`);
+      closing(`stopped after ${r.recorded + r.judged} case(s) (--stop-after ${o.stopAfter})${judged}; run the same command again to go on`);
       return 0;
     case 'stop-after-findings':
       closing(`stopped after ${r.findings} finding(s) (--stop-after-findings ${o.stopAfterFindings}); ${counts}`);

@@ -7,24 +7,36 @@ import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { PROFILE_NAMES } from '../protocol/common.js';
 import { FONT_SET_NAMES } from '../protocol/font-sets.js';
-import { BROWSER_SOURCES, EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
+import {
+  BROWSER_SOURCES,
+  engineMemoryBytes,
+  EXECUTABLES,
+  type ExecutableKey,
+  type Executables,
+  type LaunchOptions,
+} from '../protocol/launch-options.js';
+import { formatSize } from '../protocol/sizes.js';
 import type { OracleOptions } from '../coordinator/oracle-service.js';
 import { LOG_LEVEL_ENV, LOG_LEVELS, setLogLevel, type LogLevel } from '../system/log.js';
 import { CONFIG_FILE, configFileFor, readConfigFile } from '../api/config-file.js';
 import { withDefaults } from '../api/oracle.js';
-import { engineList, wholeNumber } from './arguments.js';
+import { engineList, languageRegion, memorySize, wholeNumber } from './arguments.js';
 
 /** The launch options a flag can set, by the key commander stores it under. */
 const FLAG_OPTIONS = [
   'engines',
   'profile',
   'fonts',
+  'locale',
+  'timezone',
   'workers',
   'pages',
   'maxBatch',
+  'window',
   'timeoutMs',
   'maxNodes',
   'maxAnswerBytes',
+  'maxEngineMemory',
   'browsers',
   'display',
   'allowMissingEngines',
@@ -53,6 +65,12 @@ export function addEngineOptions(command: Command, defaults: OracleOptions): Com
         .default(defaults.fonts),
     )
     .addOption(
+      new Option('--locale <tag>', "language every engine runs in, as language-REGION: navigator.language, Intl, the C library's locale")
+        .default(defaults.locale)
+        .argParser(languageRegion),
+    )
+    .addOption(new Option('--timezone <zone>', 'IANA time zone every engine runs in: Date and Intl').default(defaults.timezone))
+    .addOption(
       new Option('--workers <n>', 'worker threads, each with its own browser per engine')
         .default(defaults.workers)
         .argParser(wholeNumber('--workers')),
@@ -68,6 +86,11 @@ export function addEngineOptions(command: Command, defaults: OracleOptions): Com
         .argParser(wholeNumber('--max-batch')),
     )
     .addOption(
+      new Option('--window <n>', 'most cases each worker holds at once, so that a fast engine never waits for a slow one')
+        .default(defaults.window)
+        .argParser(wholeNumber('--window')),
+    )
+    .addOption(
       new Option('--timeout-ms <ms>', 'per-case, per-engine time limit').default(defaults.timeoutMs).argParser(wholeNumber('--timeout-ms')),
     )
     .addOption(
@@ -79,6 +102,11 @@ export function addEngineOptions(command: Command, defaults: OracleOptions): Com
       new Option('--max-answer-bytes <n>', "most bytes of one answer's dumps (shared by its engines)")
         .default(defaults.maxAnswerBytes, `${defaults.maxAnswerBytes / MIB} MiB`)
         .argParser(wholeNumber('--max-answer-bytes')),
+    )
+    .addOption(
+      new Option('--max-engine-memory <size>', "most memory one engine's browser may hold (2GiB, 1536MiB); past it, memory_exceeded")
+        .default(defaults.maxEngineMemory, formatSize(engineMemoryBytes(defaults.maxEngineMemory, 'the default')))
+        .argParser(memorySize('--max-engine-memory')),
     )
     .addOption(
       new Option('--browsers <which>', "system packages, Playwright's own builds, or auto (bundled when installed)")

@@ -23,6 +23,8 @@ interface ProbeLine {
   /** Records on which some pair disagrees. */
   disagreeing_records: number[];
   errors: Record<string, string>;
+  /** An emulated probe: the engines whose driver did not apply its emulation (shown, never compared). */
+  unemulated?: string[];
   /** Why this result says little: the probe needs a profile this run does not have. */
   note?: string;
 }
@@ -32,12 +34,14 @@ export function registerProbeCommands(program: Command): void {
     .command('probe')
     .summary('run the hand-written trace probes through every engine and vote on each')
     .description(
-      'Starts an oracle, runs six trace probes (OfflineAudioContext rendering, canvas getImageData readback, DOM event ' +
-        'bubble order, promise/microtask settlement order, the URL.prototype shape, fake-camera track settings) through ' +
-        'every engine, and votes each: unanimous, outlier, split or insufficient. The fake-camera probe needs --profile=media.',
+      'Starts an oracle, runs the trace probes (OfflineAudioContext rendering, canvas getImageData readback, DOM event ' +
+        'bubble order, promise/microtask settlement order, the URL.prototype shape, fake-camera track settings, and one ' +
+        'per family of device emulation: sensors, pressure, geolocation, locale and time zone, screen orientation, ' +
+        'authenticator, Bluetooth) through every engine, and votes each: unanimous, outlier, split or insufficient. The ' +
+        'fake-camera probe needs --profile=media; the authenticator and Bluetooth probes run only under --profile=devices.',
     )
     .option('--pretty', 'print a table instead of JSON lines');
-  // One worker: six small cases.
+  // One worker: a few small cases.
   const defaults = { ...defaultOptions(), workers: 1 };
   addEngineOptions(command, defaults);
   command.action(async (opts: { pretty?: boolean }) => {
@@ -50,16 +54,25 @@ async function runProbes(options: OracleOptions): Promise<ProbeLine[]> {
   const { profile } = options;
   const oracle = await Oracle.launch(options);
   try {
+    const runs = PROBES.map((probe) => probe.needs !== 'devices' || profile === 'devices');
     const responses = await Promise.all(
-      PROBES.map((probe) => oracle.trace({ script: probe.script, ...(probe.html === undefined ? {} : { html: probe.html }) })),
+      PROBES.map((probe, i) =>
+        runs[i]
+          ? oracle.trace({
+              script: probe.script,
+              ...(probe.html === undefined ? {} : { html: probe.html }),
+              ...(probe.emulate === undefined ? {} : { emulate: probe.emulate }),
+            })
+          : null,
+      ),
     );
-    return PROBES.map((probe, i) => probeLine(probe, profile, responses[i]!));
+    return PROBES.map((probe, i) => probeLine(probe, profile, responses[i] ?? { traces: {} }));
   } finally {
     await oracle.close();
   }
 }
 
-function probeLine(probe: TraceProbe, profile: ProfileName, response: TraceResponse): ProbeLine {
+function probeLine(probe: TraceProbe, profile: ProfileName, response: Pick<TraceResponse, 'traces' | 'errors'>): ProbeLine {
   const vote = voteTraces(response);
   const line: ProbeLine = {
     probe: probe.name,
@@ -71,7 +84,12 @@ function probeLine(probe: TraceProbe, profile: ProfileName, response: TraceRespo
     disagreeing_records: vote.records.map((r) => r.seq),
     errors: { ...response.errors },
   };
-  if (probe.needs && probe.needs !== profile) line.note = `needs --profile=${probe.needs}; under ${profile} it records the missing setup`;
+  if (probe.emulate) line.unemulated = ENGINE_NAMES.filter((e) => vote.engines[e].status === 'unemulated');
+  if (probe.needs && probe.needs !== profile)
+    line.note =
+      probe.needs === 'devices'
+        ? `needs --profile=devices; not run under ${profile}`
+        : `needs --profile=${probe.needs}; under ${profile} it records the missing setup`;
   return line;
 }
 

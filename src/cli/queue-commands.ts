@@ -61,10 +61,9 @@ export function registerWorkerCommand(program: Command): void {
   )
     .addOption(queueOption('the queue to serve').makeOptionMandatory())
     .addOption(
-      new Option(
-        '--concurrency <n>',
-        'cases taken at once (default: 2 × workers × pages × max-batch, what the oracle keeps in hand)',
-      ).argParser(wholeNumber('--concurrency')),
+      new Option('--concurrency <n>', 'cases taken at once (default: 2 × workers × window, what the oracle keeps in hand)').argParser(
+        wholeNumber('--concurrency'),
+      ),
     )
     .addHelpText('after', '\nExit status: 0 stopped by a signal; 1 the engines did not start, or stopped.');
   worker.action(async (flags: { queue: string; concurrency?: number }) => {

@@ -4,7 +4,9 @@
 // the reduced request goes to stdout, or to the file -o names, and, from a journal, into the
 // journal beside the original. A case's signature must hold in each of --runs runs, the original's
 // and every kept candidate's: a case whose script draws random numbers is refused as not
-// reproducible, with the counts, rather than reduced by chance. Exit status: 0 reduced, 1 not
+// reproducible, with the counts, rather than reduced by chance. A recorded case with a candidate's
+// finding (docs/candidate.md) is reduced as that finding, the candidate started again as its run
+// started it, unless --browsers-only asks for the engines' own disagreement. Exit status: 0 reduced, 1 not
 // reproducible or the engines failed, 2 bad usage.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { terminalStderr } from './stderr-guard.js';
@@ -24,6 +26,9 @@ import { wholeNumber } from './arguments.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { ReduceProgress } from './reduce-progress.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
+import { CandidateProcess } from '../engine-under-test/process-source.js';
+import { isLayoutCase } from '../campaign/candidate-record.js';
+import { ConfigError } from '../protocol/errors.js';
 
 interface ReduceFlags {
   db?: string;
@@ -33,6 +38,7 @@ interface ReduceFlags {
   maxTests: number;
   timeLimit?: number;
   runs: number;
+  browsersOnly?: boolean;
 }
 
 /** The case to reduce, and where it came from. */
@@ -44,6 +50,8 @@ interface Source {
   journal?: { journal: Journal; key: CaseKey; path: string };
   /** The fonts the case was recorded with. */
   fonts?: FontSetName;
+  /** The candidate finding to keep, and how to start the candidate that made it. */
+  candidate?: { command: string; signature: string };
 }
 
 /**
@@ -89,6 +97,10 @@ export function registerReduceCommand(program: Command): void {
         .default(DEFAULT_RUNS)
         .argParser(wholeNumber('--runs')),
     )
+    .option(
+      '--browsers-only',
+      "with --db, reduce the engines' disagreement even when the case holds a candidate's finding (which is reduced by default)",
+    )
     .addHelpText('after', '\nExit status: 0 reduced; 1 the case no longer shows its signature, or an engine did not launch; 2 bad usage.');
   command.action(async (path: string | undefined, flags: ReduceFlags) => {
     process.exitCode = await usage(command, async () => {
@@ -125,7 +137,13 @@ function openSource(path: string | undefined, flags: ReduceFlags): Source {
     const recorded = journal.casesWithId(flags.case).at(-1);
     if (!recorded) throw new UsageError(`--case ${flags.case}: no such case in ${flags.db}`);
     if (recorded.invalid !== null) throw new UsageError(`--case ${flags.case}: an invalid corpus item, never run (${recorded.invalid})`);
-    if (recorded.signature === null) throw new UsageError(`--case ${flags.case}: its engines agreed (unanimous); nothing to reduce`);
+    const finding = flags.browsersOnly ? undefined : journal.candidateFinding(recorded);
+    if (finding && !isLayoutCase(JSON.parse(recorded.request) as CaseRequest))
+      throw new UsageError(`--case ${flags.case}: not a layout case`);
+    if (recorded.signature === null && !finding)
+      throw new UsageError(
+        `--case ${flags.case}: its engines agreed (unanimous) and no candidate's finding is recorded; nothing to reduce`,
+      );
     const given = JSON.parse(recorded.request) as object;
     const fonts = journal.runOf(recorded)?.fonts;
     return {
@@ -134,6 +152,7 @@ function openSource(path: string | undefined, flags: ReduceFlags): Source {
       signature: recorded.signature,
       journal: { journal, key: recorded, path: flags.db! },
       fonts: FONT_SET_NAMES.find((name) => name === fonts),
+      ...(finding ? { candidate: { command: finding.candidate.command, signature: finding.record.signature! } } : {}),
     };
   } catch (error) {
     journal.close();
@@ -166,7 +185,10 @@ async function reduceSession(source: Source, flags: ReduceFlags, options: Oracle
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const oracle = await OracleService.start(options);
+  const [oracle, candidate] = await Promise.all([
+    OracleService.start(options),
+    source.candidate && startCandidate(source.candidate.command, options.fonts),
+  ]);
   let progress: ReduceProgress | undefined;
   try {
     const missing = options.engines.filter((e) => !oracle.engines.includes(e));
@@ -175,7 +197,8 @@ async function reduceSession(source: Source, flags: ReduceFlags, options: Oracle
       return 1;
     }
     let signature = source.signature;
-    if (signature === null) {
+    // A recorded case's signatures are the journal's; a request file's are found here.
+    if (!source.journal) {
       // A request file's signature is the one its first run shows, if every run shows it.
       const runs = await Promise.all(
         Array.from({ length: flags.runs }, (_, i) =>
@@ -194,7 +217,9 @@ async function reduceSession(source: Source, flags: ReduceFlags, options: Oracle
         return 1;
       }
     }
-    say(`keeping the signature ${signature}`);
+    if (candidate && source.candidate)
+      say(`keeping the candidate's signature ${source.candidate.signature}, with the engines' ${signature ?? 'agreement'}`);
+    else say(`keeping the signature ${signature}`);
     if (flags.runs > 1) say(`each case is run ${flags.runs} times: the signature must hold in every run`);
     progress = logs('info') ? new ReduceProgress(process.stderr.isTTY ? terminalStderr() : process.stderr) : undefined;
     let result: ReducedCase;
@@ -203,6 +228,7 @@ async function reduceSession(source: Source, flags: ReduceFlags, options: Oracle
         oracle,
         request: source.request,
         signature,
+        ...(candidate && source.candidate ? { candidate: { source: candidate, signature: source.candidate.signature } } : {}),
         parallel: flags.parallel ?? 4 * options.workers * options.pages,
         maxTests: flags.maxTests,
         runs: flags.runs,
@@ -217,7 +243,7 @@ async function reduceSession(source: Source, flags: ReduceFlags, options: Oracle
       return 1;
     }
     progress?.stop();
-    report(result, signature);
+    report(result, signature, source.candidate?.signature);
     if (source.journal) {
       source.journal.journal.addReduction(source.journal.key, result);
       say(`stored beside ${source.journal.key.id} in ${source.journal.path}`);
@@ -228,7 +254,16 @@ async function reduceSession(source: Source, flags: ReduceFlags, options: Oracle
     progress?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await oracle.close();
+    await Promise.all([oracle.close(), candidate?.close()]);
+  }
+}
+
+/** The candidate of a recorded finding, started again with the run's fonts; a start that fails is a usage error's one line. */
+async function startCandidate(command: string, fonts: FontSetName): Promise<CandidateProcess> {
+  try {
+    return await CandidateProcess.start({ command, fonts });
+  } catch (error) {
+    throw error instanceof ConfigError ? new UsageError(error.message) : error;
   }
 }
 
@@ -239,13 +274,15 @@ function notReproducible(signature: string | null, held: number, runs: number): 
 }
 
 /** The before and after sizes, and how the reduction went, in one line. */
-function report(r: ReducedCase, signature: string): void {
+function report(r: ReducedCase, signature: string | null, candidate: string | undefined): void {
   const how = r.stopped ? `stopped early (${r.stopped})` : r.oneMinimal ? 'no single element can go' : 'html kept verbatim';
   say(
     `${r.before.nodes} → ${r.after.nodes} elements, ${r.before.bytes} → ${r.after.bytes} bytes; ` +
       `${r.tests} candidates in ${(r.elapsedMs / 1000).toFixed(1)} s; ${how}`,
   );
   if (r.signature !== signature) say(`run once more, the reduced case showed ${r.signature ?? 'no disagreement'}`, 'warn');
+  if (candidate !== undefined && r.candidate?.signature !== candidate)
+    say(`run once more, the reduced case showed the candidate's ${r.candidate?.signature ?? 'pass'}`, 'warn');
 }
 
 /** The reduced request on stdout, or in `path`: the whole request for a .json name, else its html. */

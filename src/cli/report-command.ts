@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Journal } from '../campaign/journal.js';
-import { OracleService, admission, type OracleOptions } from '../coordinator/oracle-service.js';
+import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
 import { FONT_SET_NAMES } from '../protocol/font-sets.js';
 import { renderReport } from '../report/render.js';
 import { reportInput, type Shots } from '../report/from-journal.js';
@@ -75,7 +75,8 @@ async function writeReport(journal: Journal, path: string, options: OracleOption
         return answer;
       },
       new Date().toISOString(),
-      oracle ? Math.max(1, Math.floor(admission(options) / options.maxBatch)) : 1,
+      // A screenshot is never batched: one per page, and as many again waiting.
+      oracle ? 2 * options.workers * options.pages : 1,
     );
     writeFileSync(path, renderReport(input));
     journal.addReport(path, buckets);

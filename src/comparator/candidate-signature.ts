@@ -61,6 +61,16 @@ export function candidateSignature(name: string, result: CandidateResult, candid
   return `${head} | ${verdict} | ${kind} | ${tag} | ${element} | ${properties.join(',') || '-'}`;
 }
 
+/** The index of the node where a candidate's geometry failures against the majority start (the one its signature names), if any. */
+export function candidateFailingIndex(result: CandidateResult, candidate: ColumnarDump): number | null {
+  return (
+    firstFailing(
+      result.majority.flatMap((e) => result.compares[e]?.failures ?? []),
+      candidate,
+    )?.index ?? null
+  );
+}
+
 /**
  * Where the candidate's failures start, by the rule the browsers' signatures use (geometryFirst
  * in signature.ts): a failing node none of whose children fail (a size difference travels up

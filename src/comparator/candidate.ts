@@ -26,7 +26,9 @@ import type { ColumnarDump } from './columnar.js';
 import { compare, type CompareResult } from './compare.js';
 import { voteColumnar, type EngineDumps } from './vote.js';
 
-type CandidateVerdict = CompareVerdict | 'no_majority' | 'unsupported' | 'error';
+/** Every verdict on a candidate, in the order a summary lists them. */
+export const CANDIDATE_VERDICTS = ['pass', 'fail', 'parse_divergence', 'discarded', 'no_majority', 'unsupported', 'error'] as const;
+export type CandidateVerdict = (typeof CANDIDATE_VERDICTS)[number];
 
 /** What a candidate made of a case, its dump in columnar form. */
 export type CandidateOutcome =

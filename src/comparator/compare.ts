@@ -88,12 +88,19 @@ class Tally {
 }
 
 export function compare(a: ColumnarDump, b: ColumnarDump): CompareResult {
+  return a.overflowed || b.overflowed ? uncompared('discarded') : compareOverflowed(a, b);
+}
+
+/**
+ * `compare` without the rule that discards an overflowed dump: for two walks of one engine, whose
+ * scrollbars are the same (the relayout check). Its verdict is never `discarded`.
+ */
+export function compareOverflowed(a: ColumnarDump, b: ColumnarDump): CompareResult {
   if (a.tagTable !== b.tagTable) {
     throw new Error(
       'compare: the two dumps were made with different tag tables (built in different threads?); convert both in this thread',
     );
   }
-  if (a.overflowed || b.overflowed) return uncompared('discarded');
   const divergence = firstDivergence(a, b);
   if (divergence) return { ...uncompared('parse_divergence'), divergence };
 
@@ -155,6 +162,13 @@ function firstDivergence(a: ColumnarDump, b: ColumnarDump): CompareResult['diver
 
 function shapeAt(d: ColumnarDump, i: number): NodeShape | null {
   return i < d.count ? { tag: d.tagTable.name(d.tags[i]!), depth: d.depths[i]!, parent: d.parents[i]! } : null;
+}
+
+const PX = /^-?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?px$/i;
+
+/** Two computed px lengths within TOLERANCE of each other (the engines' layout units differ). */
+export function sameLength(a: string, b: string): boolean {
+  return PX.test(a) && PX.test(b) && Math.abs(Number.parseFloat(a) - Number.parseFloat(b)) <= TOLERANCE;
 }
 
 function styleMismatches(a: ColumnarDump, b: ColumnarDump): StyleMismatch[] {

@@ -4,17 +4,21 @@
 // the vote; docs/campaign.md gives the recipe. Shapes of the line:
 //
 //   geometry         <verdict> | <kind> | <tag> | <styles>      outlier firefox | size | P | height
+//   relayout         self <engine> | relayout | <tag> | <styles>  self webkit | relayout | DIV | width
 //   trace            trace <verdict> | <kind> | <label>         trace outlier firefox | value | fn
 //   reflect          reflect <verdict> | <attr> | <idl>         reflect outlier chromium | preload | preload
 //   insufficient     [trace |reflect ]insufficient | <engine> <why>, …    insufficient | firefox script_error
 //   invalid corpus   invalid | <code>                           invalid | invalid_json
 //
-// <verdict> is `outlier <engine>` or `split`. Which node, record or observation is "first",
-// and which kind a node gets when it fails several ways, is in `geometryFirst`, `traceFirst`
-// and `reflectFirst`.
+// <verdict> is `outlier <engine>` or `split`. A relayout finding is one engine against itself (the
+// relayout check, relayout.ts): no vote of several engines can give it, so each engine that fails
+// its check is a bucket of its own, beside the case's vote. Which node, record or observation is
+// "first", and which kind a node gets when it fails several ways, is in `geometryFirst`,
+// `relayoutFirst`, `traceFirst` and `reflectFirst`.
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import type { ClusterVerdict, EngineStatus, FailureKind, VoteResult } from '../protocol/vote-schema.js';
 import type { VoteKind, VoteResults } from '../protocol/ops.js';
+import type { RelayoutResult } from '../protocol/relayout-schema.js';
 import type { ReflectVoteResult } from './reflect-vote.js';
 import { TRACE_FAILURE_KINDS } from '../protocol/trace-vote-schema.js';
 import type { TraceVoteResult } from './trace-vote.js';
@@ -39,14 +43,15 @@ interface FirstFailure {
 
 /** What a signature is made of, kept as a structure for the expectation rules. */
 export interface Bucket {
-  op: VotedCase['op'];
-  verdict: Exclude<ClusterVerdict, 'unanimous'>;
+  op: VotedCase['op'] | 'relayout';
+  /** `self`: a relayout finding, `outlier` the engine that disagrees with itself. */
+  verdict: Exclude<ClusterVerdict, 'unanimous'> | 'self';
   outlier: EngineName | null;
   /** Insufficient only: why each engine that did not vote did not (its error code, `discarded` or `absent`). */
   unusable: Partial<Record<EngineName, string>>;
   /** Null for insufficient. */
   first: FirstFailure | null;
-  /** Geometry: the largest |delta| in any failing pair, in px; null after a parse divergence (geometry not compared) and for other ops. */
+  /** Geometry and relayout: the largest |delta| in any failing pair, in px; null after a parse divergence (geometry not compared) and for other ops. */
   maxDelta: number | null;
 }
 
@@ -68,18 +73,19 @@ export function bucketOf(c: VotedCase): Bucket | null {
 
 /** The one-line signature of a bucket. */
 export function signatureOf(b: Bucket): string {
-  const op = b.op === 'geometry' ? '' : `${b.op} `;
+  // A relayout signature's kind field says relayout.
+  const op = b.op === 'geometry' || b.op === 'relayout' ? '' : `${b.op} `;
   if (b.verdict === 'insufficient') {
     return `${op}insufficient | ${ENGINE_NAMES.filter((e) => b.unusable[e])
       .map((e) => `${e} ${b.unusable[e]}`)
       .join(', ')}`;
   }
-  const fields = [`${op}${b.verdict === 'outlier' ? `outlier ${b.outlier}` : b.verdict}`];
+  const fields = [`${op}${b.verdict === 'outlier' || b.verdict === 'self' ? `${b.verdict} ${b.outlier}` : b.verdict}`];
   const f = b.first;
   if (f) {
     if (b.op === 'reflect') fields.push(list(f.subjects, '/'), list(f.details, ','));
     else fields.push(f.kind ?? '-', list(f.subjects, '/'));
-    if (b.op === 'geometry') fields.push(list(f.details, ','));
+    if (b.op === 'geometry' || b.op === 'relayout') fields.push(list(f.details, ','));
   }
   return fields.join(' | ');
 }
@@ -120,9 +126,7 @@ export function geometryFirst(vote: VoteResult): Pick<Bucket, 'first' | 'maxDelt
   }
   const failing = pairs.filter((p) => p.verdict === 'fail');
   const maxDelta = failing.length ? Math.max(...failing.map((p) => p.summary.max_abs_delta)) : null;
-  const parents = new Set(vote.nodes.map((n) => n.parent));
-  const innermost = vote.nodes.filter((n) => !parents.has(n.index));
-  const node = innermost.find((n) => n.kinds.some((k) => k !== 'offset')) ?? innermost[0];
+  const node = startingNode(vote.nodes);
   if (!node) return { first: null, maxDelta };
   const has = (k: FailureKind) => node.kinds.includes(k);
   const kind: (typeof GEOMETRY_KINDS)[number] = has('fragment_count')
@@ -131,6 +135,32 @@ export function geometryFirst(vote: VoteResult): Pick<Bucket, 'first' | 'maxDelt
       ? 'size'
       : 'offset';
   return { first: { index: node.index, kind, subjects: [node.tag], details: node.styles }, maxDelta };
+}
+
+/** Of the failing nodes, the one where a difference starts (see geometryFirst). */
+function startingNode<N extends { index: number; parent: number; kinds: readonly FailureKind[] }>(nodes: readonly N[]): N | undefined {
+  const parents = new Set(nodes.map((n) => n.parent));
+  const innermost = nodes.filter((n) => !parents.has(n.index));
+  return innermost.find((n) => n.kinds.some((k) => k !== 'offset')) ?? innermost[0];
+}
+
+/**
+ * The bucket of one engine's relayout check, or null when it passed: kind `relayout` at the node
+ * where the difference starts (as geometryFirst finds it), `shape` when the two walks saw
+ * different trees.
+ */
+export function relayoutBucket(engine: EngineName, result: RelayoutResult): Bucket | null {
+  if (result.verdict === 'pass') return null;
+  const bucket: Bucket = { op: 'relayout', verdict: 'self', outlier: engine, unusable: {}, first: null, maxDelta: null };
+  const d = result.divergence;
+  if (d)
+    return {
+      ...bucket,
+      first: { index: d.index, kind: 'shape', subjects: [...new Set([d.a?.tag ?? '(end)', d.b?.tag ?? '(end)'])].sort(), details: [] },
+    };
+  const node = startingNode(result.nodes);
+  const first = node ? { index: node.index, kind: 'relayout', subjects: [node.tag], details: node.styles.map((s) => s.property) } : null;
+  return { ...bucket, first, maxDelta: result.summary.max_abs_delta };
 }
 
 /** A failure of the whole trace (count_mismatch, timed_out, secure_context, in that order) comes first; else the lowest failing record and its first kind. */

@@ -12,8 +12,8 @@ import { cluster } from './cluster.js';
 /** The key of an unordered pair of engines, names in alphabetical order: "chromium~firefox". */
 export const pairKey = (x: EngineName, y: EngineName) => (x < y ? `${x}~${y}` : `${y}~${x}`) as PairKey;
 
-/** What an engine brought to the vote: a result (usable or discarded), or nothing. */
-export type Presence = 'usable' | 'discarded' | undefined;
+/** What an engine brought to the vote: a result (usable, discarded, or unemulated: shown, never compared), or nothing. */
+export type Presence = 'usable' | 'discarded' | 'unemulated' | undefined;
 
 export interface ThreeWay<R> {
   verdict: ClusterVerdict;

@@ -3,7 +3,10 @@
 // The result, as JSON:
 //
 //   verdict, outlier, majority   as in vote.ts
-//   engines   {chromium|firefox|webkit: {status}}: "usable", "error" (with `error`) or "absent"
+//   engines   {chromium|firefox|webkit: {status}}: "usable", "unemulated" (its trace says its driver did not
+//             apply all of the request's emulate: shown, never compared, so fewer than three emulated
+//             engines are insufficient while the emulated pairs are still compared record by
+//             record), "error" (with `error`) or "absent"
 //   pairs     {"chromium~firefox": {verdict, failures}}: each pair of usable engines, with its
 //             trace-compare result
 //   records   [{seq, labels, outlier, kinds}] in record order, for every record that fails in
@@ -30,7 +33,7 @@ export function voteTraces(response: Pick<TraceResponse, 'traces' | 'errors'>, a
   const aligned = align === 'label' ? alignByLabel(usable.map((e) => traces[e]!)) : undefined;
   const rowsOf = (e: EngineName) => aligned!.rows[usable.indexOf(e)]!;
   const vote = threeWay<TraceCompareResult>(
-    (e) => (traces[e] === undefined ? undefined : 'usable'),
+    (e) => (traces[e] === undefined ? undefined : traces[e].emulation?.applied === false ? 'unemulated' : 'usable'),
     response.errors,
     (x, y) =>
       aligned ? compareAligned(traces[x]!, traces[y]!, aligned.labels, rowsOf(x), rowsOf(y)) : compareTraces(traces[x]!, traces[y]!),

@@ -25,7 +25,7 @@ import type { Dump } from '../protocol/schema.js';
 import { STYLE_PROPERTIES } from '../protocol/schema.js';
 import { FAILURE_KINDS, type PairResult, type StyleProperty, type VoteResult } from '../protocol/vote-schema.js';
 import { columnarFromDump, InvalidDumpError, type ColumnarDump } from './columnar.js';
-import { compare, TOLERANCE, type CompareResult } from './compare.js';
+import { compare, sameLength, type CompareResult } from './compare.js';
 import { threeWay, voteItems } from './three-way.js';
 
 /** One response's dumps and errors, per engine; D is the wire dump or its columnar form. */
@@ -88,11 +88,4 @@ export function voteColumnar(response: EngineDumps<ColumnarDump>): VoteResult {
   });
   const { verdict, outlier, majority, engines } = vote;
   return { verdict, outlier, majority, engines, pairs, nodes };
-}
-
-const PX = /^-?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?px$/i;
-
-/** Two computed px lengths within TOLERANCE of each other (the engines' layout units differ). */
-function sameLength(a: string, b: string): boolean {
-  return PX.test(a) && PX.test(b) && Math.abs(Number.parseFloat(a) - Number.parseFloat(b)) <= TOLERANCE;
 }

@@ -17,12 +17,15 @@ export interface FarmOptions {
   workers: number;
   pages: number;
   maxBatch: number;
+  window: number;
   timeoutMs: number;
   limits: DumpLimits;
+  maxEngineMemory: number;
   launch: LaunchOptions;
 }
 
-const START_TIMEOUT_MS = 180_000;
+// Each engine bounds each step of its start at two minutes (START_LIMIT_MS); Firefox has two steps.
+const START_TIMEOUT_MS = 300_000;
 const CLOSE_TIMEOUT_MS = 20_000;
 
 export class EngineFarm {
@@ -66,13 +69,15 @@ export class EngineFarm {
       maxBatch: options.maxBatch,
       timeoutMs: options.timeoutMs,
       limits: options.limits,
+      maxEngineMemory: options.maxEngineMemory,
     };
     const pool = new Piscina({
       filename: CASE_WORKER,
       minThreads: options.workers,
       maxThreads: options.workers,
-      // Enough cases at hand for every page's next batch: a worker's engine hosts batch what is queued.
-      concurrentTasksPerWorker: options.pages * options.maxBatch,
+      // Enough cases at hand that every engine's queue fills batches while the slowest engine
+      // finishes the cases the others are done with: a worker's engine hosts batch what is queued.
+      concurrentTasksPerWorker: options.window,
       idleTimeout: Number.POSITIVE_INFINITY,
       // Workers wait on the browsers' sockets between tasks; Atomics.wait would block them.
       atomics: 'disabled',

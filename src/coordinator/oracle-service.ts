@@ -5,12 +5,15 @@ import type { EngineName, ProfileName } from '../protocol/schema.js';
 import type { Answer, AnswerFields, CaseOp, RequestOf } from '../protocol/ops.js';
 import type { FontSetName } from '../protocol/font-sets.js';
 import type { DumpLimits } from '../farm/tasks.js';
-import { EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
+import { engineMemoryBytes, EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
 import { ConfigError } from '../protocol/errors.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
 import { fontconfigFileOf } from '../fonts/fontconfig-file.js';
+import { isTimeZone } from '../protocol/emulation-schema.js';
 import { checkExecutables } from '../system/executables.js';
+import { compiledLocale } from '../system/locales.js';
 import { killDescendants, killStrays } from '../system/processes.js';
+import { removeStrayCgroups } from '../system/memory/cgroup.js';
 import { log } from '../system/log.js';
 import { networkIsolation, type NetworkIsolation } from '../system/network.js';
 import { CaseServer } from './case-server.js';
@@ -31,8 +34,8 @@ export function dumpLimits(options: Pick<OracleOptions, 'maxNodes' | 'maxAnswerB
   };
 }
 
-/** Requests to keep in hand at once: enough that every page's next batch waits while one runs. */
-export const admission = (options: OracleOptions): number => 2 * options.workers * options.pages * options.maxBatch;
+/** Requests to keep in hand at once: every worker's window, and as many again waiting to refill it. */
+export const admission = (options: OracleOptions): number => 2 * options.workers * options.window;
 
 /** Each engine's exact build. */
 export type Versions = Partial<Record<EngineName, string>>;
@@ -64,6 +67,9 @@ export class OracleService {
     const paths = checkExecutables(options.paths, options.engines);
     const fontProblem = fontSetProblem(FONT_SETS[options.fonts]);
     if (fontProblem) throw new ConfigError(fontProblem);
+    if (!isTimeZone(options.timezone))
+      throw new ConfigError(`--timezone=${options.timezone}: not an IANA time zone name as ICU spells it (UTC, Asia/Tokyo)`);
+    const cLocale = await compiledLocale(options.locale);
     if (networkIsolation() === 'proxy') {
       log.warn(
         'network: no namespace of its own (run through bin/browser-oracle, as root or with user namespaces): ' +
@@ -73,6 +79,7 @@ export class OracleService {
     const strays = killStrays();
     if (strays.length)
       log.warn(`killed ${strays.length} process(es) left behind by an earlier oracle that was killed (${[...new Set(strays)].join(', ')})`);
+    removeStrayCgroups();
     const egress = new EgressLog();
     const cases = await CaseServer.start(egress, dumpLimits(options).maxBytes);
     try {
@@ -81,10 +88,15 @@ export class OracleService {
         workers: options.workers,
         pages: options.pages,
         maxBatch: options.maxBatch,
+        window: options.window,
         timeoutMs: options.timeoutMs,
         limits: dumpLimits(options),
+        maxEngineMemory: engineMemoryBytes(options.maxEngineMemory, 'maxEngineMemory'),
         launch: {
           profile: options.profile,
+          locale: options.locale,
+          cLocale,
+          timezone: options.timezone,
           display: options.display,
           fontconfigFile: fontconfigFileOf(options.fonts),
           fontDirs: FONT_SETS[options.fonts].dirs,
@@ -129,7 +141,10 @@ export class OracleService {
   /** Answers one case request; never rejects for the case's own failures. */
   async run<K extends CaseOp>(op: K, request: RequestOf<K>): Promise<Answered<K>> {
     // Every worker runs the same build of each engine (EngineFarm.start).
-    return { answer: await runCase({ farm: this.farm, cases: this.cases }, op, request), versions: this.versions };
+    return {
+      answer: await runCase({ farm: this.farm, cases: this.cases, profile: this.options.profile }, op, request),
+      versions: this.versions,
+    };
   }
 
   /**
@@ -151,6 +166,8 @@ export class OracleService {
       versions: this.versions,
       profile: this.profile,
       fonts: this.fonts,
+      locale: this.options.locale,
+      timezone: this.options.timezone,
       network: this.network,
       paths: this.paths,
     };
@@ -163,5 +180,7 @@ export class OracleService {
     const leftovers = killDescendants();
     if (leftovers.length)
       log.warn(`killed ${leftovers.length} process(es) left behind by the engines (${[...new Set(leftovers)].join(', ')})`);
+    // The strays killed at start were still exiting then, their cgroups not yet empty.
+    removeStrayCgroups();
   }
 }

@@ -1,9 +1,9 @@
 // Every case op's coordinator half, one path for all of them: resolve the engines, publish the
 // case's documents as the op's registry entry says (src/protocol/ops.ts), send the task, and
 // answer with what the op's worker task answered, id first. Nothing here knows one op from another.
-import { errorWireText, ENGINE_NOT_LAUNCHED } from '../protocol/errors.js';
-import { OPS, type Answer, type AnswerFields, type CaseOp, type RequestOf } from '../protocol/ops.js';
-import type { EngineName } from '../protocol/schema.js';
+import { errorWireText, ENGINE_NOT_LAUNCHED, OracleError } from '../protocol/errors.js';
+import { OPS, type Answer, type Descriptor, type AnswerFields, type CaseOp, type RequestOf } from '../protocol/ops.js';
+import type { EngineName, ProfileName } from '../protocol/schema.js';
 import type { CaseTask, WorkerTask } from '../farm/tasks.js';
 import type { CaseServer } from './case-server.js';
 import type { EngineFarm } from './engine-farm.js';
@@ -11,6 +11,8 @@ import type { EngineFarm } from './engine-farm.js';
 export interface CaseContext {
   farm: EngineFarm;
   cases: CaseServer;
+  /** The launch profile every engine runs: what a request may ask depends on it. */
+  profile: ProfileName;
 }
 
 /**
@@ -20,6 +22,8 @@ export interface CaseContext {
  * failure as every engine's error; only a second failure rejects.
  */
 export async function runCase<K extends CaseOp>(ctx: CaseContext, op: K, request: RequestOf<K>): Promise<Answer<K>> {
+  const refusal = (OPS[op] as Descriptor).refusal?.(request as never, ctx.profile);
+  if (refusal) throw new OracleError('invalid_request', refusal);
   const unavailable: Partial<Record<EngineName, string>> = {};
   const launched = ctx.farm.engines;
   const engines = (request.engines ?? launched).filter((e) => {

@@ -5,6 +5,12 @@ import type { ProfileName } from '../protocol/schema.js';
 
 export interface LaunchOptions {
   profile: ProfileName;
+  /** The language every engine runs in (language-REGION): its switches and prefs, and the C library's locale. */
+  locale: string;
+  /** The C library's locale for `locale` (LANG, LC_ALL) and the folder it is compiled in (LOCPATH): src/system/locales.ts. */
+  cLocale: { name: string; dir: string };
+  /** The IANA time zone every engine runs in (TZ). */
+  timezone: string;
   /** X display for engines that need one (WebKitGTK's MiniBrowser). */
   display: string | undefined;
   /** Every engine's FONTCONFIG_FILE, which pins the fonts it sees (src/fonts/fontconfig-file.ts). */

@@ -25,6 +25,8 @@ export interface WorkerConfig {
   /** Per case and engine. */
   timeoutMs: number;
   limits: DumpLimits;
+  /** The most memory one engine's browser may hold, in bytes (src/workers/host/memory-watch.ts). */
+  maxEngineMemory: number;
 }
 
 /** One engine's copy of a case document: served once, at an unguessable path, with its nonce. */

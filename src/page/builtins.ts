@@ -174,6 +174,7 @@ export function captureBuiltins(snapshotPrototypes = false) {
     scrollY: getter<number>(win, 'scrollY'),
     scrollTo: method<[ScrollToOptions], void>(win, 'scrollTo'),
     removeElement: method<[], void>(ElementProto, 'remove'),
+    replaceChildren: method<[], void>(ElementProto, 'replaceChildren'),
     scrollWidth: getter<number>(ElementProto, 'scrollWidth'),
     scrollHeight: getter<number>(ElementProto, 'scrollHeight'),
     clientWidth: getter<number>(ElementProto, 'clientWidth'),

@@ -14,15 +14,21 @@ import { quoteJson } from './json-text.js';
 import type { CaseCheck, Done } from './programs.js';
 import { afterPaint, elsewhere } from './programs.js';
 import { readProbes, type ReflectProbe } from './reflect.js';
-import { afterFonts, walkDocument, type WalkOptions } from './walk.js';
+import { prepared, walkCase, type WalkOptions } from './walk.js';
 
-/** What a driver asks of the hook: a program, and the case's script to run first (main world, global scope). */
+/**
+ * What a driver asks of the hook: a program, and the case's script to run first (main world,
+ * global scope), once the document's fonts have settled and, with `fresh`, it was laid out from scratch.
+ */
 interface GuardCall {
   /** `result`: the answer of the call before, which a dialog cut short on the driver's side. */
   program: 'walk' | 'settle' | 'reflect' | 'result';
   check: CaseCheck;
   script: string | null;
+  fresh?: boolean;
   walk?: WalkOptions;
+  /** walk: walk again after a fresh layout (the relayout check). */
+  relayout?: boolean;
   /** settle: also wait until the document has been painted (before a screenshot). */
   painted?: boolean;
   probes?: readonly ReflectProbe[];
@@ -74,9 +80,9 @@ export function installGuard(hookName: string, nonce: string, snapshotPrototypes
       if (replaced.length)
         return answer(`{"failed":${quoteJson(b, `the page replaced ${replaced[0]}, which WebKitGTK's WebDriver runs on`)}}`);
       const program = () => {
-        if (call.program === 'walk') afterFonts(b, () => answer(walkDocument(b, call.walk!)));
-        else if (call.program === 'settle')
-          afterFonts(b, () => (call.painted ? afterPaint(b, () => answer('{"settled":true}')) : answer('{"settled":true}')));
+        if (call.program === 'walk') answer(walkCase(b, call.walk!, call.relayout === true));
+        else if (call.program === 'settle' && call.painted) afterPaint(b, () => answer('{"settled":true}'));
+        else if (call.program === 'settle') answer('{"settled":true}');
         else answer(readProbes(b, call.probes!, call.maxBytes!));
       };
       const script = () => {
@@ -88,10 +94,9 @@ export function installGuard(hookName: string, nonce: string, snapshotPrototypes
           return false;
         }
       };
-      // As in an isolated world: a walk's or settle's script runs once fonts have settled; a reflect's at once.
-      if (call.script === null) program();
-      else if (call.program !== 'reflect') afterFonts(b, () => script() && program());
-      else if (script()) program();
+      // As in an isolated world: fonts, the fresh layout, the script, fonts again, the program.
+      if (call.script === null) prepared(b, call.fresh, program);
+      else prepared(b, call.fresh, () => script() && prepared(b, false, program));
     } catch (error) {
       answer(`{"failed":${quoteJson(b, b.errorName(error))}}`);
     }

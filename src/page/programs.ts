@@ -7,13 +7,16 @@
 // Every program on a case document first checks that the document is the one the oracle loaded
 // for this case: its URL (one unguessable path per case and engine, served once) and the secret
 // nonce that came with it (a Server-Timing entry; the guard's own copy in WebKitGTK). On any
-// other document it answers {"elsewhere": url} and does nothing else.
+// other document it answers {"elsewhere": url} and does nothing else. Then it waits for the
+// document's fonts to settle and, given `fresh` (the first program on the document, when no script
+// ran before it), lays the document out from scratch: the steps every case's document takes
+// before its script, the walk, the probes or the picture (docs/protocol.md, "What is measured when").
 //
 // Shipped as source text (sources.ts).
 import { captureBuiltins, type Builtins } from './builtins.js';
 import { quoteJson } from './json-text.js';
 import { readProbes, type ReflectProbe } from './reflect.js';
-import { afterFonts, walkDocument, type WalkOptions } from './walk.js';
+import { afterFonts, prepared, walkCase, type WalkOptions } from './walk.js';
 
 /** Which document a program may act on: the case's URL and its nonce. */
 export interface CaseCheck {
@@ -61,41 +64,71 @@ export function afterPaint(b: Builtins, next: () => void): void {
   b.setTimeout(b.window, once, 1000);
 }
 
+/** What every program on a case document is told: which document, and whether to lay it out from scratch first. */
+export interface OnCase {
+  check: CaseCheck;
+  fresh?: boolean;
+}
+
 /**
  * After the case's document has loaded: its fonts have settled (a script runs next, in the main
  * world), and with `painted` the document has been painted since.
  */
-export function settleProgram(args: { check: CaseCheck; painted?: boolean }, done: Done): void {
+export function settleProgram(args: OnCase & { painted?: boolean }, done: Done): void {
   const b = captureBuiltins();
   const away = elsewhere(b, args.check, servedNonce(b));
   if (away !== null) done(away);
-  else afterFonts(b, () => (args.painted ? afterPaint(b, () => done('{"settled":true}')) : done('{"settled":true}')));
+  else prepared(b, args.fresh, () => (args.painted ? afterPaint(b, () => done('{"settled":true}')) : done('{"settled":true}')));
 }
 
-/** The walk of the case's document, once its fonts have settled. */
-export function walkProgram(args: { check: CaseCheck; walk: WalkOptions }, done: Done): void {
+/** The walk of the case's document, with the relayout check's second walk when asked. */
+export function walkProgram(args: OnCase & { walk: WalkOptions; relayout?: boolean }, done: Done): void {
   const b = captureBuiltins();
   const away = elsewhere(b, args.check, servedNonce(b));
   if (away !== null) done(away);
-  else afterFonts(b, () => done(walkDocument(b, args.walk)));
+  else prepared(b, args.fresh, () => done(walkCase(b, args.walk, args.relayout === true)));
 }
 
 /** The reflect probes on the case's document. */
-export function reflectProgram(args: { check: CaseCheck; probes: readonly ReflectProbe[]; maxBytes: number }, done: Done): void {
+export function reflectProgram(args: OnCase & { probes: readonly ReflectProbe[]; maxBytes: number }, done: Done): void {
   const b = captureBuiltins();
   const away = elsewhere(b, args.check, servedNonce(b));
-  done(away ?? readProbes(b, args.probes, args.maxBytes));
+  if (away !== null) done(away);
+  else prepared(b, args.fresh, () => done(readProbes(b, args.probes, args.maxBytes)));
+}
+
+/**
+ * Takes the page's scrollbars away before another document is written over this one. WebKitGTK
+ * keeps the view's scrollbars across document.open, and does not make a scrollbar that exists
+ * again for the new document: a case styled with ::-webkit-scrollbar (a classic scrollbar that
+ * takes its width) kept the overlay one of the case before it, which takes none, whenever that
+ * case had one too. Its root was then 800 px wide, not 785 as on a page of its own, and the dump
+ * depended on what the page ran before. Emptied and made overflow:hidden, the document leaves the
+ * view with no scrollbar at once (display:none drops them only later), so the next document makes
+ * its own, as after a navigation.
+ */
+export function dropScrollbars(b: Builtins, doc: Document): void {
+  const root = b.documentElement(doc);
+  if (root === null) return;
+  b.replaceChildren(root);
+  b.setAttribute(root, 'style', 'overflow:hidden!important');
+  b.getBoundingClientRect(root);
 }
 
 /**
  * The fast path: script-free cases written one after another into the blank page (which never runs
- * page script), each walked once loaded and fonts settled. Answers {"walks": [...]} — fewer than
+ * page script), each walked once loaded and fonts settled, and walked again after a fresh layout
+ * where `relayout` says so. A written document needs no fresh layout first: its walk lays it out
+ * once, whole (a navigated one was laid out part-way as it came, as often as timing had it). Answers {"walks": [...]} — fewer than
  * given when `budgetMs` ran out, and the caller sends the rest again. Between cases it yields one
  * task, through one MessageChannel closed at the end: Gecko drops the load event of a document
  * opened while the previous one's load event is still being dispatched, and WebKit never frees
  * ports left open.
  */
-export function batchProgram(args: { blankUrl: string; htmls: readonly string[]; walk: WalkOptions; budgetMs: number }, done: Done): void {
+export function batchProgram(
+  args: { blankUrl: string; htmls: readonly string[]; relayout?: readonly boolean[]; walk: WalkOptions; budgetMs: number },
+  done: Done,
+): void {
   const b = captureBuiltins();
   if (b.href() !== args.blankUrl) {
     done(`{"elsewhere":${quoteJson(b, b.href())}}`);
@@ -117,6 +150,7 @@ export function batchProgram(args: { blankUrl: string; htmls: readonly string[];
       return;
     }
     try {
+      dropScrollbars(b, doc);
       const writeStart = b.now();
       b.open(doc);
       b.write(doc, args.htmls[i]!);
@@ -125,7 +159,7 @@ export function batchProgram(args: { blankUrl: string; htmls: readonly string[];
       const loadMs = b.now() - writeStart;
       const walk = () =>
         afterFonts(b, () => {
-          walks += (i ? ',' : '') + walkDocument(b, { ...args.walk, loadMs });
+          walks += (i ? ',' : '') + walkCase(b, { ...args.walk, loadMs }, args.relayout?.[i] === true);
           i++;
           b.portPost(channel.port2, null);
         });

@@ -8,6 +8,7 @@ import { numberJson, quoteJson } from './json-text.js';
 import {
   afterPaint,
   batchProgram,
+  dropScrollbars,
   elsewhere,
   pageStateProgram,
   reflectProgram,
@@ -16,7 +17,7 @@ import {
   walkProgram,
 } from './programs.js';
 import { canonicalIdl, readIdl, readProbes } from './reflect.js';
-import { afterFonts, freshLayout, walkDocument } from './walk.js';
+import { afterFonts, freshLayout, prepared, walkCase, walkDocument } from './walk.js';
 
 /** Everything the programs and the guard call, by the names they call it. */
 const LIBRARY = [
@@ -26,12 +27,15 @@ const LIBRARY = [
   afterFonts,
   afterPaint,
   freshLayout,
+  prepared,
   walkDocument,
+  walkCase,
   canonicalIdl,
   readIdl,
   readProbes,
   servedNonce,
   elsewhere,
+  dropScrollbars,
 ]
   .map(String)
   .join('\n');

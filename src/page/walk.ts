@@ -44,11 +44,12 @@ export function afterFonts(b: Builtins, next: () => void): void {
 
 /**
  * Lays the document out again from nothing: the root is taken out of the layout and put back, so
- * the walk measures a fresh layout of the document as it is now. Chromium has layout that depends
- * on its own history (how many passes ran while the document was parsed), which differs between a
- * navigation and a written document, and from one navigation to the next: measured on generated
- * cases, 2 of 180 dumps differed without this. The root's style attribute and the window's scroll
- * position are put back as they were.
+ * the next layout is a fresh one of the document as it is now. A navigated document gets one once
+ * it has loaded and its fonts have settled, before the case's script: Chromium has layout that
+ * depends on its own history (how many passes ran while the document was parsed), which differs
+ * between a navigation and a written document, and from one navigation to the next (measured on
+ * generated cases, 2 of 180 dumps differed without this). The relayout check gets one after the
+ * walk. The root's style attribute and the window's scroll position are put back as they were.
  */
 export function freshLayout(b: Builtins, doc: Document): void {
   const root = b.documentElement(doc);
@@ -63,13 +64,36 @@ export function freshLayout(b: Builtins, doc: Document): void {
   b.scrollTo(b.window, { left: x, top: y, behavior: 'instant' });
 }
 
-/** The walk of the current document, as JSON text: see RawWalk (src/protocol/dump.ts), or {tooLarge}. */
+/** Once the document's fonts have settled: lays it out from scratch when `fresh`, then calls `next`. */
+export function prepared(b: Builtins, fresh: boolean | undefined, next: () => void): void {
+  afterFonts(b, () => {
+    if (fresh) freshLayout(b, b.document);
+    next();
+  });
+}
+
+/**
+ * The walk of the document as it is laid out now, and with `relayout` a second walk after a fresh
+ * layout, as the first's `relayout` member: the engine's layout from scratch, held against the
+ * layout the page had (src/comparator/relayout.ts). Either walk too large is the answer.
+ */
+export function walkCase(b: Builtins, options: WalkOptions, relayout: boolean): string {
+  const TOO_LARGE = '{"tooLarge":';
+  const walked = walkDocument(b, options);
+  if (!relayout || b.stringSlice(walked, 0, TOO_LARGE.length) === TOO_LARGE) return walked;
+  freshLayout(b, b.document);
+  const fresh = walkDocument(b, options);
+  if (b.stringSlice(fresh, 0, TOO_LARGE.length) === TOO_LARGE) return fresh;
+  return `${b.stringSlice(walked, 0, -1)},"relayout":${fresh}}`;
+}
+
+/**
+ * The walk of the current document as JSON text: see RawWalk (src/protocol/dump.ts), or
+ * {tooLarge}. It lays nothing out afresh: its reads force only the layout any script's reads would.
+ */
 export function walkDocument(b: Builtins, options: WalkOptions): string {
   const start = b.now();
   const doc = b.document;
-  // A document parsed from the network was laid out part-way as it came, as often as timing
-  // had it; one written by the fast path (loadMs given) is laid out once, whole, by this walk.
-  if (options.loadMs === null) freshLayout(b, doc);
   const all = b.allElements(doc);
   const count = b.collectionLength(all);
   if (count > options.maxNodes) return `{"tooLarge":{"nodes":${count}}}`;

@@ -79,6 +79,13 @@ const CandidateSupportsSchema = Type.Object(
       description: 'The font families whose text it measures ("*": every family, as under --fonts=square); empty: no text.',
     }),
     script: Type.Boolean({ description: "Whether it runs a case's `script`; false: a case with one is unsupported." }),
+    absolute: Type.Optional(
+      Type.Union([Type.Literal('ancestor'), Type.Literal('parent')], {
+        description:
+          "Where an absolutely positioned box's containing block may be: `ancestor` (the nearest positioned ancestor, as CSS " +
+          'has it; the default), or `parent` only (it is laid out in its parent box, which must then be positioned).',
+      }),
+    ),
   },
   { ...strict, description: 'What the candidate lays out, so that a generator can stay inside it.' },
 );

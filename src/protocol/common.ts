@@ -11,7 +11,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
-export const PROFILE_NAMES = ['default', 'media'] as const;
+export const PROFILE_NAMES = ['default', 'media', 'devices'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 /** The style subset, in the contract's order: every dump lists exactly these, in this order. */
@@ -78,6 +78,12 @@ export const keyed = <K extends string, T extends TSchema>(names: readonly K[], 
 /** One optional field per engine (`{chromium?, firefox?, webkit?}`), closed. */
 export const PerEngine = <T extends TSchema>(value: T, description?: string) =>
   Type.Object(keyed(ENGINE_NAMES, Type.Optional(value)), { ...strict, ...(description ? { description } : {}) });
+
+/** A box: viewport-relative CSS pixels. */
+export const Rect = Type.Object(
+  { x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number() },
+  { ...strict, description: 'Viewport-relative CSS pixels.' },
+);
 
 /** Each engine's error text, where an engine failed; the contract leaves it out when empty. */
 export const EngineErrors = PerEngine(Type.String(), 'Per engine that failed: a stable code, a colon, then the message.');

@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   engine_not_launched: 'the engine is not running in this oracle; see its stderr for why',
   case_timeout: 'the engine did not finish the case in time; the page was replaced',
   engine_crashed: 'the engine process died during the case; it is being relaunched',
+  memory_exceeded:
+    "the engine's processes passed their memory budget (--max-engine-memory) during the case, twice, the second time on a fresh page; the process holding the most was killed each time and the page replaced",
   script_error: "the case's script threw; the message carries its error",
   navigation_failed: 'the engine could not load the case document',
   page_tampered:

@@ -3,7 +3,9 @@
 // executables, what `ping` reports. Every field is optional; what is left out takes its default.
 import { Type, type Static, type TOptional, type TString } from '@sinclair/typebox';
 import { EngineNameSchema, literalUnion, ProfileNameSchema, strict, type EngineName } from './common.js';
+import { ConfigError } from './errors.js';
 import { FONT_SET_NAMES } from './font-sets.js';
+import { formatSize, parseSize, SIZE_PATTERN } from './sizes.js';
 
 export const BROWSER_SOURCES = ['auto', 'system', 'bundled'] as const;
 export type BrowserSource = (typeof BROWSER_SOURCES)[number];
@@ -68,6 +70,19 @@ const LaunchExtrasSchema = Type.Object(
 );
 export type LaunchExtras = Static<typeof LaunchExtrasSchema>;
 
+/** The smallest memory budget: near it, an idle Firefox with two pages (about 400 MiB) would already pass it (docs/protocol.md, "Memory"). */
+export const MIN_ENGINE_MEMORY = 512 * 1024 * 1024;
+
+/** The budget `value` (a number of bytes, or a size such as "2GiB") names; a ConfigError when it is not one, or is below the least. */
+export function engineMemoryBytes(value: number | string, source: string): number {
+  const bytes = typeof value === 'number' ? value : parseSize(value);
+  if (bytes === undefined || !Number.isSafeInteger(bytes))
+    throw new ConfigError(`${source}: ${JSON.stringify(value)} is not a size (such as 2GiB)`);
+  if (bytes < MIN_ENGINE_MEMORY)
+    throw new ConfigError(`${source}: ${formatSize(bytes)} is below the least, ${formatSize(MIN_ENGINE_MEMORY)}`);
+  return bytes;
+}
+
 export const LaunchOptionsSchema = Type.Object(
   {
     engines: Type.Optional(Type.Array(EngineNameSchema, { minItems: 1, uniqueItems: true, description: 'The engines to launch.' })),
@@ -75,12 +90,25 @@ export const LaunchOptionsSchema = Type.Object(
     workers: Type.Optional(Type.Integer({ minimum: 1, description: 'Worker threads, each with its own browser per engine.' })),
     pages: Type.Optional(Type.Integer({ minimum: 1, description: 'Pages per engine in each worker (cases each worker runs at once).' })),
     maxBatch: Type.Optional(Type.Integer({ minimum: 1, description: 'The most script-free cases written and walked in one driver call.' })),
+    window: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'The most cases each worker holds at once, whatever the batch cap: enough that a fast engine fills its batches while slower ones finish the same cases.',
+      }),
+    ),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, description: 'Per-case, per-engine time limit.' })),
     maxNodes: Type.Optional(
       Type.Integer({ minimum: 1, description: 'The most elements in a dump; a larger document is answered dump_too_large.' }),
     ),
     maxAnswerBytes: Type.Optional(
       Type.Integer({ minimum: 1, description: "The most bytes of one answer's dumps (shared by its engines); past it, dump_too_large." }),
+    ),
+    maxEngineMemory: Type.Optional(
+      Type.Union([Type.Integer(), Type.String({ pattern: SIZE_PATTERN })], {
+        description:
+          'The most memory one engine\'s browser may hold, in bytes or as a size ("2GiB"); past it, the process holding the most is killed and its case answered memory_exceeded.',
+      }),
     ),
     allowMissingEngines: Type.Optional(
       Type.Boolean({ description: 'Serve with the engines that launched when some did not (by default, starting fails).' }),
@@ -92,6 +120,15 @@ export const LaunchOptionsSchema = Type.Object(
       Type.String({ minLength: 1, description: 'An X display for WebKitGTK; by default the oracle starts a private Xvfb.' }),
     ),
     fonts: Type.Optional(literalUnion(FONT_SET_NAMES, 'The font set every engine sees.')),
+    locale: Type.Optional(
+      Type.String({
+        pattern: '^[a-z]{2,3}-[A-Z]{2}$',
+        description: 'The language every engine runs in, as language-REGION (en-US, the default): navigator.language, Intl, the C library.',
+      }),
+    ),
+    timezone: Type.Optional(
+      Type.String({ minLength: 1, description: 'The IANA time zone every engine runs in (UTC, the default): Date and Intl.' }),
+    ),
     paths: Type.Optional(ExecutablesSchema),
     extra: Type.Optional(LaunchExtrasSchema),
   },

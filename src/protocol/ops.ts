@@ -18,13 +18,15 @@ import {
   VoteRequestSchema,
   VoteResponseSchema,
 } from './schema.js';
-import { TraceRequestSchema, TraceResponseSchema } from './trace-schema.js';
+import { TraceRequestSchema, TraceResponseSchema, type TraceRequest } from './trace-schema.js';
+import { emulateProblem } from './emulation-schema.js';
 import { ScreenshotRequestSchema, ScreenshotResponseSchema } from './screenshot-schema.js';
 import { VoteResultSchema } from './vote-schema.js';
 import { TraceVoteResultSchema } from './trace-vote-schema.js';
 import { ReflectVoteResultSchema } from './reflect-vote-schema.js';
 import { JsonText } from './json-text.js';
 import type { InProcess, WireValue } from './wire.js';
+import type { ProfileName } from './common.js';
 
 /**
  * How the case server makes a case's html into the document each engine loads
@@ -39,7 +41,7 @@ export const VOTE_SCHEMAS = { geometry: VoteResultSchema, trace: TraceVoteResult
 export type VoteKind = keyof typeof VOTE_SCHEMAS;
 export type VoteResults = { [K in VoteKind]: Static<(typeof VOTE_SCHEMAS)[K]> };
 
-interface Descriptor {
+export interface Descriptor {
   request: TObject;
   response: TObject;
   /** How its html is served; null for an op that runs no case (a control op): it never reaches the engines. */
@@ -55,6 +57,12 @@ interface Descriptor {
    * hold it.
    */
   campaign: { op: string; vote: Readonly<Record<string, unknown>>; results: Readonly<Record<string, unknown>> } | null;
+  /**
+   * Why a valid request of this op cannot run under the launch `profile`, if it cannot: the
+   * coordinator refuses it (invalid_request) before any engine runs. Left out when every valid
+   * request can run.
+   */
+  refusal?(request: never, profile: ProfileName): string | null;
 }
 
 export const OPS = {
@@ -89,6 +97,8 @@ export const OPS = {
     vote: 'trace',
     results: 'traces',
     campaign: { op: 'trace', vote: { vote: true }, results: {} },
+    // An emulation no engine can take here: a time zone no engine knows, a device feature without the `devices` profile.
+    refusal: (request: TraceRequest, profile: ProfileName) => (request.emulate ? emulateProblem(request.emulate, profile) : null),
   },
   screenshot: {
     request: ScreenshotRequestSchema,

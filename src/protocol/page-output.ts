@@ -37,12 +37,18 @@ const PageWalkSchema = Type.Object(
     loadMs: Finite,
     /** Milliseconds of the walk itself (including the style and layout it forces), measured in the page. */
     walkMs: Finite,
+    /** The relayout check's second walk, after a fresh layout of the same document: a walk itself (decoded as one), without a relayout of its own. */
+    relayout: Type.Optional(Type.Unknown()),
   },
   strict,
 );
 
-/** A checked walk, its tags and style values looked up. */
-export type RawWalk = Omit<Static<typeof PageWalkSchema>, 'strings' | 'tags' | 'styles'> & { tags: string[]; styles: string[] };
+/** A checked walk, its tags and style values looked up; `relayout`, the relayout check's second walk. */
+export type RawWalk = Omit<Static<typeof PageWalkSchema>, 'strings' | 'tags' | 'styles' | 'relayout'> & {
+  tags: string[];
+  styles: string[];
+  relayout?: RawWalk;
+};
 
 const Elsewhere = Type.Object({ elsewhere: Type.String() }, strict);
 const TooLarge = Type.Object(
@@ -93,11 +99,20 @@ function parse(text: unknown, what: string): unknown {
   }
 }
 
-/** One walk, checked through and through. */
+/** One walk, checked through and through, and its relayout walk the same way. */
 export function decodeWalk(value: unknown): WalkAnswer {
   if (!checkWalkAnswer.Check(value)) throw tampered('walk does not have the walk’s shape');
   if ('failed' in value) throw tampered(`walk failed (${value.failed})`);
   if (!('tags' in value)) return value;
+  const { relayout, ...walk } = value;
+  const checked = checkedWalk(walk);
+  if (relayout === undefined) return { walk: checked };
+  if (!checkWalkAnswer.Check(relayout) || !('tags' in relayout) || relayout.relayout !== undefined)
+    throw tampered('relayout walk does not have the walk’s shape');
+  return { walk: { ...checked, relayout: checkedWalk(relayout) } };
+}
+
+function checkedWalk(value: Omit<Static<typeof PageWalkSchema>, 'relayout'>): RawWalk {
   const { strings, parents, bounding, rectCounts, rects, ...rest } = value;
   const n = value.tags.length;
   if (parents.length !== n || bounding.length !== 4 * n || rectCounts.length !== n || value.styles.length !== STYLE_PROPERTIES.length * n) {
@@ -119,7 +134,7 @@ export function decodeWalk(value: unknown): WalkAnswer {
   for (const list of [bounding, rects, value.viewport, [value.ratio, value.loadMs, value.walkMs]]) {
     for (const x of list) if (!Number.isFinite(x)) throw tampered('walk holds a number that is not finite');
   }
-  return { walk: { ...rest, tags, parents, bounding, rectCounts, rects, styles: value.styles.map(lookUp) } };
+  return { ...rest, tags, parents, bounding, rectCounts, rects, styles: value.styles.map(lookUp) };
 }
 
 /** The answer of the walk program (or the guard's walk). */

@@ -9,12 +9,14 @@ import {
   literalUnion,
   PerEngine,
   ProfileNameSchema,
+  Rect,
   STYLE_PROPERTIES,
   strict,
 } from './common.js';
 import { ObservationSchema, ProbeSchema } from './reflect-schema.js';
 import { VoteResultSchema } from './vote-schema.js';
 import { ReflectVoteResultSchema } from './reflect-vote-schema.js';
+import { RelayoutResultSchema } from './relayout-schema.js';
 import { FONT_SET_NAMES } from './font-sets.js';
 import { ExecutablesSchema } from './launch-options.js';
 
@@ -29,6 +31,12 @@ export const GeometryRequestSchema = Type.Object(
     timing: Type.Optional(
       Type.Boolean({ description: 'Opt-in: the answer adds `timing`, the milliseconds each engine spent inside the page.' }),
     ),
+    relayout: Type.Optional(
+      Type.Boolean({
+        description:
+          'Opt-in: after the walk each engine lays the document out from scratch and walks it again; the answer adds `relayout`, each engine held to itself.',
+      }),
+    ),
   },
   { ...strict, title: 'Geometry request' },
 );
@@ -42,6 +50,7 @@ export const VoteRequestSchema = Type.Object(
     script: GeometryRequestSchema.properties.script,
     dumps: Type.Optional(Type.Boolean({ description: 'Also answer with the dumps the vote was taken on.' })),
     timing: GeometryRequestSchema.properties.timing,
+    relayout: GeometryRequestSchema.properties.relayout,
   },
   { ...strict, title: 'Vote: run a geometry case and answer with the three-way vote' },
 );
@@ -70,11 +79,6 @@ export type VoteRequest = Static<typeof VoteRequestSchema>;
 export type ReflectRequest = Static<typeof ReflectRequestSchema>;
 export type PingRequest = Static<typeof PingRequestSchema>;
 export type ShutdownRequest = Static<typeof ShutdownRequestSchema>;
-
-const Rect = Type.Object(
-  { x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number() },
-  { ...strict, description: 'Viewport-relative CSS pixels.' },
-);
 
 const Style = Type.Object(Object.fromEntries(STYLE_PROPERTIES.map((p) => [p, Type.String()])), {
   ...strict,
@@ -110,6 +114,9 @@ export const GeometryResponseSchema = Type.Object(
   {
     id: Id,
     dumps: PerEngine(DumpSchema),
+    relayout: Type.Optional(
+      PerEngine(RelayoutResultSchema, 'Per engine that walked: its walk held to its walk after a layout from scratch.'),
+    ),
     errors: Type.Optional(EngineErrors),
     timing: Type.Optional(
       PerEngine(
@@ -126,6 +133,7 @@ export const VoteResponseSchema = Type.Object(
   {
     id: Id,
     vote: VoteResultSchema,
+    relayout: GeometryResponseSchema.properties.relayout,
     dumps: Type.Optional(PerEngine(DumpSchema)),
     errors: Type.Optional(EngineErrors),
     timing: GeometryResponseSchema.properties.timing,
@@ -160,6 +168,10 @@ export const PingResponseSchema = Type.Object(
     versions: PerEngine(Type.String()),
     profile: ProfileNameSchema,
     fonts: literalUnion(FONT_SET_NAMES, 'The font set every engine was started with (docs/protocol.md, "Fonts").'),
+    locale: Type.Optional(
+      Type.String({ description: 'The language every engine was started in: navigator.language and Intl (--locale).' }),
+    ),
+    timezone: Type.Optional(Type.String({ description: 'The time zone every engine was started in (--timezone).' })),
     network: Type.Optional(
       Type.Union([Type.Literal('namespace'), Type.Literal('proxy')], {
         description:

@@ -1,6 +1,7 @@
 // The trace op's wire shapes: the request, a trace and its records, and the response.
 import { Type, type Static } from '@sinclair/typebox';
 import { EngineErrors, EngineList, EngineNameSchema, Id, PerEngine, ProfileNameSchema, strict } from './common.js';
+import { EmulateSchema, EmulationSchema } from './emulation-schema.js';
 import { TraceVoteResultSchema } from './trace-vote-schema.js';
 
 const recordBase = <K extends string>(kind: K, description: string) => ({
@@ -38,6 +39,7 @@ export const TraceRequestSchema = Type.Object(
     script: Type.String({ description: 'Run in the served page after the recorder is installed and `html` has loaded.' }),
     html: Type.Optional(Type.String({ description: 'Body markup of the trace page; omitted means an empty body.' })),
     engines: Type.Optional(EngineList),
+    emulate: Type.Optional(EmulateSchema),
     vote: Type.Optional(Type.Boolean({ description: 'Also answer with the three-way vote on the traces, taken beside the engines.' })),
     timeout_ms: Type.Optional(
       Type.Integer({
@@ -100,6 +102,7 @@ export const TraceSchema = Type.Object(
     is_secure_context: Type.Boolean(),
     timed_out: Type.Boolean({ description: 'The completion timeout (timeout_ms, 5000 by default) ended the trace, not trace.done().' }),
     records: Type.Array(record, { description: 'Every record in push order.' }),
+    emulation: Type.Optional(EmulationSchema),
   },
   { ...strict, title: 'Trace' },
 );

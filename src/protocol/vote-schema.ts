@@ -15,7 +15,7 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
 export const ClusterVerdictSchema = literalUnion(CLUSTER_VERDICTS, 'insufficient: fewer than three usable engines; never a pass.');
 
 const EngineStatusSchema = Type.Union([
-  Type.Object({ status: literalUnion(['usable', 'discarded', 'absent'] as const) }, strict),
+  Type.Object({ status: literalUnion(['usable', 'discarded', 'unemulated', 'absent'] as const) }, strict),
   Type.Object({ status: Type.Literal('error'), error: Type.String() }, strict),
 ]);
 export type EngineStatus = Static<typeof EngineStatusSchema>;
@@ -31,10 +31,11 @@ export const PAIR_KEYS = ENGINE_NAMES.flatMap((a, i) => ENGINE_NAMES.slice(i + 1
 
 export const EngineStatusesSchema = Type.Object(keyed(ENGINE_NAMES, EngineStatusSchema), {
   ...strict,
-  description: 'usable; discarded (the document overflowed); error (with the message); absent (not in the response).',
+  description:
+    'usable; discarded (the document overflowed); unemulated (a trace whose engine did not apply all of its emulate); error (with the message); absent (not in the response).',
 });
 
-const SummarySchema = Type.Object(
+export const SummarySchema = Type.Object(
   {
     nodes: Type.Integer({ minimum: 0, description: 'Nodes whose geometry was compared.' }),
     compared: Type.Integer({ minimum: 0, description: 'Individual checks: each width, height, dx, dy and fragment count.' }),
@@ -49,7 +50,7 @@ export type Summary = Static<typeof SummarySchema>;
 const NodeShapeSchema = Type.Object({ tag: Type.String(), depth: Type.Integer(), parent: Type.Integer() }, strict);
 export type NodeShape = Static<typeof NodeShapeSchema>;
 
-const DivergenceSchema = Type.Object(
+export const DivergenceSchema = Type.Object(
   { index: Type.Integer({ minimum: 0 }), a: Type.Union([NodeShapeSchema, Type.Null()]), b: Type.Union([NodeShapeSchema, Type.Null()]) },
   { ...strict, description: 'The first index where (tag, depth, parent) differ; null past the end of a dump.' },
 );

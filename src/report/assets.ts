@@ -7,7 +7,7 @@ import { html, type Html } from './html.js';
 
 /** The <style> element. */
 export const STYLE: Html = html`<style>
-:root { color-scheme: light; --line: #d0d7de; --muted: #57606a; --hit: #d1004b; --box: #0969da; }
+:root { color-scheme: light; --line: #d0d7de; --muted: #57606a; --hit: #d1004b; --box: #0969da; --candidate: #1a7f37; }
 body { margin: 0 auto; padding: 0 24px 48px; max-width: 1500px; font: 14px/1.45 system-ui, sans-serif; color: #1f2328; background: #fff; }
 h1 { font-size: 22px; margin: 20px 0 4px; }
 h2 { font-size: 17px; margin: 0 0 6px; }
@@ -20,7 +20,7 @@ th { background: #f6f8fa; font-weight: 600; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .muted, figcaption small { color: var(--muted); }
 .bucket { border-top: 2px solid var(--line); padding: 16px 0 8px; margin-top: 18px; }
-.engines { display: grid; grid-template-columns: repeat(${ENGINE_NAMES.length}, minmax(0, 1fr)); gap: 14px; margin: 10px 0; }
+.engines { display: grid; grid-template-columns: repeat(${ENGINE_NAMES.length}, minmax(0, 1fr)); grid-auto-columns: minmax(0, 1fr); grid-auto-flow: column; gap: 14px; margin: 10px 0; }
 figure { margin: 0; min-width: 0; }
 figcaption { font-weight: 600; margin-bottom: 4px; }
 .view { position: relative; aspect-ratio: 4 / 3; border: 1px solid var(--line); background: #f6f8fa; overflow: hidden; }
@@ -30,6 +30,8 @@ figcaption { font-weight: 600; margin-bottom: 4px; }
 .overlay .box { fill: none; stroke: var(--box); stroke-opacity: 0.6; stroke-width: 1; vector-effect: non-scaling-stroke; }
 .overlay .hit .box { fill: rgb(209 0 75 / 0.12); stroke: var(--hit); stroke-opacity: 1; stroke-width: 2.5; }
 .overlay .hit .fragment { fill: none; stroke: var(--hit); stroke-dasharray: 4 3; stroke-width: 1; vector-effect: non-scaling-stroke; }
+.overlay.candidate .box { stroke: var(--candidate); stroke-opacity: 0.9; }
+figure.candidate figcaption { color: var(--candidate); }
 .error { color: #a40e26; white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
 .failing { border-left: 4px solid var(--hit); padding: 2px 10px; background: #fff5f7; }
 pre { margin: 0 0 6px; background: #f6f8fa; border: 1px solid var(--line); padding: 8px; overflow: auto; max-height: 22em; white-space: pre-wrap; overflow-wrap: anywhere; }

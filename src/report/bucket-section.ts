@@ -1,13 +1,16 @@
 // One bucket of findings: its signature and count, then its example case (reduced when a
-// reduction exists): the vote, the failing node, the three engines' pictures, the source.
+// reduction exists): the vote, the failing node, the three engines' pictures (and the engine under
+// test's, a fourth column), the source.
 import type { SummaryBucket } from '../campaign/summary.js';
 import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
+import { candidateFigure } from './candidate-figure.js';
 import { engineFigure } from './engine-view.js';
 import { failingNode } from './failing-node.js';
 import { html, type Html } from './html.js';
 import type { ReportCase } from './input.js';
 import { nodeBlock } from './node-block.js';
+import { relayoutBlock, relayoutNode } from './relayout-block.js';
 import { sourceBlock } from './source.js';
 
 /** The section's anchor; by position, so no client text ever goes into an id. */
@@ -22,6 +25,9 @@ function exampleBlock(c: ReportCase, n: number, signature: string): Html {
   const dumps: Partial<Record<EngineName, Dump>> = {};
   for (const e of ENGINE_NAMES) if (c.engines[e]?.dump) dumps[e] = c.engines[e].dump;
   const node = c.vote ? failingNode(c.vote, dumps) : null;
+  // A relayout bucket's node is the one where its engine parts from itself, not the vote's.
+  const self = c.relayout ? relayoutNode(c.relayout.engine, c.relayout.check) : null;
+  const highlight = c.relayout ? (self?.index ?? null) : (node?.index ?? null);
   const reducedNote = !c.reduced
     ? null
     : c.reduced.signature === signature
@@ -30,8 +36,9 @@ function exampleBlock(c: ReportCase, n: number, signature: string): Html {
   return html`${reducedNote}
 ${c.invalid ? html`<p class="error">${c.invalid}</p>` : null}
 ${c.vote ? voteLine(c.vote) : null}
-${node ? nodeBlock(node) : c.vote ? html`<p class="muted">No failing node: no pair of usable engines disagrees.</p>` : null}
-${c.op === null ? null : html`<div class="engines">${ENGINE_NAMES.map((e) => engineFigure(e, c, node?.index ?? null))}</div>`}
+${c.relayout ? relayoutBlock(c.relayout.engine, c.relayout.check) : null}
+${c.relayout ? null : node ? nodeBlock(node) : c.vote ? html`<p class="muted">No failing node: no pair of usable engines disagrees.</p>` : null}
+${c.op === null ? null : html`<div class="engines">${ENGINE_NAMES.map((e) => engineFigure(e, c, highlight))}${candidateFigure(c)}</div>`}
 ${sourceBlock(c, n)}`;
 }
 

@@ -6,7 +6,11 @@ import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js'
 import type { ScreenshotRequest } from '../protocol/screenshot-schema.js';
 import { OPS } from '../protocol/ops.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
-import type { ReportCase, ReportEngine, ReportInput } from './input.js';
+import type { RelayoutResult } from '../protocol/relayout-schema.js';
+import type { ReportCandidate, ReportCase, ReportEngine, ReportInput } from './input.js';
+import { rejudged, type CandidateRecord } from '../campaign/candidate-record.js';
+import { candidateFailingIndex } from '../comparator/candidate-signature.js';
+import type { CandidateDump } from '../protocol/candidate-schema.js';
 
 /** The screenshot op's answer, bytes as bytes. */
 export interface Shots {
@@ -18,7 +22,7 @@ export interface Shots {
 export type Shoot = (request: ScreenshotRequest) => Promise<Shots>;
 
 /** What the report reads of a journal. */
-export type ReportJournal = Pick<Journal, 'summary' | 'runs' | 'firstInBucket' | 'reduction'>;
+export type ReportJournal = Pick<Journal, 'summary' | 'runs' | 'firstInBucket' | 'reduction' | 'candidate' | 'firstInCandidateBucket'>;
 
 /** A case judged by the geometry vote is a layout: its pictures are taken. Other cases are not layouts, and an invalid item never ran. */
 const isLayout = (op: CaseRecord['op']) => op !== null && OPS[op].vote === 'geometry';
@@ -27,20 +31,36 @@ const isLayout = (op: CaseRecord['op']) => op !== null && OPS[op].vote === 'geom
 export async function reportInput(journal: ReportJournal, shoot: Shoot, generatedAt: string, parallel = 4): Promise<ReportInput> {
   const summary = journal.summary();
   const examples = new Map<string, ReportCase>();
-  const buckets = [...summary.buckets];
+  // The engines' buckets, then the latest candidate's (its signatures start with `candidate `, so no key is shared).
+  const who = summary.candidate;
+  const buckets: [string, () => CaseRecord | undefined][] = [
+    ...summary.buckets.map(({ signature }): [string, () => CaseRecord | undefined] => [signature, () => journal.firstInBucket(signature)]),
+    ...(who?.buckets ?? []).map(({ signature }): [string, () => CaseRecord | undefined] => [
+      signature,
+      () => journal.firstInCandidateBucket(who!, signature),
+    ]),
+  ];
   const next = async () => {
     for (let bucket = buckets.shift(); bucket; bucket = buckets.shift()) {
-      const recorded = journal.firstInBucket(bucket.signature);
-      if (recorded) examples.set(bucket.signature, await exampleOf(recorded, journal.reduction(recorded) ?? null, shoot));
+      const [signature, first] = bucket;
+      const recorded = first();
+      if (!recorded) continue;
+      const reduction = journal.reduction(recorded) ?? null;
+      const example = await exampleOf(recorded, reduction, shoot, signature);
+      // A reduced case shows the candidate's answer to the reduced request; it has one when the reduction kept a candidate's finding.
+      const answer = who && (reduction ? reduction.candidate : journal.candidate(recorded, who));
+      if (answer) example.candidate = candidateOf(answer, (reduction ?? recorded).outcomes);
+      examples.set(signature, example);
     }
   };
   await Promise.all(Array.from({ length: parallel }, next));
   return { summary, runs: journal.runs(), examples, generatedAt };
 }
 
-/** A bucket's example as the report shows it: the reduced case when there is one. */
-async function exampleOf(c: CaseRecord, reduction: Reduction | null, shoot: Shoot): Promise<ReportCase> {
+/** A bucket's example as the report shows it: the reduced case when there is one; a relayout bucket's with its engine's check. */
+async function exampleOf(c: CaseRecord, reduction: Reduction | null, shoot: Shoot, signature: string): Promise<ReportCase> {
   const shown = reduction ?? c;
+  const self = c.selfChecks?.find((s) => s.signature === signature);
   const geometry = isLayout(c.op);
   const base = {
     id: c.id,
@@ -49,6 +69,7 @@ async function exampleOf(c: CaseRecord, reduction: Reduction | null, shoot: Shoo
     reduced: reduction && { request: reduction.request, signature: reduction.signature },
     invalid: c.invalid,
     vote: geometry && shown.vote !== null ? (JSON.parse(shown.vote) as VoteResult) : null,
+    ...(self ? { relayout: { engine: self.engine, check: JSON.parse(self.result) as RelayoutResult } } : {}),
   };
   if (c.op === null) return { ...base, engines: {} };
   const shots = geometry ? await shoot(screenshotRequest(c.id, shown.request)) : null;
@@ -74,4 +95,25 @@ function outcomeOf(o: EngineOutcome | undefined, geometry: boolean): Pick<Report
 function screenshotRequest(id: string, text: string): ScreenshotRequest {
   const { html, script, engines } = JSON.parse(text) as { html: string; script?: string; engines?: EngineName[] };
   return { id: `report:${id}`, op: 'screenshot', html, ...(script === undefined ? {} : { script }), ...(engines ? { engines } : {}) };
+}
+
+/** The candidate's column: its dump, drawn over the majority's first engine, and the node its signature names with its failures there. */
+function candidateOf(record: CandidateRecord, outcomes: readonly EngineOutcome[]): ReportCandidate {
+  const { name, version, verdict, signature, unsupported, error } = record;
+  const base = { name, version, verdict, signature, unsupported, error };
+  const judged = rejudged(record, outcomes);
+  if (!judged) return { ...base, over: null, node: null };
+  const { result, dump } = judged;
+  const index = candidateFailingIndex(result, dump);
+  // Every engine it was compared with, those it matches at the node too (no failures: the outlier it sides with, say).
+  const against = ENGINE_NAMES.flatMap((engine) => {
+    const compared = result.compares[engine];
+    return compared ? [{ engine, failures: compared.failures.filter((f) => f.index === index) }] : [];
+  });
+  return {
+    ...base,
+    dump: JSON.parse(record.dump!) as CandidateDump,
+    over: result.majority[0] ?? null,
+    node: index === null ? null : { index, tag: dump.tagTable.name(dump.tags[index]!), against },
+  };
 }

@@ -5,6 +5,19 @@ import type { CaseRecord, Reduction, RunInfo } from '../campaign/journal.js';
 import type { Summary } from '../campaign/summary.js';
 import type { Dump, EngineName } from '../protocol/schema.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
+import type { CandidateRecord } from '../campaign/candidate-record.js';
+import type { Failure } from '../comparator/compare.js';
+import type { CandidateDump } from '../protocol/candidate-schema.js';
+import type { RelayoutResult } from '../protocol/relayout-schema.js';
+
+/** The engine under test's part in the shown request: its answer, and where it fails. */
+export interface ReportCandidate extends Pick<CandidateRecord, 'name' | 'version' | 'verdict' | 'signature' | 'unsupported' | 'error'> {
+  dump?: CandidateDump;
+  /** The engine whose screenshot its boxes are drawn over: the first of the majority. */
+  over: EngineName | null;
+  /** The node its signature names, with its failures there against each engine it was compared with (none where it matches). */
+  node: { index: number; tag: string; against: { engine: EngineName; failures: Failure[] }[] } | null;
+}
 
 /** One run of the journal (its `runs` row): what it ran with, and when. */
 export interface ReportRun extends RunInfo {
@@ -39,8 +52,12 @@ export interface ReportCase {
   invalid: string | null;
   /** The geometry vote on the shown request; null for trace, reflect and invalid items. */
   vote: VoteResult | null;
+  /** A relayout bucket's example: the engine that failed its relayout check, and the check. */
+  relayout?: { engine: EngineName; check: RelayoutResult };
   /** Per engine that was asked: its results for the shown request. */
   engines: Partial<Record<EngineName, ReportEngine>>;
+  /** The latest candidate's answer to the shown request, when it gave one. */
+  candidate?: ReportCandidate;
 }
 
 /** Everything a report shows. */

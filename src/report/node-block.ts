@@ -11,7 +11,8 @@ const signed = (d: number) => {
   return abs === '0' ? '±0' : `${d > 0 ? '+' : '−'}${abs}`;
 };
 
-function check(f: Failure): [string, string] {
+/** A failure as the report words it: what was checked, and its signed deltas. */
+export function check(f: Failure): [string, string] {
   switch (f.kind) {
     case 'size':
       return ['size', `width ${signed(f.dw)}, height ${signed(f.dh)}`];

@@ -19,7 +19,7 @@ export function renderReport(input: ReportInput): string {
     summary.buckets.length === 1 ? 'bucket' : 'buckets'
   } · made ${input.generatedAt}</p></header>
 ${summarySection(summary, input.runs)}
-${summary.buckets.map((b, i) => bucketSection(b, i + 1, input.examples.get(b.signature)))}
+${[...summary.buckets, ...(summary.candidate?.buckets ?? [])].map((b, i) => bucketSection(b, i + 1, input.examples.get(b.signature)))}
 ${SCRIPT}</body></html>
 `.text;
 }

@@ -31,17 +31,32 @@ function runs(list: ReportRun[]): Html {
   return html`<table class="runs"><tr><th>run</th><th>started</th><th>ended</th><th>engines</th><th>fonts</th><th>command</th></tr>${rows}</table>`;
 }
 
-function buckets(s: Summary): Html {
-  if (s.buckets.length === 0) return html`<p>No findings.</p>`;
-  const rows = s.buckets.map(
+/** A bucket table; its sections are numbered from `first` on. */
+function buckets(list: Summary['buckets'], first = 1): Html {
+  if (list.length === 0) return html`<p>No findings.</p>`;
+  const rows = list.map(
     (b, i) =>
-      html`<tr><td class="n">${b.count}</td><td><code>${b.signature}</code></td><td><a href="#${bucketAnchor(i + 1)}">${b.example}</a></td></tr>`,
+      html`<tr><td class="n">${b.count}</td><td><code>${b.signature}</code></td><td><a href="#${bucketAnchor(first + i)}">${b.example}</a></td></tr>`,
   );
   return html`<table class="buckets"><tr><th>count</th><th>signature</th><th>example</th></tr>${rows}</table>`;
 }
 
-/** The summary, the runs and the bucket table. */
+/** The engine under test's verdict counts and its buckets, whose sections follow the engines'. */
+function candidate(s: Summary): Html | null {
+  const c = s.candidate;
+  if (!c) return null;
+  const cells = Object.entries(c.verdicts).concat([
+    ['sides with the outlier', c.sides_with_outlier],
+    ['subpixel', c.subpixel],
+  ]);
+  return html`<section id="candidate"><h2>Candidate ${c.name} <small class="muted">${c.version}</small></h2>
+<table class="counts"><tr>${cells.map(([name]) => html`<th>${name}</th>`)}</tr><tr>${cells.map(([, n]) => html`<td class="n">${n}</td>`)}</tr></table>
+${buckets(c.buckets, s.buckets.length + 1)}</section>`;
+}
+
+/** The summary, the runs and the bucket tables. */
 export function summarySection(summary: Summary, list: ReportRun[]): Html {
   return html`<section id="summary"><h2>Summary</h2>${counts(summary)}<h3>Runs</h3>${runs(list)}</section>
-<section id="buckets"><h2>Buckets</h2>${buckets(summary)}</section>`;
+<section id="buckets"><h2>Buckets</h2>${buckets(summary.buckets)}</section>
+${candidate(summary)}`;
 }

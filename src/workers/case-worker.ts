@@ -12,6 +12,7 @@ import { packResult } from '../protocol/wire.js';
 import { log } from '../system/log.js';
 import { LAUNCHERS } from './engines/index.js';
 import { EngineHost } from './host/engine-host.js';
+import { MemoryWatcher } from './host/memory-watch.js';
 import { TASKS } from './tasks/index.js';
 import type { Task } from './tasks/task.js';
 import { workerContext } from './worker-context.js';
@@ -22,14 +23,17 @@ process.stdout.write = process.stderr.write.bind(process.stderr) as typeof proce
 const config = workerData as WorkerConfig;
 const hosts = new Map<EngineName, EngineHost>();
 const failures: Partial<Record<EngineName, string>> = {};
+const memory = new MemoryWatcher(config.maxEngineMemory);
 
 await Promise.all(
   config.engines.map(async (engine) => {
-    const host = new EngineHost(engine, LAUNCHERS[engine], config.launch, {
-      pages: config.pages,
-      maxBatch: config.maxBatch,
-      timeoutMs: config.timeoutMs,
-    });
+    const host = new EngineHost(
+      engine,
+      LAUNCHERS[engine],
+      config.launch,
+      { pages: config.pages, maxBatch: config.maxBatch, timeoutMs: config.timeoutMs },
+      memory,
+    );
     try {
       await host.start();
       hosts.set(engine, host);
@@ -48,6 +52,7 @@ const post = (message: ControlMessage) => control.postMessage(message);
 control.onmessage = async (event) => {
   if ((event as { data: ControlMessage }).data.type !== 'close') return;
   await Promise.all([...hosts.values()].map((h) => h.close()));
+  await memory.close();
   post({ type: 'closed', threadId });
 };
 post({

@@ -5,6 +5,7 @@ import type { EngineName } from '../protocol/schema.js';
 import type { Executables } from '../protocol/launch-options.js';
 import type { LaunchOptions } from '../farm/launch.js';
 import type { ProgramName } from '../page/sources.js';
+import type { Emulate, EmulationFeature, FeatureOutcome } from '../protocol/emulation-schema.js';
 
 export const VIEWPORT = { width: 800, height: 600 } as const;
 
@@ -15,18 +16,40 @@ export interface ProgramCall {
   args: object;
   /**
    * The case's own script, run first in the page's main world as a classic script at global
-   * scope: for `walk` and `settle`, once the document's fonts have settled (the `settle`
-   * program); for `reflect`, at once. A script that throws rejects the call with OracleError
-   * `script_error`.
+   * scope, once the document's fonts have settled and, when the args say `fresh`, it has been laid
+   * out from scratch (the `settle` program); the program then runs on the document as the script
+   * left it, `fresh` no longer set: nothing lays the page out again behind the script's back. A script that throws rejects the call with OracleError `script_error`.
    */
   script?: string | null;
 }
 
-/** Whether a call's script waits for the document's fonts to settle first (see ProgramCall.script). */
-export const scriptAfterFonts = (program: ProgramName): boolean => program === 'walk' || program === 'settle';
+/**
+ * A call with a script, cut at the script for an adapter that runs the script itself (in the main
+ * world, between two programs in its isolated one): the settle that comes before it, with the
+ * call's check and `fresh`, and the call's own args after it.
+ */
+export function aroundScript(call: ProgramCall): { settle: object; args: object } {
+  const { check, fresh } = call.args as { check?: unknown; fresh?: boolean };
+  return { settle: { check, fresh }, args: { ...call.args, fresh: false } };
+}
+
+/** What a page's driver made of a trace's `emulate`. */
+export interface Emulated {
+  /** Each feature asked for: `applied` only when the driver confirmed it (an answer that reads it back, an id), never because it was sent. */
+  outcomes: Partial<Record<EmulationFeature, FeatureOutcome>>;
+  /** Undoes what the page's end does not (a browser-wide feature); bounded in time, never rejects. */
+  undo(): Promise<void>;
+}
 
 /** One page: one case at a time, on a document the host chose. */
 export interface EnginePage {
+  /**
+   * Applies `emulate` to the page before it loads a case document of `origin`: the page's
+   * overrides end with the page, a browser-wide one when `undo` is called. A feature the driver
+   * refuses is `failed: …`, one it cannot apply `unsupported`; only the page or browser going away
+   * rejects (EngineGoneError).
+   */
+  emulate(emulate: Emulate, origin: string): Promise<Emulated>;
   /** Loads `url` as a fresh top-level document; resolves after its load event. */
   load(url: string, timeoutMs: number): Promise<void>;
   /**
@@ -67,6 +90,12 @@ export interface EngineBrowser {
    */
   readonly writesKeepBidi: boolean;
   /**
+   * The emulation features this browser applies to every page at once (Chromium's simulated
+   * Bluetooth adapter, Firefox's virtual authenticator): a case that asks for one runs alone in the
+   * browser, and what it set is undone before the next case starts.
+   */
+  readonly browserWide: readonly EmulationFeature[];
+  /**
    * A new page at about:blank, sized to VIEWPORT. `freshStorage`: with nothing of any earlier page's
    * storage (cookies, IndexedDB, Cache API, service workers) — every adapter gives each page its own
    * storage anyway except where that is costly (one WebKitGTK session serves many pages).
@@ -74,6 +103,17 @@ export interface EngineBrowser {
   newPage(options: { freshStorage: boolean }): Promise<EnginePage>;
   /** Resolves when the browser process goes away for any reason. */
   readonly exited: Promise<void>;
+  /**
+   * The process groups its processes run in now (each adapter starts its browser, or each WebKit
+   * driver, as the leader of a group of its own): what the memory watch holds to the budget.
+   */
+  processGroups(): readonly number[];
+  /**
+   * True when each of those groups is one page's own browser (WebKitGTK: a driver and its
+   * MiniBrowser per page), which a process of it killed for memory leaves useless: the whole group
+   * is killed then, and the page's call fails at once instead of waiting out its timeout.
+   */
+  readonly groupPerPage: boolean;
   close(): Promise<void>;
 }
 

@@ -28,10 +28,14 @@ export const detourError = (detour: Detour) =>
   'elsewhere' in detour ? leftDocument(detour.elsewhere) : new OracleError('script_error', detour.scriptError);
 
 /**
- * Settles the case's document (fonts), runs `script` after, waits for a paint when asked, and
- * throws unless the answer came from the case's own document.
+ * Settles the case's document (fonts, and a layout from scratch when `fresh`), runs `script`
+ * after, waits for a paint when asked, and throws unless the answer came from the case's own document.
  */
-export async function settle(page: EnginePage, args: { check: CaseCheck; painted?: boolean }, script: string | null): Promise<void> {
+export async function settle(
+  page: EnginePage,
+  args: { check: CaseCheck; fresh?: boolean; painted?: boolean },
+  script: string | null,
+): Promise<void> {
   const detour = decodeSettledText(await page.run({ program: 'settle', args, script }));
   if (detour) throw detourError(detour);
 }

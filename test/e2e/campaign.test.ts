@@ -8,14 +8,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isAlive } from '../support/oracle-process.js';
-import { CliProcess, processesOwnedBy, readJournal, recordedAtLeast, runCli } from '../support/campaign-process.js';
+import { isAlive, UNHURRIED } from '../support/oracle-process.js';
+import { CliProcess, readJournal, recordedAtLeast, runCli } from '../support/campaign-process.js';
+import { processesOwnedBy } from '../support/processes.js';
 
 const root = mkdtempSync(join(tmpdir(), 'campaign-e2e-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const KNOWN = fileURLToPath(new URL('../../../config/known-differences.json', import.meta.url));
 // A few cases in flight at a time, so that a signal finds most of the corpus still to run.
-const FARM = ['--workers=1', '--pages=2', '--timeout-ms=15000', '--concurrency=4'];
+const FARM = ['--workers=1', '--pages=2', UNHURRIED, '--concurrency=4'];
 
 /**
  * n small geometry cases, each a box of its own size. Each has a script (an empty one), so it is

@@ -44,11 +44,13 @@ after(async () => {
 });
 
 /** A page with `html` loaded as a case document; its walk arguments check that document. */
-async function caseOn(html: string): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; walk: WalkOptions } }> {
+async function caseOn(
+  html: string,
+): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; fresh: boolean; walk: WalkOptions } }> {
   const check = proxy.serve(`/case/${++paths}`, html, CASE);
   const page = await browser.newPage({ freshStorage: true });
   await page.load(check.url, LOAD_MS);
-  return { page, args: { check, walk: WALK } };
+  return { page, args: { check, fresh: true, walk: WALK } };
 }
 
 const dumpOf = (text: string) => String(dumpJson('chromium', browser.version, walkOf(text)));
@@ -224,11 +226,11 @@ describe('chromium adapter', () => {
     UNANSWERED,
     async () => {
       const other = await caseOn('<!doctype html><p>other</p>');
-      const { page } = await caseOn('<!doctype html><p>hung</p>');
+      const { page, args } = await caseOn('<!doctype html><p>hung</p>');
       const started = proxy.requested('/hung');
       const hung = page.run({
         program: 'reflect',
-        args: { check: { url: '', nonce: '' }, probes: [] },
+        args: { check: args.check, probes: [] },
         script: "const x = new XMLHttpRequest(); x.open('GET', '/hung', false); try { x.send() } catch {} for (;;) {}",
       });
       hung.catch(() => {});

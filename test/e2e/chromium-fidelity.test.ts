@@ -49,7 +49,7 @@ async function playwrightWalk(id: string, html: string): Promise<RawWalk> {
     const { result, exceptionDetails } = await cdp.send('Runtime.callFunctionOn', {
       functionDeclaration: `(args) => new Promise((resolve) => (${PROGRAMS.walk})(args, resolve))`,
       executionContextId,
-      arguments: [{ value: { check: { url, nonce }, walk: WALK } }],
+      arguments: [{ value: { check: { url, nonce }, fresh: true, walk: WALK } }],
       awaitPromise: true,
       returnByValue: true,
     });

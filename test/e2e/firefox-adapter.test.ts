@@ -16,7 +16,7 @@ import type { BidiConnection } from '../../src/workers/engines/firefox/connectio
 import type { FirefoxPage } from '../../src/workers/engines/firefox/page.js';
 import { startFirefox } from '../../src/workers/engines/firefox/process.js';
 import { descendantsOf } from '../../src/system/processes.js';
-import { adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
+import { UNANSWERED, adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
 import { CaseProxy } from '../support/case-proxy.js';
 import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
 import { engineProcesses, survivors } from '../support/processes.js';
@@ -52,11 +52,11 @@ after(async () => {
 async function caseOn(
   html: string,
   page?: EnginePage,
-): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; walk: WalkOptions } }> {
+): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; fresh: boolean; walk: WalkOptions } }> {
   const check = proxy.serve(`/case/${++paths}`, html);
   const opened = page ?? (await browser.newPage({ freshStorage: true }));
   await opened.load(check.url, LOAD_MS);
-  return { page: opened, args: { check, walk: WALK } };
+  return { page: opened, args: { check, fresh: true, walk: WALK } };
 }
 
 const dumpOf = (text: string) => String(dumpJson('firefox', browser.version, walkOf(text)));
@@ -167,13 +167,13 @@ describe('firefox adapter', () => {
     await own.close();
   });
 
-  test('a hung page does not block another, closes at once, and fails its call as EngineGoneError', async () => {
+  test('a hung page does not block another, closes at once, and fails its call as EngineGoneError', UNANSWERED, async () => {
     const other = await caseOn('<!doctype html><p>other</p>');
-    const { page } = await caseOn('<!doctype html><p>hung</p>');
+    const { page, args } = await caseOn('<!doctype html><p>hung</p>');
     const started = proxy.requested('/hung');
     const hung = page.run({
       program: 'reflect',
-      args: { check: { url: '', nonce: '' }, probes: [] },
+      args: { check: args.check, probes: [] },
       script: "const x = new XMLHttpRequest(); x.open('GET', '/hung', false); try { x.send() } catch {} for (;;) {}",
     });
     hung.catch(() => {});

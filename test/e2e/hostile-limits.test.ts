@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { ORACLE_BIN, ORACLE_ENV, OracleProcess, isAlive, type Line } from '../support/oracle-process.js';
+import { isAlive, type Line, ORACLE_BIN, ORACLE_ENV, OracleProcess, UNHURRIED } from '../support/oracle-process.js';
 import { engineProcesses, killAll } from '../support/processes.js';
 
 const codes = (answer: Line) => Object.fromEntries(Object.entries(answer.errors ?? {}).map(([e, text]) => [e, String(text).split(':')[0]]));
@@ -18,7 +18,7 @@ describe('limits and error classes', () => {
   let oracle: OracleProcess;
   before(async () => {
     // 1 MB per engine's answer: far above any ordinary case here, far below what a case can make.
-    oracle = new OracleProcess(['--workers=1', '--pages=1', '--timeout-ms=20000', '--max-answer-bytes=3000000']);
+    oracle = new OracleProcess(['--workers=1', '--pages=1', UNHURRIED, '--max-answer-bytes=3000000']);
     await oracle.ready();
   });
   after(() => oracle.shutdown());

@@ -33,9 +33,11 @@ function nodesOf(response: Line, engine: string) {
 }
 
 describe('contract', () => {
-  test('ping names the three engines, their driver-reported versions, the profile, and (additively) the fonts, the network isolation and the executables', async () => {
+  test('ping names the three engines, their driver-reported versions, the profile, and (additively) the fonts, the locale and time zone, the network isolation and the executables', async () => {
     const ping = await oracle.request({ id: 'p1', op: 'ping' });
-    assert.deepEqual(Object.keys(ping), ['id', 'ok', 'engines', 'versions', 'profile', 'fonts', 'network', 'paths']);
+    assert.deepEqual(Object.keys(ping), ['id', 'ok', 'engines', 'versions', 'profile', 'fonts', 'locale', 'timezone', 'network', 'paths']);
+    assert.equal(ping.locale, 'en-US');
+    assert.equal(ping.timezone, 'UTC');
     assert.equal(ping.network, 'namespace', 'run as users run it, the oracle has a network namespace of its own');
     assert.deepEqual(Object.keys(ping.paths).sort(), ['chromium', 'firefox', 'miniBrowser', 'webkitDriver']);
     for (const path of Object.values(ping.paths) as string[]) assert.ok(isAbsolute(path) && existsSync(path), path);

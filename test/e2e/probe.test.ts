@@ -1,5 +1,6 @@
-// `probe` on the three real engines, through the real command line: six probe lines, each with
-// its vote and per-engine errors, under the profile asked for.
+// `probe` on the three real engines, through the real command line: one line per probe, each with
+// its vote and per-engine errors, under the profile asked for; an emulated probe says which engines
+// did not apply its emulation, and one that needs the devices profile is not run without it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -15,7 +16,7 @@ test('probe prints one JSON line per probe, with its verdict, outlier and per-en
     .trimEnd()
     .split('\n')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-  assert.equal(lines.length, 6);
+  assert.equal(lines.length, PROBES.length);
   assert.deepEqual(
     lines.map((l) => l.probe),
     PROBES.map((p) => p.name),
@@ -27,6 +28,14 @@ test('probe prints one JSON line per probe, with its verdict, outlier and per-en
     assert.equal(line.profile, 'default');
   }
   assert.match(String(lines[5]!.note), /needs --profile=media/);
+  for (const [i, p] of PROBES.entries()) {
+    const line = lines[i]!;
+    if (!p.emulate) assert.equal(line.unemulated, undefined, p.name);
+    else if (p.needs === 'devices') assert.match(String(line.note), /^needs --profile=devices; not run under default$/, p.name);
+    // WebKitGTK applies no emulation at all.
+    else assert.ok((line.unemulated as string[]).includes('webkit'), JSON.stringify(line));
+    if (p.emulate) assert.equal(line.verdict, 'insufficient', p.name);
+  }
 });
 
 test("probe --profile=media runs the probes under media (the option is the probe's, not the oracle's)", async () => {

@@ -13,13 +13,13 @@ import type { Redis } from 'ioredis';
 import { CASES_QUEUE } from '../../src/queue/connection.js';
 import type { CaseResult } from '../../src/queue/jobs.js';
 import { CliProcess, casesIn, readJournal, recordedAtLeast, runCli } from '../support/campaign-process.js';
-import { type Line, OracleProcess } from '../support/oracle-process.js';
+import { type Line, OracleProcess, UNHURRIED } from '../support/oracle-process.js';
 import { RedisServer } from '../support/redis-server.js';
 
 const root = mkdtempSync(join(tmpdir(), 'queue-e2e-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-const FARM = ['--workers=1', '--pages=1', '--timeout-ms=20000'];
+const FARM = ['--workers=1', '--pages=1', UNHURRIED];
 const ONE_ENGINE = ['--engines=chromium', ...FARM];
 
 /** A worker process, once it has said it takes cases; throws with its stderr when it exits first. */

@@ -5,13 +5,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { ORACLE_BIN, ORACLE_ENV, OracleProcess, isAlive, type Line } from '../support/oracle-process.js';
+import { isAlive, type Line, ORACLE_BIN, ORACLE_ENV, OracleProcess, UNHURRIED } from '../support/oracle-process.js';
 import { engineProcesses, killAll } from '../support/processes.js';
 
 let oracle: OracleProcess;
 before(async () => {
   // debug: a refusal that names no page (a CONNECT, or a sandboxed page that sends no Referer) is logged at debug only.
-  oracle = new OracleProcess(['--workers=1', '--timeout-ms=15000', '--max-line-bytes=100000'], { BROWSER_ORACLE_LOG_LEVEL: 'debug' });
+  oracle = new OracleProcess(['--workers=1', UNHURRIED, '--max-line-bytes=100000'], { BROWSER_ORACLE_LOG_LEVEL: 'debug' });
   await oracle.ready();
 });
 after(async () => {

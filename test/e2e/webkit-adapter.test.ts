@@ -43,11 +43,13 @@ after(async () => {
 const serveCase = (html: string) => proxy.serve(`/case/${++paths}`, (nonce) => caseDocument('document', html, nonce, true, 0), CASE);
 
 /** A page with `html` loaded as a case document; its walk arguments check that document. */
-async function caseOn(html: string): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; walk: WalkOptions } }> {
+async function caseOn(
+  html: string,
+): Promise<{ page: EnginePage; args: { check: { url: string; nonce: string }; fresh: boolean; walk: WalkOptions } }> {
   const check = serveCase(html);
   const page = await browser.newPage({ freshStorage: true });
   await page.load(check.url, LOAD_MS);
-  return { page, args: { check, walk: WALK } };
+  return { page, args: { check, fresh: true, walk: WALK } };
 }
 
 const dumpOf = (text: string) => String(dumpJson('webkit', browser.version, walkOf(text)));

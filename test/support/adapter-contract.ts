@@ -22,10 +22,10 @@ export function walkOf(text: string): RawWalk {
   return answer.walk;
 }
 
-/** A page with a case loaded, and the walk arguments that check that document. */
+/** A page with a case loaded, and the walk arguments that check that document (and lay it out fresh first, as the oracle's do). */
 export interface CaseOnPage {
   page: EnginePage;
-  args: { check: { url: string; nonce: string }; walk: WalkOptions };
+  args: { check: { url: string; nonce: string }; fresh: boolean; walk: WalkOptions };
 }
 
 export interface AdapterUnderTest {

@@ -1,9 +1,9 @@
 // Runs `browser-oracle campaign` (or `summary`) as a child process, as a user would, and reads
 // its journal from the side while it runs.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { descendantsOf, OWNER_ENV } from '../../src/system/processes.js';
+import { descendantsOf } from '../../src/system/processes.js';
 import { ORACLE_BIN, ORACLE_ENV } from './oracle-process.js';
 
 export class CliProcess {
@@ -93,20 +93,4 @@ export async function recordedAtLeast(p: CliProcess, path: string, n: number): P
     if (exited) throw new Error(`the campaign exited before recording ${n} cases:\n${p.stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-/** Live processes started by the oracle whose pid is `owner` (the mark every engine process carries). */
-export function processesOwnedBy(owner: number): number[] {
-  return readdirSync('/proc')
-    .map(Number)
-    .filter((pid) => {
-      if (!Number.isInteger(pid)) return false;
-      try {
-        const state = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (state.slice(state.lastIndexOf(')') + 2)[0] === 'Z') return false;
-        return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`${OWNER_ENV}=${owner}`);
-      } catch {
-        return false;
-      }
-    });
 }

@@ -4,14 +4,18 @@
 // process outlives the oracle, and measures the resident memory of the oracle and its browsers.
 import { readFileSync } from 'node:fs';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { OracleProcess, isAlive, type Line } from './oracle-process.js';
-import { engineProcesses, killAll } from './processes.js';
+import { OracleProcess, type Line } from './oracle-process.js';
+import { engineProcesses, killAll, processesOwnedBy, startOf } from './processes.js';
 import { layoutCorpus } from './layout-corpus.js';
 
 export interface ChaosOptions {
   cases: number;
-  /** A browser is killed after a random pause in this range (ms); null: no kills (a plain soak). */
-  killEveryMs: [number, number] | null;
+  /**
+   * A browser is killed after a random pause in this range, in milliseconds (as browsers die in
+   * the field) or in answers (a pace that a slow machine cannot outrun: between two kills some
+   * cases are always answered); null: no kills (a plain soak).
+   */
+  killEvery: { range: [number, number]; unit: 'ms' | 'answers' } | null;
   /** Every n-th case hangs every engine. */
   hangEvery: number;
   timeoutMs: number;
@@ -33,12 +37,21 @@ export interface ChaosReport {
   finalRssMiB: number;
   /** Resident memory (MiB) of the oracle and everything below it after each tenth of the cases. */
   rssByTenthMiB: number[];
-  orphans: number;
+  /** Processes of the oracle still running after it exited, as "pid name". */
+  orphans: string[];
   exitCode: number | null;
   seconds: number;
 }
 
 const HANG = '<!doctype html><p>hang</p><script>while (true) {}</script>';
+
+function comm(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '(gone)';
+  }
+}
 
 function rssKiB(pid: number): number {
   try {
@@ -52,13 +65,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const corpus = layoutCorpus();
   const oracle = new OracleProcess([`--timeout-ms=${options.timeoutMs}`, ...(options.oracleArgs ?? [])]);
   await oracle.ready();
+  const oracleStart = startOf(oracle.pid)!;
   const start = performance.now();
-  const seen = new Set<number>();
+  /** Every process seen below the oracle, by pid, with its start: the same pid later may be another process. */
+  const seen = new Map<number, number>();
   let peak = 0;
   let last = 0;
   const sample = () => {
     const pids = [oracle.pid, ...oracle.descendants()];
-    for (const pid of pids) seen.add(pid);
+    for (const pid of pids) {
+      const started = startOf(pid);
+      if (started !== undefined) seen.set(pid, started);
+    }
     last = pids.reduce((sum, pid) => sum + rssKiB(pid), 0);
     peak = Math.max(peak, last);
   };
@@ -66,10 +84,19 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
   let kills = 0;
   let running = true;
+  const answers: Line[] = [];
+  let progressed = () => {};
+  /** Resolves once `n` more cases are answered, or the run is over. */
+  const answered = async (n: number) => {
+    const target = answers.length + n;
+    while (running && answers.length < target) await new Promise<void>((resolve) => (progressed = resolve));
+  };
   const killer = (async () => {
-    while (running && options.killEveryMs) {
-      const [lo, hi] = options.killEveryMs;
-      await new Promise((r) => setTimeout(r, lo + Math.random() * (hi - lo)));
+    while (running && options.killEvery) {
+      const [lo, hi] = options.killEvery.range;
+      const pause = lo + Math.random() * (hi - lo);
+      if (options.killEvery.unit === 'ms') await new Promise((r) => setTimeout(r, pause));
+      else await answered(Math.round(pause));
       if (!running) break;
       const engine = ENGINE_NAMES[Math.floor(Math.random() * ENGINE_NAMES.length)]!;
       const victims = engineProcesses(oracle.descendants(), engine);
@@ -82,7 +109,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
   let hangs = 0;
   const rssByTenth: number[] = [];
-  const answers: Line[] = [];
   let next = 0;
   const client = async () => {
     while (next < options.cases) {
@@ -91,6 +117,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (hang) hangs++;
       const c = corpus[i % corpus.length]!;
       answers.push(await oracle.request({ id: `chaos-${i}`, html: hang ? HANG : c.html }));
+      progressed();
       options.onProgress?.(answers.length);
       if (answers.length % Math.max(1, Math.floor(options.cases / 10)) === 0) {
         sample();
@@ -100,6 +127,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   };
   await Promise.all(Array.from({ length: options.window }, client));
   running = false;
+  progressed();
   await killer;
   sample();
   clearInterval(sampler);
@@ -114,6 +142,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       engineErrors[code] = (engineErrors[code] ?? 0) + 1;
     }
   seen.delete(oracle.pid);
+  // Those seen below it that are the same processes still, and any carrying its mark that were
+  // never seen (started and orphaned between two samples).
+  const orphans = new Set([...seen].filter(([pid, started]) => startOf(pid) === started).map(([pid]) => pid));
+  for (const pid of processesOwnedBy(oracle.pid)) if ((startOf(pid) ?? -1) >= oracleStart) orphans.add(pid);
   return {
     cases: options.cases,
     answered: counts.size,
@@ -125,7 +157,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     peakRssMiB: Math.round(peak / 1024),
     finalRssMiB: Math.round(last / 1024),
     rssByTenthMiB: rssByTenth,
-    orphans: [...seen].filter(isAlive).length,
+    orphans: [...orphans].map((pid) => `${pid} ${comm(pid)}`),
     exitCode,
     seconds: Math.round((performance.now() - start) / 1000),
   };

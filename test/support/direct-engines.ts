@@ -8,6 +8,7 @@ import { dumpLimits } from '../../src/coordinator/oracle-service.js';
 import { defaultOptions } from '../../src/api/oracle.js';
 import type { LaunchOptions } from '../../src/farm/launch.js';
 import { FONT_SETS } from '../../src/fonts/font-sets.js';
+import { cLocaleName, localeCacheDir } from '../../src/system/locales.js';
 import { decodeBatchText, decodeWalk, decodeWalkText, type RawWalk } from '../../src/protocol/page-output.js';
 import { ENGINE_NAMES, type EngineName } from '../../src/protocol/schema.js';
 import type { EngineBrowser, EnginePage } from '../../src/workers/engine.js';
@@ -21,6 +22,10 @@ export const WALK = walkOptions(dumpLimits({ ...defaultOptions(), engines: [...E
 /** How the oracle launches an engine by default, with `proxyUrl` as its proxy. */
 export const launchOptions = (proxyUrl: string, overrides: Partial<LaunchOptions> = {}): LaunchOptions => ({
   profile: 'default',
+  locale: 'en-US',
+  // As the oracle compiles it; an adapter's own tests read no language, and WebKitGTK says en-US without it too.
+  cLocale: { name: cLocaleName('en-US'), dir: localeCacheDir() },
+  timezone: 'UTC',
   display: undefined,
   fontconfigFile: FONT_SETS.liberation.fontconfigFile,
   fontDirs: FONT_SETS.liberation.dirs,
@@ -77,7 +82,7 @@ export class DirectEngines {
     try {
       const { url, nonce } = published.documents[engine]!;
       await page.load(url, TIMEOUT_MS);
-      const answer = decodeWalkText(await page.run({ program: 'walk', args: { check: { url, nonce }, walk: WALK } }));
+      const answer = decodeWalkText(await page.run({ program: 'walk', args: { check: { url, nonce }, fresh: true, walk: WALK } }));
       if (!('walk' in answer)) throw new Error(`${engine}: ${id}: ${JSON.stringify(answer).slice(0, 200)}`);
       return answer.walk;
     } finally {

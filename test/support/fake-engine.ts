@@ -1,15 +1,18 @@
 // A LaunchEngine (src/workers/engine.ts) with no browser behind it, for the engine host's unit
 // tests: its pages answer the trusted programs as a real engine's would, or crash, hang, tamper
 // (answer what the trusted code cannot have made), leave the case's document, fail, measure in
-// another viewport, or take the whole browser down — whatever the test planted for the case, on
-// each of its attempts. Never used by an e2e test: those run real engines.
+// another viewport, take the whole browser down, or have a process killed for memory under it —
+// whatever the test planted for the case, on each of its attempts. Never used by an e2e test:
+// those run real engines.
 //
 // A case is named by the test: a case document's two copies are at fake://case/<name>/first and
-// fake://case/<name>/retry (documentOf), and a written case's html is its name.
+// fake://case/<name>/retry (documentOf), and a written case's html is its name. Any other page (the
+// fast path's blank page) loads as planned under its URL, when a plan names it: `hang` or `fail`.
 import { STYLE_PROPERTIES } from '../../src/protocol/schema.js';
 import {
   EngineGoneError,
   VIEWPORT,
+  type Emulated,
   type EngineBrowser,
   type EnginePage,
   type LaunchEngine,
@@ -19,12 +22,26 @@ import type { CaseDocument } from '../../src/workers/host/jobs.js';
 
 /**
  * What a page does with one attempt at a case: `answer` as an engine would; `crash` (the renderer
- * went away); `hang` (never answers); `tamper` (a walk of the wrong shape); `navigate` (the page is
+ * went away); `hang` (never answers while its page lives); `tamper` (a walk of the wrong shape); `navigate` (the page is
  * no longer on the case's document); `fail` (a case document: the driver's call fails; a written
  * case: the page reports it could not write or walk it); `budget` (a written case: the page's time
- * budget ran out before it); `viewport` (a walk measured at 800×483); `exit` (the browser exits).
+ * budget ran out before it); `viewport` (a walk measured at 800×483); `exit` (the browser exits);
+ * `memory` (a process of the engine is killed for memory, through the test's `killForMemory`, and
+ * the call fails as a crash); `memory-hang` (the same, and the call never answers, as a WebKit page
+ * whose network process was killed did).
  */
-export type Behaviour = 'answer' | 'crash' | 'hang' | 'tamper' | 'navigate' | 'fail' | 'budget' | 'viewport' | 'exit';
+export type Behaviour =
+  | 'answer'
+  | 'crash'
+  | 'hang'
+  | 'tamper'
+  | 'navigate'
+  | 'fail'
+  | 'budget'
+  | 'viewport'
+  | 'exit'
+  | 'memory'
+  | 'memory-hang';
 
 /** A case's document as the case server would publish it, for the case named `name`. */
 export function documentOf(name: string, freshStorage = false): CaseDocument {
@@ -61,7 +78,6 @@ const WALK = walkText([VIEWPORT.width, VIEWPORT.height]);
 const OFF_VIEWPORT = walkText([VIEWPORT.width, 483]);
 const TAMPERED = '{"walked":"by the case"}';
 const ELSEWHERE = JSON.stringify({ elsewhere: 'https://elsewhere.example/' });
-const never = () => new Promise<never>(() => {});
 
 export class FakeEngine {
   /** Every browser launched, in order. */
@@ -70,6 +86,10 @@ export class FakeEngine {
   readonly pages: FakePage[] = [];
   private readonly plans = new Map<string, Behaviour[]>();
   private readonly attempts = new Map<string, number>();
+  /** What `memory` and `memory-hang` do first: the memory watch's kill, as the test plants it. */
+  killForMemory: () => void = () => {
+    throw new Error('the test planted a kill for memory but no way to make it');
+  };
 
   readonly launch: LaunchEngine = async () => {
     const browser = new FakeBrowser(this);
@@ -81,6 +101,11 @@ export class FakeEngine {
   plan(name: string, ...behaviours: Behaviour[]): this {
     this.plans.set(name, behaviours);
     return this;
+  }
+
+  /** Whether the test planted anything for `name`. */
+  planned(name: string): boolean {
+    return this.plans.has(name);
   }
 
   /** How many times the case named `name` was attempted (its document's program run, or it was written). */
@@ -108,6 +133,8 @@ class FakeBrowser implements EngineBrowser {
   readonly executables = {};
   readonly guarded = false;
   readonly writesKeepBidi = false;
+  readonly browserWide = [];
+  readonly groupPerPage = false;
   readonly exited: Promise<void>;
   private exit!: () => void;
   gone = false;
@@ -125,9 +152,15 @@ class FakeBrowser implements EngineBrowser {
     return page;
   }
 
+  /** No process: the memory watch reads none (its kills are the test's, through killForMemory). */
+  processGroups(): readonly number[] {
+    return [];
+  }
+
   /** The process goes away: every call of its pages fails from now on. */
   die(): void {
     this.gone = true;
+    for (const page of this.fake.pages) if (page.browser === this) page.end();
     this.exit();
   }
 
@@ -140,10 +173,11 @@ export class FakePage implements EnginePage {
   /** Every URL loaded, in order. */
   readonly loads: string[] = [];
   closed = false;
+  private readonly hung: ((error: Error) => void)[] = [];
 
   constructor(
     private readonly fake: FakeEngine,
-    private readonly browser: FakeBrowser,
+    readonly browser: FakeBrowser,
     /** Its place among the pages the fake engine opened. */
     readonly index: number,
   ) {}
@@ -151,6 +185,14 @@ export class FakePage implements EnginePage {
   async load(url: string): Promise<void> {
     this.alive();
     this.loads.push(url);
+    if (url.startsWith('fake://case/') || !this.fake.planned(url)) return;
+    const behaviour = this.fake.next(url);
+    if (behaviour === 'hang') await this.hang();
+    if (behaviour === 'fail') throw new Error('the driver could not load the page');
+  }
+
+  async emulate(): Promise<Emulated> {
+    throw new Error('the fake engine emulates nothing');
   }
 
   async run(call: ProgramCall): Promise<string> {
@@ -203,12 +245,18 @@ export class FakePage implements EnginePage {
   private befall(behaviour: Behaviour, text: string): Promise<string> {
     switch (behaviour) {
       case 'hang':
-        return never();
+        return this.hang();
       case 'crash':
         return Promise.reject(new EngineGoneError('the renderer crashed'));
       case 'exit':
         this.browser.die();
         return Promise.reject(new EngineGoneError('the browser exited'));
+      case 'memory':
+        this.fake.killForMemory();
+        return Promise.reject(new EngineGoneError('the renderer crashed'));
+      case 'memory-hang':
+        this.fake.killForMemory();
+        return this.hang();
       default:
         return Promise.resolve(text);
     }
@@ -224,6 +272,20 @@ export class FakePage implements EnginePage {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.end();
+  }
+
+  /** Ends every call in flight. */
+  end(): void {
+    for (const reject of this.hung.splice(0)) reject(new EngineGoneError('the page is gone'));
+  }
+
+  /**
+   * A call that never answers while the page lives; closing the page, or the browser going away,
+   * ends it (the adapter contract: a page's close ends every call in flight).
+   */
+  private hang(): Promise<never> {
+    return new Promise((_, reject) => this.hung.push(reject));
   }
 
   private alive(): void {

@@ -1,6 +1,6 @@
 // A small real candidate process for the process client's tests: it speaks the candidate protocol
 // and misbehaves on demand. A case's html is a number, and its dump's root is that many px wide,
-// so a test can tell which case an answer belongs to. Flags (each counts the cases this process
+// so a test can tell which case an answer belongs to (other html: as many px as it has characters). Flags (each counts the cases this process
 // has seen, from 1):
 //   --crash-on N     exits without answering its Nth case
 //   --hang-on N      never answers its Nth case
@@ -55,5 +55,5 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (cases === nth('--stale-on')) say({ id: 'some-earlier-case', dump: dumpOf(999) });
   if (cases === nth('--garbage-on')) say('this is not json');
   else if (cases === nth('--invalid-on')) say({ id: request.id, dump: { engine: 'flaky' } });
-  else say({ id: request.id, dump: dumpOf(Number(request.html)) });
+  else say({ id: request.id, dump: dumpOf(Number.isFinite(Number(request.html)) ? Number(request.html) : request.html!.length) });
 }

@@ -2,9 +2,10 @@
 // text, flex, grid, floats, abspos, tables, writing modes, overflow), each rendered in many
 // seeded variants with a shared page skeleton, so cases are a realistic few hundred lines.
 
-type Rng = () => number;
+export type Rng = () => number;
 
-function rng(seed: number): Rng {
+/** A seeded generator of numbers in [0, 1): the same seed, the same corpus. */
+export function rng(seed: number): Rng {
   let s = seed >>> 0;
   return () => {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
@@ -16,10 +17,10 @@ const WORDS =
   'layout engine oracle ground truth fragment baseline inline block flex grid float table column writing mode overflow scroll margin padding border width height'.split(
     ' ',
   );
-const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+export const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+export const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 const text = (r: Rng, words: number) => Array.from({ length: words }, () => pick(r, WORDS)).join(' ');
-const px = (r: Rng, lo: number, hi: number) => `${(lo + r() * (hi - lo)).toFixed(2)}px`;
+export const px = (r: Rng, lo: number, hi: number) => `${(lo + r() * (hi - lo)).toFixed(2)}px`;
 
 const FAMILIES: Record<string, (r: Rng) => string> = {
   block: (r) =>
@@ -97,6 +98,8 @@ export interface BenchCase {
   id: string;
   family: string;
   html: string;
+  /** Runs after load, before the walk (the generator's --script cases). */
+  script?: string;
 }
 
 /** `perFamily` variants of every family, deterministic for a given count. */
@@ -124,4 +127,61 @@ ${build(r)}
     }
   });
   return cases;
+}
+
+/** What a fixture's page adds to the base stylesheet: mostly nothing, else something that decides the viewport's scrollbars. */
+const SCROLLBAR_STYLES = [
+  '',
+  '',
+  '',
+  '',
+  '::-webkit-scrollbar { width: 15px; height: 15px; }',
+  '::-webkit-scrollbar { width: 8px; }',
+  'html { overflow: scroll; }',
+  'html { overflow-y: auto; scrollbar-gutter: stable; }',
+  'html { scrollbar-width: thin; }',
+  'body { overflow: hidden; }',
+];
+
+/**
+ * Layout fixtures as test suites write them: one tree of nested divs, each styled inline (block,
+ * inline-block, flex or grid, sometimes absolutely placed), over a base stylesheet; about two in
+ * five sized past the viewport, so that it scrolls.
+ */
+export function layoutFixtures(count: number, seed = 1): BenchCase[] {
+  const r = rng(seed);
+  const length = (big: boolean) => pick(r, ['auto', `${int(r, 0, big ? 1400 : 300)}px`, `${int(r, 0, 150)}%`]);
+  const box = (depth: number, big: boolean): string => {
+    const display = pick(r, ['flex', 'flex', 'grid', 'block', 'inline-block', 'inline-flex']);
+    const style = [`display:${display}`];
+    if (r() < 0.25) style.push('position:absolute', `left:${int(r, -20, 400)}px`, `top:${int(r, -20, 700)}px`);
+    if (r() < 0.6) style.push(`width:${length(big)}`);
+    if (r() < 0.6) style.push(`height:${length(big)}`);
+    if (r() < 0.3) style.push(`padding:${int(r, 0, 20)}px`);
+    if (r() < 0.3) style.push(`margin:${int(r, -10, 30)}px`);
+    if (display.endsWith('flex') && r() < 0.6) {
+      style.push(`flex-direction:${pick(r, ['row', 'column', 'row-reverse'])}`, `flex-wrap:${pick(r, ['wrap', 'nowrap'])}`);
+    }
+    if (display === 'grid') style.push(`grid-template-columns:${pick(r, ['1fr', 'auto 1fr', `${int(r, 10, 300)}px minmax(20px,1fr)`])}`);
+    if (r() < 0.3) style.push(`flex-grow:${int(r, 0, 3)}`);
+    if (r() < 0.15) style.push(`overflow:${pick(r, ['hidden', 'auto', 'scroll'])}`);
+    const children = depth < 4 ? int(r, 0, depth === 0 ? 5 : 3) : 0;
+    const inner = Array.from({ length: children }, () => box(depth + 1, big)).join('') + (r() < 0.3 ? text(r, int(r, 1, 6)) : '');
+    return `<div${depth === 0 ? ' id="test-root"' : ''} style="${style.join(';')}">${inner}</div>`;
+  };
+  return Array.from({ length: count }, (_, i) => {
+    const html = `<!doctype html>
+<html>
+<head>
+<meta charset="utf-8">
+<style>
+  body { margin: 0; padding: 0; font: 10px/1 sans-serif; }
+  div { box-sizing: border-box; position: relative; border: 0 solid; margin: 0; padding: 0; }
+  ${pick(r, SCROLLBAR_STYLES)}
+</style>
+</head>
+<body>${box(0, r() < 0.4)}</body>
+</html>`;
+    return { id: `fixture-${seed}-${i}`, family: 'fixture', html };
+  });
 }

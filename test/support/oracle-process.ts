@@ -9,6 +9,13 @@ import { descendantsOf } from '../../src/system/processes.js';
 /** The executable users run: it puts the oracle in a network namespace of its own where it can. */
 export const ORACLE_BIN = fileURLToPath(new URL('../../../bin/browser-oracle', import.meta.url));
 
+/**
+ * A per-case time limit for tests where no case is meant to time out. An ordinary case takes
+ * well under a second on an idle machine and can take many on a loaded one; a limit it could
+ * reach would make the test a measure of the machine.
+ */
+export const UNHURRIED = '--timeout-ms=120000';
+
 /** The environment that runs the oracle on this test's own node. */
 export const ORACLE_ENV = { ...process.env, BROWSER_ORACLE_NODE: process.execPath };
 
@@ -23,8 +30,9 @@ export class OracleProcess {
   private readonly waiters = new Map<string, (line: Line) => void>();
   private readonly child: ChildProcessWithoutNullStreams;
 
-  constructor(args: string[] = [], env: Record<string, string> = {}) {
-    this.child = spawn(ORACLE_BIN, args, { stdio: 'pipe', env: { ...ORACLE_ENV, ...env } });
+  /** `bin`: another build's executable, for benchmarks that hold one build against another. */
+  constructor(args: string[] = [], env: Record<string, string> = {}, bin = ORACLE_BIN) {
+    this.child = spawn(bin, args, { stdio: 'pipe', env: { ...ORACLE_ENV, ...env } });
     this.child.stderr.on('data', (chunk) => (this.stderr += chunk));
     createInterface({ input: this.child.stdout }).on('line', (text) => {
       const line = JSON.parse(text) as Line; // a non-JSON stdout line fails the test right here

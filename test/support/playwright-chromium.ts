@@ -19,7 +19,7 @@ export async function launchPlaywrightChromium(options: LaunchOptions): Promise<
       headless: true,
       executablePath: await chromiumExecutable(options),
       ignoreDefaultArgs: true,
-      args: [...chromiumArgs(options.proxyUrl, options.profile, options.extra.chromiumArgs), ...transportSwitches(userDataDir)],
+      args: [...chromiumArgs(options), ...transportSwitches(userDataDir)],
       env: browserEnv(options),
     });
     browser.once('disconnected', () => void rm(userDataDir, { recursive: true, force: true, maxRetries: 3 }));

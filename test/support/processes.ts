@@ -1,7 +1,8 @@
 // Finds an engine's processes below the oracle, to kill them as a crash would, or to count their
-// CPU time (bench/cpu.ts).
+// CPU time (bench/cpu.ts); and the processes an oracle started that are still running.
 import { readdirSync, readFileSync } from 'node:fs';
 import type { EngineName } from '../../src/protocol/schema.js';
+import { OWNER_ENV } from '../../src/system/processes.js';
 
 function cmdline(pid: number): string {
   try {
@@ -64,4 +65,39 @@ export function survivors(leader: number): number[] {
       }
     })
     .map(Number);
+}
+
+/** The fields of `pid`'s stat after its command name (which may hold spaces and parentheses), or undefined once it is gone. */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * When `pid` started (clock ticks since boot), or undefined once it is gone or a zombie. A pid
+ * names one process only for a while: pid_max is 32768 here, and a loaded machine gives every pid
+ * out again within minutes, so a process seen during a long run is the same one later only if
+ * its start is the same.
+ */
+export function startOf(pid: number): number | undefined {
+  const fields = statFields(pid);
+  return fields && fields[0] !== 'Z' ? Number(fields[19]) : undefined;
+}
+
+/** Live processes started by the oracle whose pid is `owner` (the mark every engine process carries). */
+export function processesOwnedBy(owner: number): number[] {
+  return readdirSync('/proc')
+    .map(Number)
+    .filter((pid) => {
+      if (!Number.isInteger(pid) || startOf(pid) === undefined) return false;
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`${OWNER_ENV}=${owner}`);
+      } catch {
+        return false;
+      }
+    });
 }

@@ -39,6 +39,17 @@ test('kill: exited resolves once no process of the group is alive, and the folde
   assert.equal(existsSync(folder), false);
 });
 
+test('what the browser writes to its temporary folder is inside its own folder, and goes with it', BOUNDED, async () => {
+  const browser = await startBrowser(standIn('mkdir "$TMPDIR/org.example.Singleton" && echo "$TMPDIR" >&2; sleep 300'));
+  const temp = await new Promise<string>((resolve) => browser.stderr.once('line', resolve));
+  const folder = (await readFile(`/proc/${browser.pid}/cmdline`, 'utf8')).split('\0')[4]!;
+  assert.equal(temp, folder);
+  assert.ok(existsSync(join(folder, 'org.example.Singleton')));
+  browser.kill();
+  await browser.exited;
+  assert.equal(existsSync(folder), false);
+});
+
 test('a browser that exits takes its helpers with it; its failure is its exit and its last five stderr lines', BOUNDED, async () => {
   const browser = await startBrowser(standIn('sleep 300 & for i in 1 2 3 4 5 6 7; do echo line $i >&2; done; exit 3'));
   await browser.exited;

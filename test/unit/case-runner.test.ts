@@ -2,8 +2,9 @@
 // fake engine (test/support/fake-engine.ts): no browser. The runner is given a page from the pool
 // and a batch from the queue, as an engine host's lane gives them; the real fast path writes the
 // batches and the geometry task's walk job runs on a case's own document.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import type { LaunchOptions } from '../../src/farm/launch.js';
 import { OracleError } from '../../src/protocol/errors.js';
 import type { RawWalk } from '../../src/protocol/page-output.js';
@@ -12,6 +13,7 @@ import { CaseRunner } from '../../src/workers/host/case-runner.js';
 import { EngineQueue, type Pending } from '../../src/workers/host/engine-queue.js';
 import { FastPath, geometryJob } from '../../src/workers/host/fast-path.js';
 import type { Job } from '../../src/workers/host/jobs.js';
+import { MemoryWatcher } from '../../src/workers/host/memory-watch.js';
 import { PagePool } from '../../src/workers/host/page-pool.js';
 import { walkJob } from '../../src/workers/tasks/geometry.js';
 import { walkOptions } from '../../src/workers/worker-context.js';
@@ -21,6 +23,22 @@ import { FakeEngine, documentOf, type FakePage } from '../support/fake-engine.js
 const TIMEOUT_MS = 3_000;
 const WALK = walkOptions({ maxNodes: 1000, maxFragments: 4000, maxBytes: 1 << 20 });
 const BLANK = 'fake://blank';
+const MiB = 1024 * 1024;
+/** The fake engine's memory budget; a kill for memory reports twice as much. */
+const BUDGET = 512 * MiB;
+/** Never, in a test: the kills are the ones the fake engine's cases plant. */
+const NO_SAMPLES_MS = 3_600_000;
+
+/** The stand-in processes the memory watch killed, each a real process in a group of its own, as an engine's renderer is. */
+const standIns: number[] = [];
+after(() => {
+  for (const pid of standIns)
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // killed by the watch, as planned
+    }
+});
 
 /** A case as the queue holds it, recording every way it ends. */
 interface Case extends Pending {
@@ -29,9 +47,10 @@ interface Case extends Pending {
 }
 
 /** The case `name` on its own document (it ran script, say). */
-const own = (name: string): Job => walkJob('chromium', documentOf(name), WALK, 'void 0');
+const own = (name: string): Job => walkJob('chromium', documentOf(name), WALK, 'void 0', false);
 /** The script-free case `name`, for the fast path (its html is its name). */
-const written = (name: string): Job => geometryJob(name, null, BLANK, WALK, walkJob('chromium', documentOf(name), WALK, null));
+const written = (name: string): Job =>
+  geometryJob(name, null, BLANK, WALK, false, walkJob('chromium', documentOf(name), WALK, null, false));
 
 function caseOf(name: string, job: Job): Case {
   const ends: Case['ends'] = [];
@@ -52,14 +71,22 @@ async function host(fake: FakeEngine, pages = 1, maxBatch = 8) {
   const supervisor: BrowserSupervisor = new BrowserSupervisor('chromium', fake.launch, {} as LaunchOptions, () => pool.browserLost());
   const pool = new PagePool(supervisor, pages);
   const queue = new EngineQueue();
-  const fastPath = new FastPath('chromium', () => supervisor.writesKeepBidi, pages, maxBatch, TIMEOUT_MS);
-  const runner = new CaseRunner('chromium', supervisor, pool, queue, fastPath, TIMEOUT_MS);
+  const fastPath = new FastPath('chromium', () => supervisor.writesKeepBidi, maxBatch, TIMEOUT_MS);
+  const watcher = new MemoryWatcher(BUDGET, NO_SAMPLES_MS);
+  const memory = watcher.watch('chromium', supervisor);
+  // The watch finds a stand-in over the budget and kills it, as it would a renderer.
+  fake.killForMemory = () => {
+    const standIn = spawn('sleep', ['600'], { detached: true, stdio: 'ignore' });
+    standIns.push(standIn.pid!);
+    memory.check([{ pid: standIn.pid!, group: standIn.pid!, name: 'renderer', rss: 2 * BUDGET, own: 2 * BUDGET }]);
+  };
+  const runner = new CaseRunner('chromium', supervisor, pool, queue, fastPath, TIMEOUT_MS, memory, pages);
   await supervisor.current();
   await pool.start();
   /** A page takes the next batch and the runner runs it; what the batch left queued stays queued. */
   const step = async () => {
     const slot = await pool.take(60_000);
-    const batch = queue.next((run, queued) => fastPath.pick(slot, run, queued));
+    const batch = queue.next((run, queued) => fastPath.pick(slot, run, queued, pages));
     await runner.run(slot, batch);
     return batch as Case[];
   };
@@ -71,7 +98,11 @@ async function host(fake: FakeEngine, pages = 1, maxBatch = 8) {
       for (const c of cases) queue.push(c);
       while (queue.size) await step();
     },
-    close: () => pool.close().then(() => supervisor.close()),
+    close: () =>
+      pool
+        .close()
+        .then(() => supervisor.close())
+        .then(() => watcher.close()),
   };
 }
 
@@ -258,5 +289,95 @@ test('a batch cut short by its time budget leaves the rest of its cases queued, 
     cases.map((c) => codeOf(c)),
     ['walk', 'walk', 'walk', 'walk'],
   );
+  await h.close();
+});
+
+test('a process killed for memory under a case is retried once on a fresh page; a second kill is memory_exceeded, however the driver reported it', async () => {
+  const fake = new FakeEngine()
+    .plan('twice', 'memory', 'memory')
+    .plan('once', 'memory', 'answer')
+    .plan('hung', 'memory-hang', 'memory-hang');
+  const h = await host(fake);
+  const cases = ['twice', 'once', 'hung'].map((name) => caseOf(name, own(name)));
+  await h.run(...cases);
+  assert.deepEqual(
+    cases.map((c) => [c.name, codeOf(c), c.ends.length, fake.attemptsAt(c.name)]),
+    [
+      ['twice', 'memory_exceeded', 1, 2],
+      ['once', 'walk', 1, 2],
+      // A call left hanging by the kill is the memory's doing too, not the case's time.
+      ['hung', 'memory_exceeded', 1, 2],
+    ],
+  );
+  assert.match(
+    String((cases[0]!.ends[0] as { error: Error }).error.message),
+    /^chromium used 1 GiB, over 512 MiB \(--max-engine-memory\); its renderer process was killed$/,
+  );
+  for (const name of ['twice', 'once', 'hung']) {
+    const [first, second] = loads(fake, name);
+    assert.deepEqual([first?.[1], second?.[1]], ['first', 'retry'], `${name}: each copy once, the retry's second`);
+    assert.notEqual(first![0], second![0], `${name}: the second run is on another page`);
+  }
+  await h.close();
+});
+
+test('a written batch in which a process is killed for memory runs each case again alone: only the guilty one is memory_exceeded', async () => {
+  const fake = new FakeEngine().plan('big', 'memory');
+  const h = await host(fake);
+  const cases = ['a', 'big', 'b'].map((name) => caseOf(name, written(name)));
+  await h.run(...cases);
+  assert.deepEqual(
+    cases.map((c) => [c.name, codeOf(c), c.ends.length]),
+    [
+      ['a', 'walk', 1],
+      ['big', 'memory_exceeded', 1],
+      ['b', 'walk', 1],
+    ],
+  );
+  await h.close();
+});
+
+test('a failure with no kill for memory under it keeps its own code, a kill before the case notwithstanding', async () => {
+  const fake = new FakeEngine().plan('earlier', 'memory', 'answer').plan('crashes', 'crash');
+  const h = await host(fake);
+  const earlier = caseOf('earlier', own('earlier'));
+  await h.run(earlier);
+  const crashes = caseOf('crashes', own('crashes'));
+  await h.run(crashes);
+  assert.equal(codeOf(earlier), 'walk');
+  assert.equal(codeOf(crashes), 'engine_crashed', 'the kill was an earlier case’s');
+  await h.close();
+});
+
+test('a blank page that outlives a case’s time has spent it: a lone written case is case_timeout, a batch runs again case by case', async () => {
+  const lone = new FakeEngine().plan(BLANK, 'hang');
+  let h = await host(lone);
+  const alone = caseOf('alone', written('alone'));
+  await h.run(alone);
+  assert.deepEqual([codeOf(alone), alone.ends.length], ['case_timeout', 1]);
+  assert.equal(lone.attemptsAt('alone'), 0, 'it was never written: its blank page never came');
+  await h.close();
+
+  const batched = new FakeEngine().plan(BLANK, 'hang', 'answer');
+  h = await host(batched);
+  const cases = ['a', 'b'].map((name) => caseOf(name, written(name)));
+  await h.run(...cases);
+  assert.deepEqual(
+    cases.map((c) => [c.name, codeOf(c), c.ends.length]),
+    [
+      ['a', 'walk', 1],
+      ['b', 'walk', 1],
+    ],
+    'nobody knows which case to blame: each runs by itself, and the next blank page loads',
+  );
+  await h.close();
+});
+
+test('a blank page that fails to load is the page’s fault, not the case’s: the case runs again on a fresh page', async () => {
+  const fake = new FakeEngine().plan(BLANK, 'fail', 'answer');
+  const h = await host(fake);
+  const one = caseOf('one', written('one'));
+  await h.run(one);
+  assert.deepEqual([codeOf(one), one.ends.length, fake.attemptsAt('one')], ['walk', 1, 1]);
   await h.close();
 });

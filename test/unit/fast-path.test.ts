@@ -53,8 +53,26 @@ test('a case that may turn on bidi processing is told apart from one that cannot
     '<p>a&rlm;b</p>',
     '<p>\u200f</p>',
     '<style>p::after{content:"\\5d0"}</style><p>x</p>',
+    '<style>p::after{content:"\\00202e"}</style><p>x</p>',
+    '<p>&#8235;x</p>',
+    '<p>&#X627</p>',
+    // Gecko counts UTF-16 code units: the astral right-to-left blocks' lead surrogates too.
+    '<p>\u{10900}</p>',
+    '<p>\u{1e900}</p>',
+    '<p>&#x10900;</p>',
   ];
-  const cannot = ['<p style="direction:ltr">x</p>', '<div id="dir">x</div>', '<p dir="ltr">x</p>', '<p>caf\u00e9 \u4e2d\u6587</p>'];
+  const cannot = [
+    '<p style="direction:ltr">x</p>',
+    '<div id="dir">x</div>',
+    '<p dir="ltr">x</p>',
+    '<p>caf\u00e9 \u4e2d\u6587</p>',
+    // Escapes of left-to-right or neutral characters: a test font's comment with a zero-width
+    // space matched every case of a fixture corpus.
+    '<style>/* &#8203; */ @font-face{font-family:t;src:url(t.woff)}</style><p>x</p>',
+    '<p>&#169; &#x2014; &#65;</p>',
+    '<style>.a\\:b{content:"\\2014"}</style><p class="a:b">x</p>',
+    '<p>&#99999999999;</p>',
+  ];
   for (const html of may) assert.equal(mayEnableBidi(html), true, html);
   for (const html of cannot) assert.equal(mayEnableBidi(html), false, html);
 });

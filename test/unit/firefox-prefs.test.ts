@@ -7,6 +7,9 @@ import { firefoxPrefs } from '../../src/workers/engines/firefox/prefs.js';
 
 const launch: LaunchOptions = {
   profile: 'default',
+  locale: 'en-US',
+  cLocale: { name: 'en_US.UTF-8', dir: '/nonexistent' },
+  timezone: 'UTC',
   display: undefined,
   fontconfigFile: FONT_SETS.square.fontconfigFile,
   fontDirs: FONT_SETS.square.dirs,
@@ -24,4 +27,9 @@ test("content processes may read every folder of the launch's font set, each as 
 
 test('a pref the user gives wins over the font folders, as over every other pref of the oracle', () => {
   assert.equal(firefoxPrefs({ ...launch, extra: { firefoxPrefs: { [WHITELIST]: '/mine/' } } })[WHITELIST], '/mine/');
+});
+
+test("Firefox's built-in add-ons stay off: the application scope they install from is not enabled", () => {
+  const APPLICATION_SCOPE = 4; // AddonManager.SCOPE_APPLICATION
+  assert.equal(Number(firefoxPrefs(launch)['extensions.enabledScopes']) & APPLICATION_SCOPE, 0);
 });

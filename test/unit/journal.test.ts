@@ -363,7 +363,10 @@ test('files that are not a journal are refused with one line', () => {
   const newer = new Database(join(dir, 'newer.sqlite'));
   newer.pragma('user_version = 99');
   newer.close();
-  assert.match(refused(join(dir, 'newer.sqlite')), /: written by a newer browser-oracle \(journal schema 99; this one knows up to 2\)$/);
+  assert.match(
+    refused(join(dir, 'newer.sqlite')),
+    new RegExp(`: written by a newer browser-oracle \\(journal schema 99; this one knows up to ${MIGRATIONS.length}\\)$`),
+  );
 
   assert.equal(refused(join(dir, 'missing.sqlite'), { mustExist: true }), `--db ${join(dir, 'missing.sqlite')}: no such journal`);
   writeFileSync(join(dir, 'empty.sqlite'), '');
@@ -379,15 +382,18 @@ test('an empty file becomes a journal, and reopening keeps its schema', () => {
   writeFileSync(path, '');
   Journal.open(path).close();
   const sql = new Database(path, { readonly: true });
-  assert.equal(sql.pragma('user_version', { simple: true }), 2);
+  assert.equal(sql.pragma('user_version', { simple: true }), MIGRATIONS.length);
   assert.equal(sql.pragma('journal_mode', { simple: true }), 'wal');
   assert.deepEqual(sql.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all(), [
+    'candidate_outcomes',
     'cases',
     'outcomes',
+    'reduction_candidates',
     'reduction_outcomes',
     'reductions',
     'reports',
     'runs',
+    'self_checks',
   ]);
   sql.close();
   Journal.open(path).close();

@@ -55,6 +55,9 @@ function journalOf(records: CaseRecord[], reductions: Map<string, Reduction>): R
     runs: () => [RUN],
     firstInBucket: (signature) => records.find((r) => r.signature === signature),
     reduction: (key: CaseKey) => reductions.get(key.id),
+    // No candidate was judged in these journals (summarize gives no candidate part).
+    candidate: () => undefined,
+    firstInCandidateBucket: () => undefined,
   };
 }
 

@@ -20,7 +20,9 @@ import type { CaseService } from '../../src/coordinator/stdio.js';
 import { voteGeometry } from '../../src/comparator/vote.js';
 import { encodeJson } from '../../src/protocol/wire.js';
 import type { Answer, CaseOp, Request, RequestOf } from '../../src/protocol/ops.js';
-import { response } from '../fixtures/dumps/load.js';
+import { dump, response } from '../fixtures/dumps/load.js';
+import type { DumpSource, SourceOutcome } from '../../src/engine-under-test/source.js';
+import type { CandidateCase, CandidateDump } from '../../src/protocol/candidate-schema.js';
 
 const root = mkdtempSync(join(tmpdir(), 'run-campaign-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -45,6 +47,8 @@ class FakeOracle implements Pick<CaseService, 'run'> {
   constructor(
     private readonly auto = true,
     private readonly fail?: string,
+    /** Answer with the engines' dumps too, as a vote request with dumps does. */
+    private readonly dumps = false,
   ) {}
 
   async run<K extends CaseOp>(op: K, request: RequestOf<K>): Promise<Answered<K>> {
@@ -55,8 +59,13 @@ class FakeOracle implements Pick<CaseService, 'run'> {
     this.inFlight--;
     if (request.id === this.fail) throw new Error('the farm fell over');
     const html = 'html' in request ? request.html : '';
-    const answer = { id: request.id, vote: html?.includes('outlier') ? VOTES.outlier : VOTES.unanimous } as Answer<K>;
-    return { answer, versions: {} };
+    const outlier = html?.includes('outlier');
+    const vote = { id: request.id, vote: outlier ? VOTES.outlier : VOTES.unanimous };
+    if (!this.dumps) return { answer: vote as Answer<K>, versions: {} };
+    const given = Object.entries(response(outlier ? 'text-line' : 'agree').dumps);
+    const dumps = Object.fromEntries(given.map(([engine, d]) => [engine, encodeJson(d)]));
+    const versions = Object.fromEntries(given.map(([engine, d]) => [engine, d.engine_version]));
+    return { answer: { ...vote, dumps } as Answer<K>, versions };
   }
 
   /** Lets every waiting case finish. */
@@ -94,7 +103,7 @@ test('every case is run once, at most `concurrency` at a time, and recorded; a s
   const first = await runCampaign(
     options(journal, oracle, await ndjson(lines)(), { concurrency: 3, onRecorded: (r) => recorded.push(r.id), onSkipped: () => skipped++ }),
   );
-  assert.deepEqual(first, { reason: 'done', recorded: 11, skipped: 1, findings: 4, ran: 10, runSeconds: first.runSeconds });
+  assert.deepEqual(first, { reason: 'done', recorded: 11, skipped: 1, judged: 0, findings: 4, ran: 10, runSeconds: first.runSeconds });
   assert.equal(skipped, 1, 'the repeated line is skipped');
   assert.equal(oracle.ran.length, 10, 'the invalid line is never run');
   assert.equal(oracle.maxInFlight, 3);
@@ -226,5 +235,58 @@ test('a case the oracle cannot run stops the campaign with an error; the cases a
   assert.equal(error.message, 'the farm fell over');
   assert.equal(error.result.recorded, 2);
   assert.equal(journal.summary().cases, 2);
+  journal.close();
+});
+
+/** A stand-in engine under test: it answers with the unanimous fixture's Chromium dump as its own, and counts what it was asked. */
+class StandInCandidate implements DumpSource {
+  readonly name = 'stand-in';
+  readonly version = '1';
+  readonly supports = undefined;
+  readonly asked: string[] = [];
+
+  async run(request: CandidateCase): Promise<SourceOutcome> {
+    this.asked.push(request.id);
+    if (request.html.includes('unsupported')) return { kind: 'unsupported', what: 'float: left' };
+    return { kind: 'dump', dump: { ...dump('agree', 'chromium'), engine: this.name } as CandidateDump };
+  }
+
+  async close(): Promise<void> {}
+}
+
+test('a candidate answers every layout case in its transaction; resumed with it, a case recorded without its answer is judged alone, and then skipped', async () => {
+  const path = join(root, 'candidate.sqlite');
+  const oracle = new FakeOracle(true, undefined, true);
+  const candidate = new StandInCandidate();
+  const lines = [...cases(3), JSON.stringify({ id: 'u', html: '<p>unsupported</p>' })];
+  // The first run has no candidate: the browsers' side alone.
+  let journal = openJournal(path);
+  await runCampaign(options(journal, oracle, await ndjson(lines.slice(0, 2))()));
+  journal.close();
+  // The second has one: the two recorded cases go to it alone, the two new ones to both.
+  journal = openJournal(path);
+  const judged: string[] = [];
+  const second = await runCampaign(options(journal, oracle, await ndjson(lines)(), { candidate, onJudged: (c) => judged.push(c.verdict) }));
+  assert.deepEqual([second.recorded, second.judged, second.skipped], [2, 2, 0]);
+  assert.deepEqual(judged, ['pass', 'pass']);
+  assert.equal(oracle.ran.length, 4, 'the engines ran each case once over both runs');
+  assert.deepEqual([...candidate.asked].sort(), ['c0', 'c1', 'c2', 'u']);
+  // The third asks nobody anything.
+  const third = await runCampaign(options(journal, oracle, await ndjson(lines)(), { candidate }));
+  assert.deepEqual([third.recorded, third.judged, third.skipped], [0, 0, 4]);
+  assert.equal(candidate.asked.length, 4);
+  const summary = journal.summary().candidate!;
+  assert.deepEqual([summary.name, summary.version], ['stand-in', '1']);
+  assert.deepEqual(summary.verdicts, { pass: 3, fail: 0, parse_divergence: 0, discarded: 0, no_majority: 0, unsupported: 1, error: 0 });
+  assert.deepEqual(summary.buckets, [{ signature: 'candidate stand-in | unsupported | float', count: 1, example: 'u' }]);
+  assert.deepEqual(
+    [...journal.caseLines()].map((c) => [c.id, c.candidate]),
+    [
+      ['c0', { verdict: 'pass', signature: null }],
+      ['c1', { verdict: 'pass', signature: null }],
+      ['c2', { verdict: 'pass', signature: null }],
+      ['u', { verdict: 'unsupported', signature: 'candidate stand-in | unsupported | float', unsupported: 'float: left' }],
+    ],
+  );
   journal.close();
 });

@@ -9,21 +9,16 @@ import { voteTraces } from '../../src/comparator/trace-vote.js';
 import { bucketOf, signatureOf } from '../../src/comparator/signature.js';
 import { caseSignature } from '../../src/campaign/case-record.js';
 import { answered } from '../support/answers.js';
+import { traceFixture } from '../support/trace-fixture.js';
 
 type Engine = 'chromium' | 'firefox' | 'webkit';
 
 /** A trace of `engine` recording `[label, value]` pairs, in that order. */
 function trace(engine: Engine, values: [string, string][]): Trace {
-  const records: TraceRecord[] = values.map(([label, value], seq) => ({ seq, kind: 'value', label, value }));
-  return {
+  return traceFixture(
     engine,
-    engine_version: '1',
-    profile: 'default',
-    origin: 'http://localhost:1',
-    is_secure_context: true,
-    timed_out: false,
-    records,
-  };
+    values.map(([label, value], seq): TraceRecord => ({ seq, kind: 'value', label, value })),
+  );
 }
 
 const subtests: [string, string][] = [

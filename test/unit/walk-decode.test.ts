@@ -52,3 +52,20 @@ test('a walk that indexes past its strings, or is inconsistent, is page_tampered
   };
   for (const [what, change] of Object.entries(bad)) assert.throws(() => decodeWalkText(pageWalk(change)), tampered, what);
 });
+
+test("the relayout check's second walk is decoded as a walk of its own, and nothing else is taken for one", () => {
+  const second = JSON.parse(pageWalk({ bounding: [0, 0, 800, 600, 8, 8, 700, 0] }));
+  const answer = decodeWalkText(pageWalk({ relayout: second }));
+  assert.ok('walk' in answer);
+  assert.deepEqual(answer.walk.relayout?.bounding, [0, 0, 800, 600, 8, 8, 700, 0]);
+  assert.deepEqual(answer.walk.relayout?.tags, ['HTML', 'BODY']);
+  assert.equal(answer.walk.relayout?.relayout, undefined);
+  assert.ok(!('relayout' in (decodeWalkText(pageWalk()) as { walk: object }).walk));
+  const bad = {
+    'a relayout of its own': { ...second, relayout: second },
+    'a too-large answer': { tooLarge: { nodes: 9 } },
+    'a walk with an index past its strings': { ...second, tags: [0, 4] },
+    'not a walk': 'walk',
+  };
+  for (const [what, relayout] of Object.entries(bad)) assert.throws(() => decodeWalkText(pageWalk({ relayout })), tampered, what);
+});

@@ -27,7 +27,8 @@ export const taffy: LayoutEngine = {
   name: 'taffy',
   version: `taffy-layout ${version}`,
   keepsContents: false,
-  supports: (fonts) => supportsOf(fonts, {}),
+  // Taffy lays an absolutely positioned box out in its parent (style.ts refuses any other containing block).
+  supports: (fonts) => supportsOf(fonts, { absolute: 'parent' }),
   layout(page, fonts) {
     const tree = new TaffyTree();
     tree.disableRounding();

@@ -121,10 +121,13 @@ const BASE_PROPERTIES: Record<string, string[]> = {
   'white-space': ['normal', 'nowrap'],
 };
 
-/** A candidate's `supports`: the base narrowed (`drop`: properties or single terms it does not map) and widened (`add`). */
+/**
+ * A candidate's `supports`: the base narrowed (`drop`: properties or single terms it does not map)
+ * and widened (`add`), and where its absolutely positioned boxes' containing blocks may be.
+ */
 export function supportsOf(
   fonts: FontMode,
-  changes: { drop?: Record<string, string[] | true>; add?: Record<string, string[]> },
+  changes: { drop?: Record<string, string[] | true>; add?: Record<string, string[]>; absolute?: CandidateSupports['absolute'] },
 ): CandidateSupports {
   const properties: Record<string, string[]> = {};
   for (const [property, terms] of Object.entries({ ...BASE_PROPERTIES, ...changes.add })) {
@@ -134,5 +137,10 @@ export function supportsOf(
   }
   // Under the square font `line-height: normal` is exact (round(1.2 em)); with Ahem it is not.
   if (fonts === 'square') properties['line-height'] = [...(properties['line-height'] ?? []), 'normal'];
-  return { properties, text: fonts === 'square' ? ['*'] : ['Ahem'], script: false };
+  return {
+    properties,
+    text: fonts === 'square' ? ['*'] : ['Ahem'],
+    script: false,
+    ...(changes.absolute ? { absolute: changes.absolute } : {}),
+  };
 }

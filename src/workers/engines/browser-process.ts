@@ -73,7 +73,8 @@ export async function startBrowser(spec: BrowserSpec): Promise<BrowserProcess> {
   }
   const child = spawn(spec.executable, spec.args(folder), {
     detached: true,
-    env: spec.env,
+    // Its temporary files (Chromium's singleton folder, for one) go in its folder, so a browser killed hard leaves none in /tmp.
+    env: { ...spec.env, TMPDIR: folder },
     // Whatever a page makes the browser print (Firefox's dump() writes to stdout) must not reach the oracle's stdout.
     stdio: ['ignore', 'ignore', 'pipe', ...Array.from({ length: spec.pipes ?? 0 }, () => 'pipe' as const)],
   });

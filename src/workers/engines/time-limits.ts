@@ -17,4 +17,11 @@ export function withDeadline<T>(promise: Promise<T>, ms: number, late: () => Err
   });
 }
 
+/**
+ * How long one step of a browser's start (its first answer, its session) may take. A browser that
+ * cannot start exits, and is told apart by its exit; this bounds only one that hangs, so it is
+ * generous: on a loaded 2-core machine (load 27) a start took 45 s.
+ */
+export const START_LIMIT_MS = 120_000;
+
 function noop(): void {}

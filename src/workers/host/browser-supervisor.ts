@@ -4,6 +4,7 @@
 import type { LaunchOptions } from '../../farm/launch.js';
 import type { Executables } from '../../protocol/launch-options.js';
 import type { EngineName } from '../../protocol/schema.js';
+import type { EmulationFeature } from '../../protocol/emulation-schema.js';
 import { log } from '../../system/log.js';
 import type { EngineBrowser, EnginePage, LaunchEngine } from '../engine.js';
 import { backOff } from './backoff.js';
@@ -21,6 +22,8 @@ export class BrowserSupervisor {
   guarded = false;
   /** Whether written documents keep bidi processing on (src/workers/engine.ts). */
   writesKeepBidi = false;
+  /** The emulation features that take the whole browser (src/workers/engine.ts). */
+  browserWide: readonly EmulationFeature[] = [];
   /** The executables it runs, from the first launch on. */
   executables: Executables = {};
 
@@ -54,6 +57,16 @@ export class BrowserSupervisor {
     }
   }
 
+  /** The process groups of the running browser (none while it is being launched). */
+  processGroups(): readonly number[] {
+    return this.browser?.processGroups() ?? [];
+  }
+
+  /** Whether each of those groups is one page's own browser (src/workers/engine.ts). */
+  get groupPerPage(): boolean {
+    return this.browser?.groupPerPage ?? false;
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     const browser = this.browser ?? (await this.launching?.catch(() => undefined));
@@ -68,6 +81,7 @@ export class BrowserSupervisor {
       this.version = browser.version;
       this.guarded = browser.guarded;
       this.writesKeepBidi = browser.writesKeepBidi;
+      this.browserWide = browser.browserWide;
       this.executables = browser.executables;
       void browser.exited.then(() => this.lose(browser, 'its process exited'));
       return browser;

@@ -13,6 +13,7 @@ import { EngineQueue } from './engine-queue.js';
 import { FastPath } from './fast-path.js';
 import type { RawWalk } from '../../protocol/page-output.js';
 import type { DocumentJob, Job, WriteJob } from './jobs.js';
+import type { MemoryWatcher } from './memory-watch.js';
 import { PagePool, type Slot } from './page-pool.js';
 
 /** How long beyond its own timeout a case waits for a page while its engine relaunches. */
@@ -33,18 +34,31 @@ export class EngineHost {
   private readonly runner: CaseRunner;
   private closing = false;
   private lanes: Promise<void>[] = [];
+  /** Lanes running a batch or a case now: the others share what is queued. */
+  private running = 0;
 
   constructor(
     readonly engine: EngineName,
     launchEngine: LaunchEngine,
     options: LaunchOptions,
     private readonly settings: HostSettings,
+    memory: MemoryWatcher,
   ) {
     this.supervisor = new BrowserSupervisor(engine, launchEngine, options, () => this.pool.browserLost());
     this.pool = new PagePool(this.supervisor, settings.pages);
     this.queue = new EngineQueue();
-    this.fastPath = new FastPath(engine, () => this.supervisor.writesKeepBidi, settings.pages, settings.maxBatch, settings.timeoutMs);
-    this.runner = new CaseRunner(engine, this.supervisor, this.pool, this.queue, this.fastPath, settings.timeoutMs);
+    this.fastPath = new FastPath(engine, () => this.supervisor.writesKeepBidi, settings.maxBatch, settings.timeoutMs);
+    const watched = memory.watch(engine, this.supervisor);
+    this.runner = new CaseRunner(
+      engine,
+      this.supervisor,
+      this.pool,
+      this.queue,
+      this.fastPath,
+      settings.timeoutMs,
+      watched,
+      settings.pages,
+    );
   }
 
   /** The build this host runs. */
@@ -103,12 +117,17 @@ export class EngineHost {
         for (const pending of this.queue.expire(Date.now() - this.settings.timeoutMs - PAGE_WAIT_MS)) pending.reject(error);
         continue;
       }
-      const batch = this.queue.next((run, queued) => this.fastPath.pick(slot, run, queued));
+      const batch = this.queue.next((run, queued) => this.fastPath.pick(slot, run, queued, this.settings.pages - this.running));
       if (!batch.length) {
         this.pool.give(slot);
         continue;
       }
-      await this.runner.run(slot, batch);
+      this.running++;
+      try {
+        await this.runner.run(slot, batch);
+      } finally {
+        this.running--;
+      }
     }
   }
 }

@@ -7,7 +7,8 @@ import type { ServedDocument } from '../../farm/tasks.js';
 import type { RawWalk } from '../../protocol/page-output.js';
 import type { CaseCheck } from '../../page/programs.js';
 import type { WalkOptions } from '../../page/walk.js';
-import type { EnginePage } from '../engine.js';
+import type { Emulate } from '../../protocol/emulation-schema.js';
+import type { Emulated, EnginePage } from '../engine.js';
 
 /** A case document (its copies, each served once), and how the page is replaced after it. */
 export interface CaseDocument extends ServedDocument {
@@ -21,8 +22,16 @@ export interface DocumentJob<R = unknown> {
   document: CaseDocument;
   /** How much longer than a case's time the op may take (a trace's own completion timeout). */
   extraMs: number;
-  /** The op's work on the loaded page; `check` names the document the trusted in-page code must find itself on. */
-  run(page: EnginePage, check: CaseCheck): Promise<R>;
+  /**
+   * Applied to the page before the document loads and undone once the run settled (a trace's
+   * emulation); one that takes the whole browser runs with no other case of that browser (case-runner.ts).
+   */
+  emulate?: Emulate;
+  /**
+   * The op's work on the loaded page; `check` names the document the trusted in-page code must
+   * find itself on, `emulation` what the driver made of `emulate` (when the job had one).
+   */
+  run(page: EnginePage, check: CaseCheck, emulation: Emulated['outcomes'] | undefined): Promise<R>;
 }
 
 /** A script-free geometry case, for the fast path; `fallback` is the same case loaded as its own document, should the parsed markup turn out script-capable. */
@@ -32,6 +41,8 @@ export interface WriteJob {
   /** The page the fast path writes into: its CSP forbids page script. */
   blankUrl: string;
   walk: WalkOptions;
+  /** Walk again after a fresh layout (the relayout check). */
+  relayout: boolean;
   fallback: DocumentJob<RawWalk>;
   /** May turn on its document's bidi processing, which then stays on for cases written after it (fast-path.ts). */
   bidi: boolean;

@@ -90,6 +90,11 @@ export class PagePool {
     this.opening.add(replacing);
   }
 
+  /** Resolves once every page being opened now is open (or given up): none of them then opens under a case that started after. */
+  async replacementsOpened(): Promise<void> {
+    await Promise.all([...this.opening]);
+  }
+
   /** The browser went away: its free pages went with it. */
   browserLost(): void {
     for (const slot of this.free.splice(0)) this.retire(slot, false);

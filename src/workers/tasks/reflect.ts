@@ -47,7 +47,7 @@ async function readProbes(
   maxBytes: number,
 ): Promise<[string | null, IdlValue][]> {
   const answer = decodeReflectionText(
-    await page.run({ program: 'reflect', args: { check, probes, maxBytes }, script: caseScript(script) }),
+    await page.run({ program: 'reflect', args: { check, fresh: true, probes, maxBytes }, script: caseScript(script) }),
     probes.length,
   );
   if ('elsewhere' in answer || 'scriptError' in answer) throw detourError(answer);

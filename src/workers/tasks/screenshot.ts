@@ -25,7 +25,7 @@ export const screenshot: Task<'screenshot'> = async (task, ctx) => {
 };
 
 async function picture(engine: EngineName, page: EnginePage, check: CaseCheck, script: string | null): Promise<Uint8Array> {
-  await settle(page, { check, painted: true }, caseScript(script));
+  await settle(page, { check, fresh: true, painted: true }, caseScript(script));
   const shot = decodeScreenshot(await page.screenshot());
   if (shot.width !== VIEWPORT.width || shot.height !== VIEWPORT.height)
     throw new PageFault(`${engine} took a ${shot.width}×${shot.height} screenshot, not ${VIEWPORT.width}×${VIEWPORT.height}`);

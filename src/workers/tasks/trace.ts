@@ -1,7 +1,10 @@
-// The `trace` op: on each engine, its trace page (the recorder installs itself first), the
-// request's script run through the recorder's hook, the trace decoded and checked once it ends,
-// serialized in the contract's key order, and voted when asked. The page is then retired with its
-// storage: every trace page shares one real origin.
+// The `trace` op: on each engine, its trace page (the recorder installs itself first, after the
+// request's emulation is applied to the page), the request's script run through the recorder's
+// hook, the trace decoded and checked once it ends, serialized in the contract's key order with
+// the record of what the driver applied when the request asked for emulation (the worker's own,
+// never the page's), and voted when asked. The page is then retired with its storage: every trace
+// page shares one real origin.
+import { emulationRecord } from '../../protocol/emulation-schema.js';
 import { OracleError } from '../../protocol/errors.js';
 import { inAnswerOrder } from '../../protocol/ops.js';
 import { decodeTraceText, type TraceOutcome } from '../../protocol/page-output.js';
@@ -16,13 +19,14 @@ import { eachEngine, errorsField, perEngine, type Task } from './task.js';
 
 export const trace: Task<'trace'> = async (task, ctx) => {
   const { results, errors } = await eachEngine(task, ctx, async (engine, host) => {
-    const outcome = await host.submit({
+    const { outcome, emulation } = await host.submit({
       kind: 'document',
       document: { ...task.documents[engine]!, freshStorage: true },
       // The recorder ends a trace that never calls trace.done() by itself, that much later (the
       // case server serves the page with the same timeout).
       extraMs: task.request.timeout_ms ?? TRACE_TIMEOUT.defaultMs,
-      run: (page, check) => runTrace(page, check, task.request.script),
+      ...(task.request.emulate ? { emulate: task.request.emulate } : {}),
+      run: async (page, check, emulation) => ({ outcome: await runTrace(page, check, task.request.script), emulation }),
     });
     const { origin, secure, timedOut, records } = outcome;
     if (records === null)
@@ -35,6 +39,7 @@ export const trace: Task<'trace'> = async (task, ctx) => {
       is_secure_context: secure,
       timed_out: timedOut,
       records,
+      emulation: emulation && emulationRecord(emulation),
     };
     try {
       return { trace, text: encodeJson(trace as WireValue) as JsonText<Trace> };

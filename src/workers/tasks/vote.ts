@@ -5,7 +5,7 @@ import { inAnswerOrder } from '../../protocol/ops.js';
 import { encodeJson } from '../../protocol/wire.js';
 import { columnarFromRaw } from '../../comparator/columnar.js';
 import { voteColumnar } from '../../comparator/vote.js';
-import { dumpsOf, timingOf, walkEach } from './geometry.js';
+import { dumpsOf, relayoutOf, timingOf, walkEach } from './geometry.js';
 import { errorsField, perEngine, type Task } from './task.js';
 
 export const vote: Task<'vote'> = async (task, ctx) => {
@@ -13,6 +13,7 @@ export const vote: Task<'vote'> = async (task, ctx) => {
   const columnar = perEngine(results, (w, engine) => columnarFromRaw(w.walk, engine));
   return inAnswerOrder('vote', {
     vote: encodeJson(voteColumnar({ dumps: columnar, errors })),
+    relayout: task.request.relayout ? relayoutOf(results) : undefined,
     dumps: task.request.dumps ? dumpsOf(results) : undefined,
     errors: errorsField(errors),
     timing: task.request.timing ? timingOf(results) : undefined,

@@ -6,7 +6,7 @@ import type { EngineBrowser, EnginePage } from '../../engine.js';
 import { checkViewport } from '../viewport-check.js';
 import { withGrace } from '../time-limits.js';
 import type { CdpConnection } from './connection.js';
-import { PAGE_EMULATION, WINDOW_BOUNDS } from './emulation.js';
+import { pageEmulation, WINDOW_BOUNDS, type PageCommand } from './emulation.js';
 import { ChromiumPage } from './page.js';
 import type { ChromiumProcess } from './process.js';
 import { PROFILE_PERMISSIONS } from './switches.js';
@@ -21,6 +21,10 @@ import type { ProfileName } from '../../../protocol/schema.js';
  * - Target.detachedFromTarget (browser): a session id, a target id — the page's target closed.
  * - Inspector.targetCrashed (page): no fields — its renderer died.
  * - Inspector.detached (page): a reason in Chromium's own words.
+ * - DeviceAccess.deviceRequestPrompted (page, only once an emulated Bluetooth adapter enabled the
+ *   domain there): a chooser's id and the devices it offers, which the emulation simulated.
+ * - WebAuthn.credentialAdded and its kin (page, only once an emulated authenticator enabled the
+ *   domain there): a credential of a few hundred bytes; not routed.
  * Whatever else came would be dropped unread past EVENT_MAX_BYTES (connection.ts).
  */
 
@@ -32,20 +36,26 @@ export class ChromiumBrowser implements EngineBrowser {
   readonly engine = 'chromium' as const;
   readonly guarded = false;
   readonly writesKeepBidi = false;
+  readonly groupPerPage = false;
+  readonly browserWide = ['bluetooth'] as const;
   readonly exited: Promise<void>;
   /** Pages by their session. */
   private readonly pages = new Map<string, ChromiumPage>();
   private readonly connection: CdpConnection;
+  private readonly emulation: readonly PageCommand[];
 
   private constructor(
     private readonly process: ChromiumProcess,
     private readonly profile: ProfileName,
+    locale: string,
     /** As Playwright's browser.version() reported it, so engine_version is unchanged. */
     readonly version: string,
+    private readonly userAgent: string,
     readonly executables: Executables,
   ) {
     this.connection = process.connection;
     this.exited = process.exited;
+    this.emulation = pageEmulation(locale);
     this.connection.onEvent((method, params, sessionId) => this.route(method, params, sessionId));
     void this.connection.closed.then(() => {
       for (const page of this.pages.values()) page.gone('the browser went away');
@@ -53,9 +63,13 @@ export class ChromiumBrowser implements EngineBrowser {
   }
 
   /** The browser on a started Chromium, once it answers: its version is the product's, past its "Chrome/". */
-  static async start(process: ChromiumProcess, profile: ProfileName, executables: Executables): Promise<ChromiumBrowser> {
-    const { product } = await process.connection.send<{ product: string }>('Browser.getVersion');
-    return new ChromiumBrowser(process, profile, product.slice(product.indexOf('/') + 1), executables);
+  static async start(
+    process: ChromiumProcess,
+    { profile, locale }: { profile: ProfileName; locale: string },
+    executables: Executables,
+  ): Promise<ChromiumBrowser> {
+    const { product, userAgent } = await process.connection.send<{ product: string; userAgent: string }>('Browser.getVersion');
+    return new ChromiumBrowser(process, profile, locale, product.slice(product.indexOf('/') + 1), userAgent, executables);
   }
 
   async newPage(_options: { freshStorage: boolean }): Promise<EnginePage> {
@@ -76,12 +90,15 @@ export class ChromiumBrowser implements EngineBrowser {
         browserContextId,
       });
       const { sessionId } = await this.connection.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
-      page = new ChromiumPage(this.connection, sessionId, targetId, browserContextId, () => this.dispose(sessionId, browserContextId));
+      page = new ChromiumPage(this.connection, sessionId, targetId, browserContextId, () => this.dispose(sessionId, browserContextId), {
+        profilePermissions: permissions,
+        userAgent: this.userAgent,
+      });
       this.pages.set(sessionId, page);
       const { windowId } = await this.connection.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId });
       await Promise.all([
         this.connection.send('Browser.setWindowBounds', { windowId, bounds: WINDOW_BOUNDS }),
-        ...PAGE_EMULATION.map(({ method, params }) => this.connection.send(method, params, { sessionId })),
+        ...this.emulation.map(({ method, params }) => this.connection.send(method, params, { sessionId })),
       ]);
       await checkViewport('chromium', page);
       return page;
@@ -90,6 +107,10 @@ export class ChromiumBrowser implements EngineBrowser {
       else await withGrace(this.connection.send('Target.disposeBrowserContext', { browserContextId }), PAGE_CLOSE_GRACE_MS);
       throw error;
     }
+  }
+
+  processGroups(): readonly number[] {
+    return [this.process.pid];
   }
 
   /** Closes the browser, then kills its process group (whatever it did); the user data folder goes with it. */
@@ -109,6 +130,9 @@ export class ChromiumBrowser implements EngineBrowser {
         break;
       case 'Inspector.targetCrashed':
         this.pages.get(sessionId!)?.gone('its renderer crashed');
+        break;
+      case 'DeviceAccess.deviceRequestPrompted':
+        this.pages.get(sessionId!)?.devicePrompted(params);
         break;
       case 'Inspector.detached':
         this.pages.get(sessionId!)?.gone(`its session was detached (${String(params.reason)})`);

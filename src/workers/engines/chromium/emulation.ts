@@ -21,22 +21,29 @@ const FONT_FAMILIES = {
   fantasy: 'Impact',
 };
 
-/** The page's emulation, in Playwright's order; the window's size is set beside it (windowBounds). */
-export const PAGE_EMULATION: readonly PageCommand[] = [
+/** The 800×600 viewport and screen at scale 1, in `screenOrientation` (CDP's ScreenOrientation). */
+export const deviceMetrics = (screenOrientation: { angle: number; type: string }): PageCommand => ({
+  method: 'Emulation.setDeviceMetricsOverride',
+  params: {
+    mobile: false,
+    width: VIEWPORT.width,
+    height: VIEWPORT.height,
+    screenWidth: VIEWPORT.width,
+    screenHeight: VIEWPORT.height,
+    deviceScaleFactor: 1,
+    screenOrientation,
+  },
+});
+
+/**
+ * The page's emulation, in Playwright's order, then the locale every page runs in (the oracle's
+ * --locale: headless Chromium's Intl follows no switch, see switches.ts); the window's size is
+ * set beside it (windowBounds).
+ */
+export const pageEmulation = (locale: string): readonly PageCommand[] => [
   // document.hasFocus() and :focus as in a focused window.
   { method: 'Emulation.setFocusEmulationEnabled', params: { enabled: true } },
-  {
-    method: 'Emulation.setDeviceMetricsOverride',
-    params: {
-      mobile: false,
-      width: VIEWPORT.width,
-      height: VIEWPORT.height,
-      screenWidth: VIEWPORT.width,
-      screenHeight: VIEWPORT.height,
-      deviceScaleFactor: 1,
-      screenOrientation: { angle: 0, type: 'landscapePrimary' },
-    },
-  },
+  deviceMetrics({ angle: 0, type: 'landscapePrimary' }),
   { method: 'Page.setFontFamilies', params: { fontFamilies: FONT_FAMILIES } },
   // Playwright's defaults for a context that names none: light, no-preference, none, no-preference.
   {
@@ -51,6 +58,7 @@ export const PAGE_EMULATION: readonly PageCommand[] = [
       ],
     },
   },
+  { method: 'Emulation.setLocaleOverride', params: { locale } },
 ];
 
 /** The headless window is resized to the viewport too (window.outerWidth and outerHeight say so); headless has no insets. */

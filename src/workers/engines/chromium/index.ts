@@ -4,7 +4,7 @@
 // Playwright's page session received, and kept, every console call in full).
 import type { LaunchEngine } from '../../engine.js';
 import { browserEnv } from '../env.js';
-import { withDeadline } from '../time-limits.js';
+import { START_LIMIT_MS, withDeadline } from '../time-limits.js';
 import { ChromiumBrowser } from './browser.js';
 import { ConnectionClosedError } from './connection.js';
 import { chromiumExecutable } from './executable.js';
@@ -13,21 +13,14 @@ import { chromiumArgs } from './switches.js';
 
 export { SYSTEM_CHROMIUM } from './executable.js';
 
-/** From spawn to its first answer: a second or two, unless the machine is very busy. */
-const START_TIMEOUT_MS = 30_000;
-
 export const launchChromium: LaunchEngine = async (options) => {
   const executable = await chromiumExecutable(options);
-  const chromium = await startChromium(
-    executable,
-    chromiumArgs(options.proxyUrl, options.profile, options.extra.chromiumArgs),
-    browserEnv(options),
-  );
+  const chromium = await startChromium(executable, chromiumArgs(options), browserEnv(options));
   try {
     const browser = await withDeadline(
-      ChromiumBrowser.start(chromium, options.profile, { chromium: executable }),
-      START_TIMEOUT_MS,
-      () => new Error(`chromium did not answer on its DevTools pipe within ${START_TIMEOUT_MS} ms`),
+      ChromiumBrowser.start(chromium, options, { chromium: executable }),
+      START_LIMIT_MS,
+      () => new Error(`chromium did not answer on its DevTools pipe within ${START_LIMIT_MS} ms`),
     );
     chromium.started();
     return browser;

@@ -6,9 +6,12 @@
 // script runs in the main world as a classic script (Runtime.evaluate).
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import type { ProgramName } from '../../../page/sources.js';
-import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
+import type { Emulate } from '../../../protocol/emulation-schema.js';
+import { aroundScript, EngineGoneError, type Emulated, type EnginePage, type ProgramCall } from '../../engine.js';
+import { applyEach } from '../emulate.js';
+import { chromiumOverrides } from './overrides.js';
 import { PROGRAM_CALLS } from '../program-calls.js';
-import { withDeadline } from '../time-limits.js';
+import { withDeadline, withGrace } from '../time-limits.js';
 import {
   AnswerTooLargeError,
   CdpError,
@@ -47,6 +50,8 @@ const LOADED = `() => new Promise((resolve) => {
 const TARGET_GONE = /Target crashed|Target closed|Session with given id not found|No target with given id|Not attached to an active page/i;
 /** How CDP words a call whose document went away under it (the case navigated), the page still alive. */
 const CONTEXT_GONE = /Execution context was destroyed|Cannot find context with specified id|Inspected target navigated or closed/i;
+/** How long undoing a browser-wide emulation may take before the case goes on without it. */
+const UNDO_GRACE_MS = 5_000;
 
 interface Evaluated {
   result: { value?: unknown };
@@ -68,7 +73,38 @@ export class ChromiumPage implements EnginePage {
     readonly browserContextId: string,
     /** Disposes of the browser context, bounded in time. */
     private readonly dispose: () => Promise<void>,
+    /** What an emulated page keeps of its browser: the profile's permissions and the user agent. */
+    private readonly browserSettings: { profilePermissions: readonly string[]; userAgent: string },
   ) {}
+
+  /** Answers the page's device choosers, once an emulation has asked for it. */
+  private answerPrompt: ((prompt: { id: string; devices: { id: string }[] }) => void) | undefined;
+
+  /** The page opened a device chooser (DeviceAccess.deviceRequestPrompted; enabled only for an emulated adapter). */
+  devicePrompted(params: Record<string, unknown>): void {
+    const { id, devices } = params as { id?: unknown; devices?: unknown };
+    if (typeof id === 'string' && Array.isArray(devices)) this.answerPrompt?.({ id, devices: devices as { id: string }[] });
+  }
+
+  async emulate(emulate: Emulate, _origin: string): Promise<Emulated> {
+    const { work, undo } = chromiumOverrides(emulate, {
+      page: (method, params = {}) => this.send(method, params),
+      browser: (method, params = {}) => this.connection.send(method, params),
+      browserContextId: this.browserContextId,
+      ...this.browserSettings,
+      onDevicePrompt: (answer) => {
+        this.answerPrompt = answer;
+      },
+    });
+    return this.track(() =>
+      applyEach(
+        emulate,
+        work,
+        (error) => this.asGone(error),
+        () => withGrace(undo(), UNDO_GRACE_MS),
+      ),
+    );
+  }
 
   /** The page (its target, its renderer, or the browser) is gone for good: every operation fails. */
   gone(reason: string): void {
@@ -97,15 +133,13 @@ export class ChromiumPage implements EnginePage {
 
   async run(call: ProgramCall): Promise<string> {
     return this.calling(async () => {
-      if (typeof call.script === 'string') {
-        if (scriptAfterFonts(call.program)) {
-          const settled = await this.program('settle', { check: (call.args as { check?: unknown }).check });
-          // Not on the case's document: the program would say the same.
-          if (settled !== '{"settled":true}') return settled;
-        }
-        await this.script(call.script);
-      }
-      return this.program(call.program, call.args);
+      if (typeof call.script !== 'string') return this.program(call.program, call.args);
+      const { settle, args } = aroundScript(call);
+      const settled = await this.program('settle', settle);
+      // Not on the case's document: the program would say the same.
+      if (settled !== '{"settled":true}') return settled;
+      await this.script(call.script);
+      return this.program(call.program, args);
     });
   }
 

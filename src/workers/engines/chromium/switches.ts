@@ -1,6 +1,7 @@
 // Chromium's launch switches, by concern (Playwright keeps a chromiumSwitches.ts the same way):
 // what playwright-core 1.60 passed, which made every Chromium dump before this adapter, then the
 // oracle's own.
+import type { LaunchOptions } from '../../../farm/launch.js';
 import type { ProfileName } from '../../../protocol/schema.js';
 
 /**
@@ -26,8 +27,11 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
   'msEdgeUpdateLaunchServicesPreferredVersion',
 ];
 
+/** playwright-core 1.60's own --enable-features list; one switch carries it with the profile's (Chromium keeps the last). */
+const PLAYWRIGHT_ENABLED_FEATURES = ['CDPScreenshotNewSurface'];
+
 /**
- * playwright-core 1.60's chromiumSwitches() but its --disable-features (above), in its order,
+ * playwright-core 1.60's chromiumSwitches() but its --disable-features and --enable-features (above), in its order,
  * then what its launch added for `headless: true` without a sandbox (chromium.ts
  * _innerDefaultArgs). Its one repeated switch (--disable-search-engine-choice-screen) is passed once.
  */
@@ -46,7 +50,6 @@ const PLAYWRIGHT_SWITCHES = [
   '--disable-dev-shm-usage',
   '--disable-edgeupdater',
   '--disable-extensions',
-  '--enable-features=CDPScreenshotNewSurface',
   '--allow-pre-commit-input',
   '--disable-hang-monitor',
   '--disable-ipc-flooding-protection',
@@ -102,28 +105,55 @@ const ORACLE_SWITCHES = [
   `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...ORACLE_DISABLED_FEATURES].join(',')}`,
 ];
 
+/**
+ * The language every page runs in: the UI language and navigator.language. Headless Chromium's
+ * Intl keeps the language of its only translation (Debian ships en-US alone) whatever these say,
+ * so every page also gets Emulation.setLocaleOverride (emulation.ts).
+ */
+const language = (locale: string) => [`--lang=${locale}`, `--accept-lang=${locale}`];
+
 /** Every request goes to the oracle's proxy, loopback included, so a case reaches no port but its own documents'. */
 function isolation(proxyUrl: string): string[] {
   return [`--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
 }
 
-/** Launch profiles (docs/protocol.md, "Launch profiles"): `media` gives a fake camera and microphone. */
+/**
+ * Launch profiles (docs/protocol.md, "Launch profiles"): `media` gives a fake camera and microphone;
+ * `devices` turns Web Bluetooth on, whose adapter a trace may then simulate (BluetoothEmulation
+ * answers without it, and requestDevice() says the adapter is not available).
+ */
 const PROFILE_ARGS: Record<ProfileName, string[]> = {
   default: [],
   media: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--enable-unsafe-swiftshader'],
+  devices: [],
 };
+const PROFILE_FEATURES: Record<ProfileName, string[]> = { default: [], media: [], devices: ['WebBluetooth'] };
 
 /**
  * Granted on every browser context, as CDP names them (Playwright's `camera` and `microphone`);
  * the fake-UI flag answers the prompt, but getUserMedia still rejects without them.
  */
-export const PROFILE_PERMISSIONS: Record<ProfileName, string[]> = { default: [], media: ['videoCapture', 'audioCapture'] };
+export const PROFILE_PERMISSIONS: Record<ProfileName, string[]> = { default: [], media: ['videoCapture', 'audioCapture'], devices: [] };
 
 /**
- * Playwright's switches, the oracle's, the profile's, the user's (`extra`), then network
- * isolation's, which none may undo (Chromium takes a switch's last value). The transport's
- * (--user-data-dir, --remote-debugging-pipe, --no-startup-window) are the process's to add.
+ * Playwright's switches, the oracle's (one --enable-features with the profile's features among
+ * them), the language's, the profile's, the user's (`extra`), then network isolation's, which none
+ * may undo (Chromium takes a switch's last value). The transport's (--user-data-dir,
+ * --remote-debugging-pipe, --no-startup-window) are the process's to add.
  */
-export function chromiumArgs(proxyUrl: string, profile: ProfileName, extra: readonly string[] = []): string[] {
-  return [...PLAYWRIGHT_SWITCHES, ...ORACLE_SWITCHES, ...PROFILE_ARGS[profile], ...extra, ...isolation(proxyUrl)];
+export function chromiumArgs({
+  proxyUrl,
+  profile,
+  locale,
+  extra,
+}: Pick<LaunchOptions, 'proxyUrl' | 'profile' | 'locale' | 'extra'>): string[] {
+  return [
+    ...PLAYWRIGHT_SWITCHES,
+    ...ORACLE_SWITCHES,
+    `--enable-features=${[...PLAYWRIGHT_ENABLED_FEATURES, ...PROFILE_FEATURES[profile]].join(',')}`,
+    ...language(locale),
+    ...PROFILE_ARGS[profile],
+    ...(extra.chromiumArgs ?? []),
+    ...isolation(proxyUrl),
+  ];
 }

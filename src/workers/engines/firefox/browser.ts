@@ -7,6 +7,7 @@ import { checkViewport } from '../viewport-check.js';
 import type { BidiConnection } from './connection.js';
 import { withGrace } from '../time-limits.js';
 import { FirefoxPage, PAGE_CLOSE_GRACE_MS } from './page.js';
+import type { Marionette } from './marionette.js';
 import type { FirefoxProcess } from './process.js';
 
 /**
@@ -33,6 +34,8 @@ export class FirefoxBrowser implements EngineBrowser {
   readonly engine = 'firefox' as const;
   readonly guarded = false;
   readonly writesKeepBidi = true;
+  readonly groupPerPage = false;
+  readonly browserWide = ['authenticator'] as const;
   readonly exited: Promise<void>;
   /** Pages by their top-level context. */
   private readonly pages = new Map<string, FirefoxPage>();
@@ -46,8 +49,11 @@ export class FirefoxBrowser implements EngineBrowser {
     /** The same field Playwright's browser.version() reports, so engine_version is unchanged. */
     readonly version: string,
     readonly executables: Executables,
+    /** Under the launch profile `devices`: its virtual authenticators. */
+    private readonly marionette: Marionette | undefined,
   ) {
     this.exited = process.exited;
+    void this.exited.then(() => marionette?.close());
     connection.onEvent((method, params) => this.route(method, params));
     connection.closed.then(() => {
       for (const page of this.pages.values()) page.gone('the browser went away');
@@ -55,11 +61,16 @@ export class FirefoxBrowser implements EngineBrowser {
   }
 
   /** Starts the session on a connected Firefox: the version, prompts, events. */
-  static async start(process: FirefoxProcess, connection: BidiConnection, executables: Executables): Promise<FirefoxBrowser> {
+  static async start(
+    process: FirefoxProcess,
+    connection: BidiConnection,
+    executables: Executables,
+    marionette?: Marionette,
+  ): Promise<FirefoxBrowser> {
     const session = await connection.send<{ capabilities: { browserVersion?: string } }>('session.new', { capabilities: CAPABILITIES });
     const version = session.capabilities.browserVersion;
     if (!version) throw new Error('firefox-esr reported no browserVersion');
-    const browser = new FirefoxBrowser(process, connection, version, executables);
+    const browser = new FirefoxBrowser(process, connection, version, executables, marionette);
     await connection.send('session.subscribe', { events: EVENTS });
     return browser;
   }
@@ -83,7 +94,7 @@ export class FirefoxBrowser implements EngineBrowser {
       ]);
       // A window, as Playwright's pages are: tabs other than a window's selected one are hidden.
       const { context } = await this.connection.send<{ context: string }>('browsingContext.create', { type: 'window', userContext });
-      page = new FirefoxPage(this.connection, context, userContext, () => this.pages.delete(context));
+      page = new FirefoxPage(this.connection, context, userContext, () => this.pages.delete(context), this.marionette);
       this.pages.set(context, page);
       await checkViewport('firefox', page);
       return page;
@@ -92,6 +103,10 @@ export class FirefoxBrowser implements EngineBrowser {
       else await withGrace(this.connection.send('browser.removeUserContext', { userContext }), PAGE_CLOSE_GRACE_MS);
       throw error;
     }
+  }
+
+  processGroups(): readonly number[] {
+    return [this.process.pid];
   }
 
   /** Ends the session, then kills the process group (whatever the session did); the profile goes with it. */
@@ -124,6 +139,8 @@ export class FirefoxBrowser implements EngineBrowser {
         // Without MOZ_CRASHREPORTER_SHUTDOWN a crashed content process leaves its pages showing this.
         if (typeof params.url === 'string' && params.url.startsWith('about:tabcrashed')) {
           this.pages.get(context!)?.gone('its content process crashed');
+        } else {
+          this.pages.get(context!)?.navigated();
         }
         break;
       case 'browsingContext.contextDestroyed':

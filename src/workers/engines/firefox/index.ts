@@ -4,22 +4,22 @@
 import type { LaunchEngine } from '../../engine.js';
 import { FirefoxBrowser } from './browser.js';
 import { BidiConnection } from './connection.js';
+import { Marionette } from './marionette.js';
 import { SYSTEM_FIREFOX, startFirefox } from './process.js';
-import { withDeadline } from '../time-limits.js';
-
-/** From the BiDi address to a session: seconds at most, unless Firefox is stuck. */
-const SESSION_TIMEOUT_MS = 30_000;
+import { START_LIMIT_MS, withDeadline } from '../time-limits.js';
 
 export const launchFirefox: LaunchEngine = async (options) => {
   const executable = options.paths.firefox ?? SYSTEM_FIREFOX;
   const firefox = await startFirefox(options, executable);
   try {
     return await withDeadline(
-      BidiConnection.open(`${firefox.wsUrl}/session`).then((connection) =>
-        FirefoxBrowser.start(firefox, connection, { firefox: executable }),
-      ),
-      SESSION_TIMEOUT_MS,
-      () => new Error(`firefox-esr did not start a WebDriver BiDi session within ${SESSION_TIMEOUT_MS} ms`),
+      (async () => {
+        const connection = await BidiConnection.open(`${firefox.wsUrl}/session`);
+        const marionette = options.profile === 'devices' ? await Marionette.open(firefox.profile) : undefined;
+        return FirefoxBrowser.start(firefox, connection, { firefox: executable }, marionette);
+      })(),
+      START_LIMIT_MS,
+      () => new Error(`firefox-esr did not start a WebDriver BiDi session within ${START_LIMIT_MS} ms`),
     );
   } catch (error) {
     firefox.kill();

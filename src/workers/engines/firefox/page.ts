@@ -3,10 +3,12 @@
 // there); a case's own script runs in the main world. Firefox may never answer a call whose
 // document went away (a crashed content process), so the browser tells the page about such events
 // and the page fails its in-flight calls itself.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import type { ProgramName } from '../../../page/sources.js';
-import { EngineGoneError, scriptAfterFonts, type EnginePage, type ProgramCall } from '../../engine.js';
+import type { Emulate } from '../../../protocol/emulation-schema.js';
+import { aroundScript, EngineGoneError, type Emulated, type EnginePage, type ProgramCall } from '../../engine.js';
+import { applyEach, type FeatureWork } from '../emulate.js';
+import type { Marionette } from './marionette.js';
 import { PROGRAM_CALLS } from '../program-calls.js';
 import { withDeadline, withGrace } from '../time-limits.js';
 import { BidiError, ConnectionClosedError, type BidiConnection } from './connection.js';
@@ -16,8 +18,13 @@ import { fromRemoteValue, toLocalValue, type RemoteValue } from './remote-value.
 const SANDBOX = 'browser-oracle';
 /** removeUserContext answers in milliseconds even for a hung page; this bounds a dead one. */
 export const PAGE_CLOSE_GRACE_MS = 5_000;
-/** How long a realm's end waits for the tab-crashed page that would make it a crash. */
-const CRASH_SETTLE_MS = 300;
+/**
+ * How long a call whose document went away waits for what comes next in its window: the
+ * tab-crashed page (a crash) or another document (the case left). The wait ends at the first of
+ * them, so this bounds only a window where neither comes; a fixed short wait misread crashes on a
+ * loaded machine, where the crash page can take seconds.
+ */
+const SETTLE_LIMIT_MS = 10_000;
 
 type EvaluateResult =
   | { type: 'success'; result: RemoteValue }
@@ -32,6 +39,10 @@ interface InFlight {
 export class FirefoxPage implements EnginePage {
   private goneReason: string | undefined;
   private readonly inFlight = new Set<InFlight>();
+  /** Another document committed in the window while a call was in flight: the case left. */
+  private leftDuringCall = false;
+  /** Calls waiting to learn whether their document went away by a crash or by the case. */
+  private readonly settling = new Set<() => void>();
 
   constructor(
     private readonly connection: BidiConnection,
@@ -41,13 +52,85 @@ export class FirefoxPage implements EnginePage {
     readonly userContext: string,
     /** Called once the page is closed, so the browser stops routing its events. */
     private readonly forget: () => void,
+    /** The browser's Marionette, under the launch profile `devices` (its virtual authenticators). */
+    private readonly marionette: Marionette | undefined,
   ) {}
+
+  /**
+   * WebDriver BiDi's emulation module on the page's own window (measured on firefox-esr 153:
+   * geolocation, time zone, locale and orientation, and the permission geolocation needs, without
+   * which the position waits on a prompt no one answers); the virtual authenticator through
+   * Marionette, for the whole browser, removed by `undo`. Sensors, Compute Pressure and Web
+   * Bluetooth are not in this build.
+   */
+  async emulate(emulate: Emulate, origin: string): Promise<Emulated> {
+    const contexts = [this.context];
+    const { geolocation, timezone, locale, screen_orientation, authenticator } = emulate;
+    const work: FeatureWork = {};
+    if (geolocation)
+      work.geolocation = async () => {
+        const { accuracy = 1, ...rest } = geolocation;
+        await this.connection.send('permissions.setPermission', {
+          descriptor: { name: 'geolocation' },
+          state: 'granted',
+          origin,
+          userContext: this.userContext,
+        });
+        await this.connection.send('emulation.setGeolocationOverride', { coordinates: { ...rest, accuracy }, contexts });
+      };
+    if (timezone) work.timezone = async () => void (await this.connection.send('emulation.setTimezoneOverride', { timezone, contexts }));
+    if (locale) work.locale = async () => void (await this.connection.send('emulation.setLocaleOverride', { locale, contexts }));
+    if (screen_orientation)
+      work.screen_orientation = async () =>
+        void (await this.connection.send('emulation.setScreenOrientationOverride', { screenOrientation: screen_orientation, contexts }));
+    let authenticatorId: string | undefined;
+    const { marionette } = this;
+    if (authenticator && marionette)
+      work.authenticator = async () => {
+        // Firefox answers a WebAuthn call only from the focused window ("CredentialsContainer
+        // request is not allowed"), and a page opened after another is not (measured).
+        await this.connection.send('browsingContext.activate', { context: this.context });
+        const id = await marionette.send<unknown>('WebAuthn:AddVirtualAuthenticator', {
+          isUserConsenting: true,
+          ...authenticator,
+        });
+        if (typeof id !== 'string' || !id) throw new Error('WebAuthn:AddVirtualAuthenticator: no authenticator id');
+        authenticatorId = id;
+      };
+    const undo = () =>
+      withGrace(
+        authenticatorId && marionette ? marionette.send('WebAuthn:RemoveVirtualAuthenticator', { authenticatorId }) : Promise.resolve(),
+        PAGE_CLOSE_GRACE_MS,
+      );
+    return this.track('call', () => applyEach(emulate, work, (error) => this.emulationGone(error), undo));
+  }
+
+  /** A page or browser gone under an emulation command; any other refusal is that feature's failure. */
+  private emulationGone(error: unknown): EngineGoneError | undefined {
+    if (error instanceof EngineGoneError) return error;
+    if (this.goneReason !== undefined) return new EngineGoneError(`firefox: ${this.goneReason}`);
+    if (error instanceof ConnectionClosedError || (error instanceof BidiError && error.error === 'no such frame'))
+      return new EngineGoneError(`firefox: ${error.message}`);
+    return undefined;
+  }
 
   /** The page (its window, its content process, or the browser) is gone for good: every operation fails. */
   gone(reason: string): void {
     if (this.goneReason !== undefined) return;
     this.goneReason = reason;
     for (const op of this.inFlight) op.reject(new EngineGoneError(`firefox: ${reason}`));
+    this.settle();
+  }
+
+  /** A document other than the tab-crashed page committed in the window. */
+  navigated(): void {
+    if ([...this.inFlight].some((op) => op.kind === 'call')) this.leftDuringCall = true;
+    this.settle();
+  }
+
+  private settle(): void {
+    for (const resolve of this.settling) resolve();
+    this.settling.clear();
   }
 
   /**
@@ -63,15 +146,18 @@ export class FirefoxPage implements EnginePage {
     });
   }
 
-  /** What a call whose document went away met: a crash if the tab-crashed page follows within moments, else the case left. */
+  /** What a call whose document went away met: a crash if the tab-crashed page follows, else the case left. */
   private async leftOrCrashed(): Promise<Error> {
-    await sleep(CRASH_SETTLE_MS);
+    if (this.goneReason === undefined && !this.leftDuringCall) {
+      await withGrace(new Promise<void>((resolve) => this.settling.add(resolve)), SETTLE_LIMIT_MS);
+    }
     return this.goneReason === undefined
       ? new OracleError('page_tampered', 'the case left its document during the call')
       : new EngineGoneError(`firefox: ${this.goneReason}`);
   }
 
   async load(url: string, timeoutMs: number): Promise<void> {
+    this.leftDuringCall = false;
     try {
       await this.track('load', () =>
         withDeadline(
@@ -91,15 +177,13 @@ export class FirefoxPage implements EnginePage {
   async run(call: ProgramCall): Promise<string> {
     try {
       return await this.track('call', async () => {
-        if (typeof call.script === 'string') {
-          if (scriptAfterFonts(call.program)) {
-            // The script runs once the case's fonts have settled, and only on the case's own document.
-            const settled = await this.program('settle', { check: (call.args as { check?: unknown }).check });
-            if (!isSettled(settled)) return settled;
-          }
-          await this.evaluateScript(call.script);
-        }
-        return this.program(call.program, call.args);
+        if (typeof call.script !== 'string') return this.program(call.program, call.args);
+        // The script runs once the case's fonts have settled, and only on the case's own document.
+        const { settle, args } = aroundScript(call);
+        const settled = await this.program('settle', settle);
+        if (!isSettled(settled)) return settled;
+        await this.evaluateScript(call.script);
+        return this.program(call.program, args);
       });
     } catch (error) {
       throw await this.callError(error);
@@ -198,6 +282,8 @@ export class FirefoxPage implements EnginePage {
     const gone = new Promise<never>((_, reject) => {
       op = { kind, reject };
     });
+    // A document that committed during an earlier call says nothing about this one.
+    if (kind === 'call') this.leftDuringCall = false;
     this.inFlight.add(op!);
     try {
       return await Promise.race([work(), gone]);

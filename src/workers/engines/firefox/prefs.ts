@@ -22,6 +22,16 @@ const ORACLE_PREFS: Prefs = {
   // sees (measured: parent process 4.5 -> 3.2 ms per case). Layout never waits for a frame; a
   // script's requestAnimationFrame runs at 10 Hz.
   'layout.frame_rate': 10,
+  // Firefox's built-in add-ons (webcompat, formautofill, picture-in-picture, newtab, search
+  // detection, ipp-activator) are installed from the application scope (4), which Playwright's 5
+  // enables: with the profile's scope alone none starts, and neither does the WebExtensions
+  // process they ran in. They act on sites and forms a case never is, and cost Firefox's
+  // parent about 2 ms of CPU per script-free case (docs/benchmarks.md, "Levers").
+  'extensions.enabledScopes': 1,
+  'extensions.formautofill.addresses.enabled': false,
+  'extensions.formautofill.creditCards.enabled': false,
+  'media.videocontrols.picture-in-picture.enabled': false,
+  'media.videocontrols.picture-in-picture.video-toggle.enabled': false,
 };
 
 /**
@@ -35,12 +45,22 @@ function fontPrefs(fontDirs: readonly string[]): Prefs {
   return { 'security.sandbox.content.read_path_whitelist': fontDirs.map((dir) => `${dir.replace(/\/+$/, '')}/`).join(',') };
 }
 
-/** Playwright's defaults, then the oracle's (fonts included), the launch profile's, the user's (`extra`) and network isolation's, which none may undo: later ones win. */
+/**
+ * The language every page runs in: navigator.language from the accepted languages, Intl from the
+ * C library's locale (LANG, src/system/locales.ts). The requested UI locale alone changes
+ * neither: firefox-esr ships en-US and no other translation (measured).
+ */
+function languagePrefs(locale: string): Prefs {
+  return { 'intl.locale.requested': locale, 'intl.accept_languages': locale, 'intl.regional_prefs.use_os_locales': true };
+}
+
+/** Playwright's defaults, then the oracle's (fonts and language included), the launch profile's, the user's (`extra`) and network isolation's, which none may undo: later ones win. */
 export function firefoxPrefs(options: LaunchOptions): Prefs {
   return {
     ...PLAYWRIGHT_PREFS,
     ...ORACLE_PREFS,
     ...fontPrefs(options.fontDirs),
+    ...languagePrefs(options.locale),
     ...PROFILE_PREFS[options.profile],
     ...options.extra.firefoxPrefs,
     ...networkPrefs(options.proxyUrl),

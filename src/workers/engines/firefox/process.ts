@@ -7,17 +7,18 @@ import { join } from 'node:path';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { type BrowserProcess, startBrowser } from '../browser-process.js';
 import { browserEnv } from '../env.js';
+import { START_LIMIT_MS } from '../time-limits.js';
 import { firefoxPrefs, userJs } from './prefs.js';
 
 export const SYSTEM_FIREFOX = '/usr/bin/firefox-esr';
 
-/** How long Firefox may take to print its BiDi address (a cold start on a loaded 2-core machine takes seconds). */
-const START_TIMEOUT_MS = 30_000;
 const LISTENING = /WebDriver BiDi listening on (ws:\/\/\S+)/;
 
 export interface FirefoxProcess extends BrowserProcess {
   /** The BiDi WebSocket address (without `/session`). */
   readonly wsUrl: string;
+  /** Its profile folder (where Marionette, when started, writes its port). */
+  readonly profile: string;
 }
 
 /**
@@ -64,16 +65,21 @@ function killCrashHelper(browserPid: number): void {
 
 /** Starts firefox-esr headless on a fresh profile; rejects with a one-line reason when it does not come up. */
 export async function startFirefox(options: LaunchOptions, executable = SYSTEM_FIREFOX): Promise<FirefoxProcess> {
+  let profileDir = '';
   const firefox = await startBrowser({
     executable,
     debianPackage: 'firefox-esr',
     folderPrefix: 'browser-oracle-firefox-',
     prepare: (profile) => writeFile(join(profile, 'user.js'), userJs(firefoxPrefs(options))),
-    args: (profile) => ['--remote-debugging-port=0', '--headless', '--profile', profile],
+    args: (profile) => {
+      profileDir = profile;
+      // Marionette serves the virtual authenticator of the `devices` profile (marionette.ts).
+      return ['--remote-debugging-port=0', '--headless', '--profile', profile, ...(options.profile === 'devices' ? ['--marionette'] : [])];
+    },
     env: firefoxEnv(options),
     killOutside: killCrashHelper,
   });
-  return { ...firefox, wsUrl: await listening(firefox) };
+  return { ...firefox, wsUrl: await listening(firefox), profile: profileDir };
 }
 
 /** The BiDi address Firefox prints once it listens; rejects, once it is gone, with why it did not start. */
@@ -87,7 +93,7 @@ function listening(firefox: BrowserProcess): Promise<string> {
       firefox.kill();
       reject(new Error(`firefox-esr did not start: ${await firefox.failure(why)}`));
     };
-    const timer = setTimeout(() => void fail(`no WebDriver BiDi address within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+    const timer = setTimeout(() => void fail(`no WebDriver BiDi address within ${START_LIMIT_MS} ms`), START_LIMIT_MS);
     void firefox.exited.then(() => fail());
     const onLine = (line: string) => {
       const address = LISTENING.exec(line)?.[1];

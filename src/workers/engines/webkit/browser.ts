@@ -33,6 +33,8 @@ class WebKitBrowser implements EngineBrowser {
   readonly engine = 'webkit' as const;
   readonly guarded = true;
   readonly writesKeepBidi = false;
+  readonly groupPerPage = true;
+  readonly browserWide = [] as const;
   readonly version: string;
   readonly executables: Executables;
   // There is no single browser process: each session is its own, and a lost one is replaced by the host.
@@ -67,6 +69,10 @@ class WebKitBrowser implements EngineBrowser {
       throw error;
     }
     return new WebKitPage(session, (page) => this.release(page));
+  }
+
+  processGroups(): readonly number[] {
+    return [...this.sessions].map((session) => session.group);
   }
 
   async close(): Promise<void> {

@@ -20,6 +20,8 @@ const isolation = (proxyUrl: string) => [`--proxy=${proxyUrl}`];
 const PROFILE_ARGS: Record<ProfileName, string[]> = {
   default: [],
   media: ['--enable-media-stream=true', '--enable-mock-capture-devices=true'],
+  // MiniBrowser has no virtual authenticator and no Web Bluetooth to set up.
+  devices: [],
 };
 
 /** The oracle's switches, the profile's, the user's (`extra`), then network isolation's, which none may undo. */

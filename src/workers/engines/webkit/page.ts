@@ -7,15 +7,21 @@
 import pTimeout from 'p-timeout';
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import { GUARD_HOOK, PROGRAMS } from '../../../page/sources.js';
-import { EngineGoneError, type EnginePage, type ProgramCall } from '../../engine.js';
+import type { Emulate } from '../../../protocol/emulation-schema.js';
+import { EngineGoneError, type Emulated, type EnginePage, type ProgramCall } from '../../engine.js';
+import { applyEach } from '../emulate.js';
 import { errorCode } from './client.js';
 import type { WebKitSession } from './session.js';
 
 /** The most pictures taken in search of two in a row that agree. */
 const MAX_SCREENSHOTS = 5;
 
-/** How long a page that failed a call has to show it is still there. */
-const ALIVE_PROBE_MS = 2_000;
+/**
+ * How long a page that failed a call has to show it is still there. A live window answers at
+ * once on an idle machine, but a loaded one can take seconds, and a live page taken for a dead
+ * one turns the case's own error into a crash.
+ */
+const ALIVE_PROBE_MS = 15_000;
 
 // Calls the hook, or says where the page is when it has none (the case left its document). A
 // callback, not a promise: a page may have replaced Promise.
@@ -70,6 +76,15 @@ export class WebKitPage implements EnginePage {
       );
     if (typeof text !== 'string') throw new OracleError('page_tampered', `the in-page ${call.program} program answered a ${typeof text}`);
     return text;
+  }
+
+  /**
+   * WebKitGTK 2.50 applies none of it: its WebDriver has no BiDi and answers 404 to the W3C
+   * extension commands (virtual authenticators, permissions), and the build has no sensors or Web
+   * Bluetooth (measured). Every feature is unsupported.
+   */
+  emulate(emulate: Emulate): Promise<Emulated> {
+    return applyEach(emulate, {}, () => undefined);
   }
 
   /**

@@ -12,12 +12,10 @@ import type { LaunchOptions } from '../../../farm/launch.js';
 import { VIEWPORT } from '../../engine.js';
 import { killGroup } from '../browser-process.js';
 import { browserEnv } from '../env.js';
-import { withGrace } from '../time-limits.js';
+import { START_LIMIT_MS, withGrace } from '../time-limits.js';
 import { WebDriverClient } from './client.js';
 import { miniBrowserArgs, webkitExecutables } from './minibrowser.js';
 
-const DRIVER_START_TIMEOUT_MS = 15_000;
-const SESSION_START_TIMEOUT_MS = 30_000;
 const SESSION_CLOSE_GRACE_MS = 3_000;
 
 export class WebKitSession {
@@ -51,8 +49,8 @@ export class WebKitSession {
       const client = await pTimeout(
         newSession(port, miniBrowser, miniBrowserArgs(options.proxyUrl, options.profile, options.extra.miniBrowserArgs)),
         {
-          milliseconds: SESSION_START_TIMEOUT_MS,
-          message: `WebKitWebDriver did not start a MiniBrowser session within ${SESSION_START_TIMEOUT_MS} ms`,
+          milliseconds: START_LIMIT_MS,
+          message: `WebKitWebDriver did not start a MiniBrowser session within ${START_LIMIT_MS} ms`,
         },
       );
       const version = client.capabilities.get('browserVersion');
@@ -64,6 +62,11 @@ export class WebKitSession {
       rmSync(home, { recursive: true, force: true });
       throw error;
     }
+  }
+
+  /** The process group of the driver, its MiniBrowser and MiniBrowser's web and network processes. */
+  get group(): number {
+    return this.driver.pid ?? -1;
   }
 
   get alive(): boolean {
@@ -98,7 +101,7 @@ export class WebKitSession {
 }
 
 async function newSession(port: number, binary: string, args: string[]): Promise<WebDriverClient> {
-  const deadline = Date.now() + DRIVER_START_TIMEOUT_MS;
+  const deadline = Date.now() + START_LIMIT_MS;
   for (;;) {
     try {
       return await WebDriverClient.start(`http://127.0.0.1:${port}/`, {

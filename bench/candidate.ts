@@ -1,0 +1,110 @@
+// node dist/bench/candidate.js [--cases=N] [--seed=S] [--rounds=R] [--workers=W] [--pages=P]
+//
+// What an engine under test costs a campaign: the same corpus (generated inside what the
+// reference Taffy candidate supports, so that it lays most cases out rather than refusing them)
+// through `browser-oracle campaign` into a fresh journal with and without `--candidate taffy`,
+// alternately, `rounds` times each, in one run (absolute figures drift on a shared machine; the
+// ratio is the result). Cases/s is the campaign's own closing figure (first case sent to last
+// recorded, engine start-up excluded); CPU is every process of the run (the oracle, its engines,
+// the candidate), read from this process's reaped children, per case. Then the Taffy adapter in
+// this process alone, on the same cases: the CPU it needs per case, so that an overhead above
+// it is the process boundary's. The load average is printed beside the figures.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { layOutCase } from '../src/candidates/engine.js';
+import { referenceEngine } from '../src/candidates/serve.js';
+import { runCli } from '../test/support/campaign-process.js';
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const cases = flag('cases', 200);
+const seed = flag('seed', 3);
+const rounds = flag('rounds', 2);
+const farmArgs = args.filter((a) => a.startsWith('--workers=') || a.startsWith('--pages='));
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-candidate-'));
+const corpus = join(dir, 'corpus.ndjson');
+
+/** CPU ms of this process's reaped children so far: a finished campaign and everything it waited for (cutime and cstime, 10 ms ticks). */
+function childrenCpuMs(): number {
+  const stat = readFileSync(`/proc/${process.pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[13]) + Number(f[14])) * 10;
+}
+
+interface Round {
+  casesPerSecond: number;
+  cpuMsPerCase: number;
+}
+
+async function campaign(label: string, round: number, extra: string[]): Promise<Round> {
+  const db = join(dir, `${label}-${round}.sqlite`);
+  const before = childrenCpuMs();
+  const run = await runCli(['campaign', '--db', db, '--corpus', corpus, '--fonts=square', ...farmArgs, ...extra]);
+  const cpu = childrenCpuMs() - before;
+  const done = /campaign: done: (\d+) case\(s\) recorded .*\(([\d.]+) cases\/s\)\n$/.exec(run.stderr);
+  if (run.code !== 0 || !done || Number(done[1]) !== cases) throw new Error(`campaign failed (exit ${run.code}):\n${run.stderr}`);
+  return { casesPerSecond: Number(done[2]), cpuMsPerCase: cpu / cases };
+}
+
+try {
+  const emitted = await runCli([
+    'campaign',
+    '--generate',
+    String(cases),
+    '--seed',
+    String(seed),
+    '--candidate',
+    'taffy',
+    '--fonts=square',
+    '--emit',
+  ]);
+  if (emitted.code !== 0) throw new Error(emitted.stderr);
+  writeFileSync(corpus, emitted.stdout);
+  const load = loadavg().map((l) => l.toFixed(2));
+  const without: Round[] = [];
+  const withTaffy: Round[] = [];
+  for (let round = 0; round < rounds; round++) {
+    without.push(await campaign('without', round, []));
+    withTaffy.push(await campaign('taffy', round, ['--candidate', 'taffy']));
+  }
+  const mean = (list: Round[], key: keyof Round) => list.reduce((n, r) => n + r[key], 0) / list.length;
+  // The adapter in this process, on the same cases.
+  const taffy = await referenceEngine('taffy');
+  const requests = emitted.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id: string; html: string });
+  let refused = 0;
+  const cpuBefore = process.cpuUsage();
+  const start = performance.now();
+  for (const request of requests) if ('unsupported' in layOutCase(taffy, request, 'square')) refused++;
+  const cpu = process.cpuUsage(cpuBefore);
+  const inProcess = (cpu.user + cpu.system) / 1000 / requests.length;
+  const wall = (performance.now() - start) / requests.length;
+
+  const row = (label: string, list: Round[]) =>
+    `${label.padEnd(26)} ${mean(list, 'casesPerSecond').toFixed(2).padStart(8)} cases/s ${mean(list, 'cpuMsPerCase').toFixed(1).padStart(8)} CPU ms/case`;
+  console.log(`candidate cost: ${cases} cases (seed ${seed}, inside taffy's supports), ${rounds} round(s) each, alternating`);
+  console.log(`load average before: ${load.join(' ')} (${farmArgs.join(' ') || 'default farm'})`);
+  console.log(row('campaign', without));
+  console.log(row('campaign --candidate taffy', withTaffy));
+  const rate = mean(withTaffy, 'casesPerSecond') / mean(without, 'casesPerSecond') - 1;
+  const cpuCost = mean(withTaffy, 'cpuMsPerCase') - mean(without, 'cpuMsPerCase');
+  console.log(
+    `candidate: ${(rate * 100).toFixed(1)} % cases/s, ${cpuCost >= 0 ? '+' : ''}${cpuCost.toFixed(2)} CPU ms/case ` +
+      `(${((cpuCost / mean(without, 'cpuMsPerCase')) * 100).toFixed(1)} %)`,
+  );
+  console.log(
+    `taffy adapter in process: ${inProcess.toFixed(2)} CPU ms/case, ${wall.toFixed(2)} ms/case wall; ${refused} of ${requests.length} unsupported`,
+  );
+  console.log(
+    `load average after: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,113 @@
+// An engine under test's part in a recorded case: what it made of the case (through the DumpSource
+// seam, src/engine-under-test), judged against the engines' dumps as the journal holds them
+// (src/comparator/candidate.ts), with the finding's bucket signature. The same function judges a
+// case the engines answer now and one recorded before the candidate was asked, so a campaign
+// resumed with a candidate judges its old cases exactly as a fresh one would.
+import { judgeCandidate, type CandidateResult, type CandidateVerdict } from '../comparator/candidate.js';
+import { candidateSignature } from '../comparator/candidate-signature.js';
+import { columnarFromDump, type ColumnarDump } from '../comparator/columnar.js';
+import type { EngineDumps } from '../comparator/vote.js';
+import type { CandidateCase } from '../protocol/candidate-schema.js';
+import type { CompareVerdict } from '../protocol/vote-schema.js';
+import type { Dump, EngineName } from '../protocol/schema.js';
+import { judgedOutcome, type SourceOutcome } from '../engine-under-test/source.js';
+import type { CaseRequest } from './corpus.js';
+
+/** The candidate's outcome for one case, as the journal records it. */
+export interface CandidateRecord {
+  /** The engine name its dumps carry, and its version, from its ping. */
+  name: string;
+  version: string;
+  verdict: CandidateVerdict;
+  /** Its bucket signature; null for a pass and when the engines have no majority (no finding). */
+  signature: string | null;
+  sidesWithOutlier: boolean;
+  subpixel: boolean;
+  /** What it said it cannot lay out (verdict unsupported). */
+  unsupported: string | null;
+  /** Its error, code first (verdict error). */
+  error: string | null;
+  /** Its dump as JSON; null when it gave none. */
+  dump: string | null;
+  /** The nodes whose subtrees it laid out, when it said. */
+  roots: number[] | null;
+  /** The candidate against each engine that had a dump: the comparison's verdict. */
+  against: Partial<Record<EngineName, CompareVerdict>>;
+  /** From sending the case to its answer (null when the source did not say). */
+  ms: number | null;
+}
+
+/** Who the candidate is. */
+export interface CandidateIdentity {
+  name: string;
+  version: string;
+}
+
+/** The ops a candidate is asked: geometry cases (a `vote` request is one); trace and reflect cases are not layouts. */
+export const isLayoutCase = (request: CaseRequest): request is Extract<CaseRequest, { html: string }> =>
+  !('op' in request) || request.op === undefined || request.op === 'vote';
+
+/** What a candidate is sent for a layout case: its id, html and script. */
+export function candidateCase(request: Extract<CaseRequest, { html: string }>): CandidateCase {
+  const { id, html, script } = request;
+  return script === undefined ? { id, html } : { id, html, script };
+}
+
+/** An engine's recorded outcome for a case, as far as judging needs it (the journal's EngineOutcome; named here so the journal's import of this file makes no cycle). */
+interface RecordedOutcome {
+  engine: EngineName;
+  /** Its dump, JSON; null with an error. */
+  result: string | null;
+  error: string | null;
+}
+
+/** The engines' part of a case, from its recorded outcomes: each dump in columnar form, or its error. */
+function recordedResponse(outcomes: readonly RecordedOutcome[]): EngineDumps<ColumnarDump> {
+  const dumps: EngineDumps<ColumnarDump>['dumps'] = {};
+  const errors: NonNullable<EngineDumps<ColumnarDump>['errors']> = {};
+  for (const o of outcomes) {
+    if (o.result !== null) dumps[o.engine] = columnarFromDump(JSON.parse(o.result) as Dump);
+    else if (o.error !== null) errors[o.engine] = o.error;
+  }
+  return { dumps, errors };
+}
+
+/** Judges the candidate's outcome (which took `ms`, when timed) against the engines' recorded outcomes for the same case. */
+export function candidateRecord(
+  who: CandidateIdentity,
+  outcome: SourceOutcome,
+  outcomes: readonly RecordedOutcome[],
+  ms: number | null = null,
+): CandidateRecord {
+  const judged = judgedOutcome(outcome);
+  const result = judgeCandidate(judged, recordedResponse(outcomes));
+  const against: CandidateRecord['against'] = {};
+  for (const [engine, compared] of Object.entries(result.compares)) against[engine as EngineName] = compared.verdict;
+  return {
+    name: who.name,
+    version: who.version,
+    verdict: result.verdict,
+    signature: candidateSignature(who.name, result, judged.kind === 'dump' ? judged.dump : null),
+    sidesWithOutlier: result.sides_with_outlier,
+    subpixel: result.subpixel,
+    unsupported: result.unsupported ?? null,
+    error: result.error ?? null,
+    dump: outcome.kind === 'dump' ? JSON.stringify(outcome.dump) : null,
+    roots: outcome.kind === 'dump' && outcome.roots ? outcome.roots : null,
+    against,
+    ms,
+  };
+}
+
+/** A recorded answer with a dump judged again against the engines' recorded outcomes (what a report shows of it); undefined without a dump. */
+export function rejudged(
+  record: CandidateRecord,
+  outcomes: readonly RecordedOutcome[],
+): { result: CandidateResult; dump: ColumnarDump } | undefined {
+  if (record.dump === null) return undefined;
+  const dump = columnarFromDump(JSON.parse(record.dump) as Dump);
+  return {
+    result: judgeCandidate({ kind: 'dump', dump, ...(record.roots ? { roots: record.roots } : {}) }, recordedResponse(outcomes)),
+    dump,
+  };
+}
