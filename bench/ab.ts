@@ -36,7 +36,10 @@ const variants = argv
     const [label = spec, bin = '', flags = ''] = spec.split('|');
     return { label, bin: bin || undefined, args: flags.split(' ').filter(Boolean) };
   });
-if (!variants.length) throw new Error('give at least one variant: label|executable|flags');
+if (!variants.length || argv.includes('--help')) {
+  process.stderr.write("usage: node dist/bench/ab.js [--corpus=small|text|FILE] [--rounds=N] [--cases=N] 'label|executable|flags' …\n");
+  process.exit(argv.includes('--help') ? 0 : 2);
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const text = (engine: (typeof ENGINE_NAMES)[number], dump: RawWalk | Record<string, unknown>) =>

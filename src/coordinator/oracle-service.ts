@@ -13,6 +13,7 @@ import { isTimeZone } from '../protocol/emulation-schema.js';
 import { checkExecutables } from '../system/executables.js';
 import { compiledLocale } from '../system/locales.js';
 import { killDescendants, killStrays } from '../system/processes.js';
+import { removeStrayFolders } from '../system/scratch.js';
 import { removeStrayCgroups } from '../system/memory/cgroup.js';
 import { log } from '../system/log.js';
 import { networkIsolation, type NetworkIsolation } from '../system/network.js';
@@ -79,6 +80,8 @@ export class OracleService {
     const strays = killStrays();
     if (strays.length)
       log.warn(`killed ${strays.length} process(es) left behind by an earlier oracle that was killed (${[...new Set(strays)].join(', ')})`);
+    const folders = removeStrayFolders();
+    if (folders) log.warn(`removed ${folders} temporary folder(s) left behind by an earlier oracle that was killed`);
     removeStrayCgroups();
     const egress = new EgressLog();
     const cases = await CaseServer.start(egress, dumpLimits(options).maxBytes);

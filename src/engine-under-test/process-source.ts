@@ -1,18 +1,19 @@
 // The oracle's side of the candidate protocol: an engine under test as a supervised process,
 // in any language, speaking NDJSON on stdio (docs/candidate.md). It is started from a command
-// line (or a reference candidate's name), pinged, and given one case at a time; each answer is
-// matched to its case by id and checked against the candidate schema, since a candidate's output
-// is untrusted input. A case whose candidate hangs (no answer within the per-case timeout), exits,
-// or answers with something that is not an answer gets an `error` outcome with a stable code; a
-// process that hung or exited is replaced, after a back-off that doubles with each failure in a
-// row. Every case gets exactly one outcome: none is lost, none is answered twice. The candidate's
-// stderr goes to the oracle's log.
+// line (or a reference candidate's name), pinged, and given a few cases ahead (IN_FLIGHT), so that it
+// never waits on the oracle between cases; each answer is matched to its case by id and checked
+// against the candidate schema, since a candidate's output is untrusted input. A candidate reads
+// its lines in order, so the oldest unanswered case is the one it is working on: that case alone
+// is charged with a hang (no answer within the per-case timeout, counted from when it became the
+// oldest), an exit, or a line that is not an answer, as an `error` outcome with a stable code; the
+// cases written behind it go to the replacement. A process that hung or exited is replaced, after a
+// back-off that doubles with each failure in a row. Every case gets exactly one outcome: none is
+// lost, none is answered twice. The candidate's stderr goes to the oracle's log.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import PQueue from 'p-queue';
-import pTimeout, { TimeoutError } from 'p-timeout';
 import split from 'split2';
 import parseArgsStringToArgv from 'string-argv';
 import {
@@ -50,6 +51,12 @@ export interface CandidateProcessOptions {
   onStart?: (event: { pid: number; pauseMs: number }) => void;
 }
 
+/**
+ * Cases written to a candidate before the oldest is answered. One at a time, each case waited a
+ * round trip through a busy oracle's event loop on top of its layout; a few ahead hide it.
+ */
+export const IN_FLIGHT = 8;
+
 /** Doubling from a fifth of a second, capped at ten: a broken candidate is not hammered, a recovered one is soon back. */
 export const defaultBackOff = (failures: number) => (failures === 0 ? 0 : Math.min(10_000, 200 * 2 ** (failures - 1)));
 
@@ -85,8 +92,10 @@ export class CandidateProcess implements DumpSource {
   version = '';
   supports: CandidateSupports | undefined;
   private child: Child | undefined;
+  /** The start of a replacement in progress, which every case that finds the process gone awaits. */
+  private starting: Promise<true | string> | undefined;
   private failures = 0;
-  private readonly queue = new PQueue({ concurrency: 1 });
+  private readonly queue = new PQueue({ concurrency: IN_FLIGHT });
   private readonly argv: string[];
   private readonly timeoutMs: number;
   private readonly startTimeoutMs: number;
@@ -118,22 +127,39 @@ export class CandidateProcess implements DumpSource {
   }
 
   private async runOne(request: CandidateCase): Promise<SourceOutcome> {
-    if (!this.child?.alive) {
-      // It died since the last case (during it, or after): one more failure in a row.
-      if (this.child) this.failures++;
-      const started = await this.launch(this.backOffMs(this.failures));
-      if (typeof started === 'string') return failure('candidate_start', started);
-    }
-    const child = this.child!;
     const line = JSON.stringify({
       id: request.id,
       html: request.html,
       ...(request.script === undefined ? {} : { script: request.script }),
     });
-    const answer = await child.ask(request.id, line, this.timeoutMs);
-    if (!answer.ok) return answer.outcome;
-    this.failures = 0;
-    return this.outcomeOf(answer.value);
+    for (let replaced = 0; ; replaced++) {
+      // Each replacement charged another case, or the process went before this line was written;
+      // a candidate that never lives to read it does not hold the case for ever.
+      if (replaced > 2 * IN_FLIGHT) return failure('candidate_crashed', `the candidate was replaced ${replaced} times before it answered`);
+      const started = await this.alive();
+      if (typeof started === 'string') return failure('candidate_start', started);
+      const answer = await this.child!.ask(request.id, line, this.timeoutMs);
+      if (!answer.ok) {
+        // Written behind the case the candidate failed on: this one goes to the replacement.
+        if (answer.outcome === undefined) continue;
+        return answer.outcome;
+      }
+      this.failures = 0;
+      return this.outcomeOf(answer.value);
+    }
+  }
+
+  /** A live process: this one, or a replacement started once for every case that found it gone. */
+  private alive(): Promise<true | string> {
+    if (this.child?.alive) return Promise.resolve(true);
+    if (!this.starting) {
+      // It died since the last case (during it, or after): one more failure in a row.
+      if (this.child) this.failures++;
+      this.starting = this.launch(this.backOffMs(this.failures)).finally(() => {
+        this.starting = undefined;
+      });
+    }
+    return this.starting;
   }
 
   /** A process started after `pauseMs` and pinged; the reason, as one line, when it would not start. */
@@ -147,7 +173,7 @@ export class CandidateProcess implements DumpSource {
     this.options.onStart?.({ pid, pauseMs });
     const answer = await child.ask('ping', JSON.stringify({ id: 'ping', op: 'ping' }), this.startTimeoutMs);
     const reason = !answer.ok
-      ? answer.outcome.kind === 'error' && answer.outcome.message
+      ? (answer.outcome?.kind === 'error' && answer.outcome.message) || 'it exited before its ping'
       : !checkPing.Check(answer.value) && `not a ping answer: ${problem(checkPing, answer.value)}`;
     if (reason || !answer.ok) {
       await child.stop();
@@ -188,7 +214,14 @@ function problem(check: { Errors: typeof checkAnswer.Errors }, value: unknown): 
   return first ? (first.path ? describeValueError(first) : 'the line must be a JSON object') : 'unknown';
 }
 
-type Answer = { ok: true; value: unknown } | { ok: false; outcome: SourceOutcome };
+/** A case's answer line; its failure; or (no outcome) it was written behind a case the process failed on. */
+type Answer = { ok: true; value: unknown } | { ok: false; outcome: SourceOutcome | undefined };
+
+/** A line written and not yet answered. */
+interface Waiting {
+  id: string;
+  settle: (answer: Answer) => void;
+}
 
 /** One running candidate process: its stdin, its answer lines, its exit. */
 class Child {
@@ -197,8 +230,11 @@ class Child {
   alive = true;
   private readonly process: ChildProcess;
   private readonly exited: Promise<string>;
-  /** The line waiting for its answer: its id, and how to settle it. */
-  private pending: { id: string; settle: (answer: Answer) => void } | undefined;
+  /** The lines written and not yet answered, oldest first: the oldest is the one the candidate is on. */
+  private readonly waiting: Waiting[] = [];
+  /** The oldest case's deadline. */
+  private deadline: NodeJS.Timeout | undefined;
+  private timeoutMs = 0;
 
   constructor(
     argv: string[],
@@ -233,21 +269,32 @@ class Child {
     });
   }
 
-  /** Writes `line` and waits for the answer with `id`, at most `timeoutMs`. */
-  async ask(id: string, line: string, timeoutMs: number): Promise<Answer> {
-    if (!this.alive) return { ok: false, outcome: failure('candidate_crashed', 'the candidate exited before the case') };
-    const answered = new Promise<Answer>((settle) => {
-      this.pending = { id, settle };
-    });
+  /** Writes `line` and waits for the answer with `id`, at most `timeoutMs` once it is the oldest line unanswered. */
+  ask(id: string, line: string, timeoutMs: number): Promise<Answer> {
+    // Gone before the line was written: the case is the replacement's.
+    if (!this.alive) return Promise.resolve({ ok: false, outcome: undefined });
+    this.timeoutMs = timeoutMs;
+    const answered = new Promise<Answer>((settle) => this.waiting.push({ id, settle }));
+    if (this.waiting.length === 1) this.startDeadline();
     this.process.stdin!.write(`${line}\n`);
-    try {
-      return await pTimeout(answered, { milliseconds: timeoutMs });
-    } catch (error) {
-      if (!(error instanceof TimeoutError)) throw error;
-      this.pending = undefined;
-      this.kill();
-      return { ok: false, outcome: failure('candidate_timeout', `no answer within ${timeoutMs} ms; the candidate was killed`) };
-    }
+    return answered;
+  }
+
+  private startDeadline(): void {
+    clearTimeout(this.deadline);
+    this.deadline = this.waiting.length
+      ? setTimeout(() => {
+          this.fail('candidate_timeout', `no answer within ${this.timeoutMs} ms; the candidate was killed`);
+          this.kill();
+        }, this.timeoutMs)
+      : undefined;
+  }
+
+  /** Settles the waiting line at `at` with `answer`; the next oldest gets the full time from now. */
+  private settle(at: number, answer: Answer): void {
+    const [done] = this.waiting.splice(at, 1);
+    if (at === 0) this.startDeadline();
+    done!.settle(answer);
   }
 
   private onLine(line: string): void {
@@ -256,24 +303,25 @@ class Child {
     try {
       value = JSON.parse(line);
     } catch {
-      if (this.pending) this.fail('candidate_protocol', `an answer line is not JSON: ${line.slice(0, 80)}`);
+      if (this.waiting.length)
+        this.settle(0, { ok: false, outcome: failure('candidate_protocol', `an answer line is not JSON: ${line.slice(0, 80)}`) });
       else log.warn(`candidate ${this.label()}: dropped a line that answers no case: ${line.slice(0, 80)}`);
       return;
     }
     const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
-    const pending = this.pending;
-    // A line without a string id is the waiting case's (its schema check says what is wrong with it);
-    // one with another id answers a case already settled (after a garbage line, say), and is dropped.
-    if (pending && (typeof id !== 'string' || id === pending.id)) {
-      this.pending = undefined;
-      pending.settle({ ok: true, value });
-    } else log.warn(`candidate ${this.label()}: dropped an answer to ${JSON.stringify(id)}, which no case is waiting for`);
+    // A line without a string id is the oldest case's (its schema check says what is wrong with it);
+    // one with an id no line waits for answers a case already settled (after a garbage line, say), and is dropped.
+    const at = typeof id === 'string' ? this.waiting.findIndex((w) => w.id === id) : this.waiting.length ? 0 : -1;
+    if (at >= 0) this.settle(at, { ok: true, value });
+    else log.warn(`candidate ${this.label()}: dropped an answer to ${JSON.stringify(id)}, which no case is waiting for`);
   }
 
+  /** The oldest case fails with `code`; the cases written behind it go to the replacement. */
   private fail(code: CandidateErrorCode, message: string): void {
-    const pending = this.pending;
-    this.pending = undefined;
-    pending?.settle({ ok: false, outcome: failure(code, message) });
+    clearTimeout(this.deadline);
+    const [oldest, ...behind] = this.waiting.splice(0);
+    oldest?.settle({ ok: false, outcome: failure(code, message) });
+    for (const w of behind) w.settle({ ok: false, outcome: undefined });
   }
 
   private kill(): void {

@@ -4,13 +4,13 @@
 // its answer lines come back whole, each parsed once; the child is the one writer of those lines.
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { OracleOptions } from '../coordinator/oracle-service.js';
 import { log } from '../system/log.js';
 import { PACKAGE_ROOT } from '../system/paths.js';
+import { ownedFolder } from '../system/scratch.js';
 import { PASSWORD_ENV } from './connection.js';
 import type { WorkerInfo } from './jobs.js';
 
@@ -58,7 +58,7 @@ export class OracleChild {
    * and waits for its ping. Rejects when it exits first: its reason is on stderr, which it shares.
    */
   static async start(options: OracleOptions): Promise<{ child: OracleChild; setup: OracleSetup }> {
-    const folder = mkdtempSync(join(tmpdir(), 'browser-oracle-worker-'));
+    const folder = ownedFolder('worker');
     const config = join(folder, 'config.json');
     try {
       writeFileSync(config, JSON.stringify(options), { mode: 0o600 });

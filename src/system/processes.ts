@@ -82,6 +82,16 @@ function ownerOf(pid: number): number | undefined {
   }
 }
 
+/** Whether process `pid` exists (one of another user's, which may not be signalled, does). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** SIGKILL processes whose owning oracle no longer exists; returns their names. */
 export function killStrays(): string[] {
   const owned = pids()

@@ -14,7 +14,7 @@ import { survivors } from '../support/processes.js';
 const standIn = (script: string, overrides: Partial<BrowserSpec> = {}): BrowserSpec => ({
   executable: '/bin/sh',
   debianPackage: 'dash',
-  folderPrefix: 'browser-process-test-',
+  folderKind: 'test',
   args: (folder) => ['-c', script, 'sh', folder],
   env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
   ...overrides,

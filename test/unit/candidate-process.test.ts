@@ -10,6 +10,7 @@ import {
   CandidateStartError,
   commandArgv,
   defaultBackOff,
+  IN_FLIGHT,
   type CandidateProcessOptions,
 } from '../../src/engine-under-test/process-source.js';
 import { judgedOutcome, type SourceOutcome } from '../../src/engine-under-test/source.js';
@@ -57,6 +58,14 @@ test('a candidate that hangs is killed at the timeout; the case is an error, the
   const { outcomes, starts } = await runCases({ command: flaky('--hang-on 2'), timeoutMs: 8000 }, 3);
   assert.deepEqual(shapes(outcomes), [1, 'candidate_timeout', 3], 'case 3 is the new process’s first');
   assert.equal(starts.length, 2);
+});
+
+test('cases are written ahead of their answers, and each answer finds its case by id, in any order', async () => {
+  // It answers only once it holds four cases: given one at a time, the first would wait for ever.
+  const { outcomes, starts } = await runCases({ command: flaky('--batch 4'), timeoutMs: 60_000 }, 8);
+  assert.ok(IN_FLIGHT >= 4);
+  assert.deepEqual(shapes(outcomes), [1, 2, 3, 4, 5, 6, 7, 8]);
+  assert.equal(starts.length, 1);
 });
 
 test('failures in a row lengthen the pause', async () => {

@@ -2,6 +2,7 @@
 // means; everything it cannot express exactly is unsupported, never dropped. The binding turns
 // some values into others without a word (intrinsic sizes into auto, a fit-content() track into
 // an empty track list), so those are refused here before they reach it.
+import { isDeepStrictEqual } from 'node:util';
 import {
   AlignContent,
   AlignItems,
@@ -177,11 +178,11 @@ export interface Context {
 /** A Style's properties as plain values, before any reaches WebAssembly. */
 type Props = { -readonly [K in Exclude<keyof Style, 'free' | 'get' | 'set' | typeof Symbol.dispose>]?: Style[K] };
 
-/** Taffy's own default of each property, as JSON: a property left at it is not set (each setter crosses into WebAssembly). */
-let defaults: Record<string, string | undefined> | undefined;
-const taffyDefaults = (): Record<string, string | undefined> => (defaults ??= readDefaults());
+/** Taffy's own default of each property: a property left at it is not set (each setter crosses into WebAssembly). */
+let defaults: Record<string, unknown> | undefined;
+const taffyDefaults = (): Record<string, unknown> => (defaults ??= readDefaults());
 
-function readDefaults(): Record<string, string | undefined> {
+function readDefaults(): Record<string, unknown> {
   const style = new Style();
   const read = style as unknown as Record<string, unknown>;
   const keys = [
@@ -211,7 +212,7 @@ function readDefaults(): Record<string, string | undefined> {
   ];
   const grid = ['alignContent', 'alignItems', 'justifyItems', 'alignSelf', 'justifySelf', 'gap', 'gridTemplateColumns', 'gridTemplateRows'];
   const rest = ['gridAutoColumns', 'gridAutoRows', 'gridAutoFlow', 'gridRow', 'gridColumn', 'aspectRatio', 'textAlign'];
-  const values = Object.fromEntries([...keys, ...more, ...grid, ...rest].map((k) => [k, canonical(read[k])]));
+  const values = Object.fromEntries([...keys, ...more, ...grid, ...rest].map((k) => [k, read[k]]));
   style.free();
   return values;
 }
@@ -221,15 +222,10 @@ function toStyle(props: Props): Style {
   const style = new Style();
   const write = style as unknown as Record<string, unknown>;
   const initial = taffyDefaults();
-  for (const [key, value] of Object.entries(props)) if (!(key in initial) || canonical(value) !== initial[key]) write[key] = value;
+  for (const [key, value] of Object.entries(props))
+    if (!Object.hasOwn(initial, key) || !isDeepStrictEqual(value, initial[key])) write[key] = value;
   return style;
 }
-
-/** JSON with object keys sorted, so that equal values compare equal whatever order their keys were written in. */
-const canonical = (value: unknown): string | undefined =>
-  JSON.stringify(value, (_, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
-  );
 
 /** The taffy Style of an element's box. */
 export function taffyStyle(box: Box, context: Context): Style {

@@ -7,6 +7,7 @@
 // children of its own, so there the watcher alone bounds the engines (docs/protocol.md, "Memory").
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pidAlive } from '../processes.js';
 
 /** The start of the name of every cgroup an oracle makes; its pid follows. */
 const PREFIX = 'browser-oracle-';
@@ -102,16 +103,7 @@ export function removeStrayCgroups(): void {
   }
   for (const name of names) {
     const owner = new RegExp(`^${PREFIX}(\\d+)-`).exec(name)?.[1];
-    if (owner !== undefined && !alive(Number(owner))) tryRemove(join(own.path, name));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (owner !== undefined && !pidAlive(Number(owner))) tryRemove(join(own.path, name));
   }
 }
 

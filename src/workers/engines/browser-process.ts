@@ -4,11 +4,10 @@
 // removed (under load a zygote or a content process outlives the SIGKILL by a while). Each engine
 // keeps its own arguments, environment and transport.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { createInterface, type Interface } from 'node:readline';
 import { groupGone } from '../../system/processes.js';
+import { ownedFolder } from '../../system/scratch.js';
 import { withGrace } from './time-limits.js';
 
 /** Stderr lines kept to explain a browser that did not start. */
@@ -20,8 +19,8 @@ export interface BrowserSpec {
   executable: string;
   /** The Debian package of the system's build, named when the executable is missing. */
   debianPackage: string;
-  /** The start of its temporary folder's name. */
-  folderPrefix: string;
+  /** What its temporary folder is for, in its name (a word). */
+  folderKind: string;
   /** Writes what the browser reads from its folder at start (Firefox's user.js). */
   prepare?: (folder: string) => Promise<void>;
   args: (folder: string) => string[];
@@ -64,7 +63,7 @@ export function killGroup(pgid: number | undefined): void {
 
 /** Starts the browser in a process group of its own; rejects only when its folder cannot be made. */
 export async function startBrowser(spec: BrowserSpec): Promise<BrowserProcess> {
-  const folder = await mkdtemp(join(tmpdir(), spec.folderPrefix));
+  const folder = ownedFolder(spec.folderKind);
   try {
     await spec.prepare?.(folder);
   } catch (error) {

@@ -26,7 +26,7 @@ export async function startChromium(executable: string, args: readonly string[],
   const chromium = await startBrowser({
     executable,
     debianPackage: 'chromium',
-    folderPrefix: 'browser-oracle-chromium-',
+    folderKind: 'chromium',
     args: (userDataDir) => [...args, ...transportSwitches(userDataDir)],
     env,
     pipes: 2,

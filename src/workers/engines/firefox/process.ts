@@ -69,7 +69,7 @@ export async function startFirefox(options: LaunchOptions, executable = SYSTEM_F
   const firefox = await startBrowser({
     executable,
     debianPackage: 'firefox-esr',
-    folderPrefix: 'browser-oracle-firefox-',
+    folderKind: 'firefox',
     prepare: (profile) => writeFile(join(profile, 'user.js'), userJs(firefoxPrefs(options))),
     args: (profile) => {
       profileDir = profile;

@@ -2,14 +2,13 @@
 // each is a pair, in a process group of its own (a hung pair dies together), with a HOME of its
 // own that is removed with it (MiniBrowser saves downloads and website data under HOME).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout from 'p-timeout';
 import type { LaunchOptions } from '../../../farm/launch.js';
 import { VIEWPORT } from '../../engine.js';
+import { ownedFolder } from '../../../system/scratch.js';
 import { killGroup } from '../browser-process.js';
 import { browserEnv } from '../env.js';
 import { START_LIMIT_MS, withGrace } from '../time-limits.js';
@@ -32,7 +31,7 @@ export class WebKitSession {
 
   static async start(options: LaunchOptions): Promise<WebKitSession> {
     const port = await freePort();
-    const home = mkdtempSync(join(tmpdir(), 'browser-oracle-webkit-'));
+    const home = ownedFolder('webkit');
     const env = {
       ...browserEnv(options),
       HOME: home,
