@@ -9,12 +9,12 @@
 // the text the worker made. Only the vote and each engine's relayout check are parsed here, once.
 import { bucketOf, invalidSignature, relayoutBucket, signatureOf, type VotedCase } from '../comparator/signature.js';
 import { ENGINE_NAMES } from '../protocol/schema.js';
-import { OPS, UNNAMED_OP, namesItsOp, type Answer, type CorpusOp, type RequestOf, type SentOp } from '../protocol/ops.js';
+import { OPS, namesItsOp, type Answer, type RequestOf, type SentOp } from '../protocol/ops.js';
 import type { RelayoutResult } from '../protocol/relayout-schema.js';
 import { heldValue, textOf, type JsonText, type WireValue } from '../protocol/wire.js';
 import type { Answered } from '../coordinator/oracle-service.js';
 import type { CaseService } from '../coordinator/stdio.js';
-import type { CaseRequest, CorpusItem } from './corpus.js';
+import { opOf, type CaseRequest, type CorpusItem } from './corpus.js';
 import type { Expectations } from './expectations.js';
 import type { CaseRecord, EngineOutcome, SelfCheck } from './journal.js';
 
@@ -30,9 +30,6 @@ export interface CaseTiming {
   elapsedMs: number;
   attempts: number;
 }
-
-/** The op of a case request: the one it names, or the op of requests that name none. */
-const opOf = (request: CaseRequest): CorpusOp => ('op' in request ? request.op : UNNAMED_OP);
 
 /**
  * What the oracle is asked for a case: its op's campaign form, with the fields that ask for each

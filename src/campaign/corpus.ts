@@ -18,7 +18,7 @@ import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { OracleError } from '../protocol/errors.js';
-import { CORPUS_OPS, type CorpusOp, type RequestOf } from '../protocol/ops.js';
+import { CORPUS_OPS, UNNAMED_OP, type CorpusOp, type RequestOf } from '../protocol/ops.js';
 import { isCorpusRequest, parseRequestLine, type Parsed } from '../protocol/validate.js';
 import { log } from '../system/log.js';
 import { CampaignError } from './campaign-error.js';
@@ -27,6 +27,9 @@ import { type FolderFile, listFolder, readFolderFile, type SkippedEntry } from '
 
 /** A request a campaign runs and votes. */
 export type CaseRequest = RequestOf<CorpusOp>;
+
+/** The op of a case request: the one it names, or the op of requests that name none. */
+export const opOf = (request: CaseRequest): CorpusOp => ('op' in request ? request.op : UNNAMED_OP);
 
 /** One case of a corpus: `given` is its text as the corpus holds it (the line, or the folder case as a request). */
 export type CorpusItem =
