@@ -15,11 +15,14 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { generateCases } from '../src/campaign/generator.js';
 import { requestLine } from '../src/campaign/emit.js';
-import { votedRecord, type CaseAnswer } from '../src/campaign/case-record.js';
+import { votedRecord } from '../src/campaign/case-record.js';
 import { contentHash } from '../src/campaign/case-hash.js';
 import { Journal } from '../src/campaign/journal.js';
 import { Checkpointer } from '../src/campaign/checkpointer.js';
-import { encodeJson, type JsonText } from '../src/protocol/wire.js';
+import { plainJson, type JsonText } from '../src/protocol/wire.js';
+import type { Answer } from '../src/protocol/ops.js';
+import type { Dump } from '../src/protocol/schema.js';
+import type { VoteResult } from '../src/protocol/vote-schema.js';
 import { OracleProcess } from '../test/support/oracle-process.js';
 import { runCli } from '../test/support/campaign-process.js';
 
@@ -75,10 +78,13 @@ async function replay(db: string): Promise<number> {
   // The answers as the oracle hands them over: JSON text made on the page side, unparsed.
   const answers = rows.map((row) => {
     const request = JSON.parse(row.request) as { id: string; html: string };
-    const dumps: Record<string, JsonText> = {};
-    for (const o of outcomes.all(row.seq)) dumps[o.engine] = encodeJson(JSON.parse(o.result) as never);
-    const answer: CaseAnswer = { id: row.id, vote: encodeJson(JSON.parse(row.vote) as never), dumps };
-    return { item: { ok: true as const, id: row.id, hash: contentHash(request), given: row.request, request }, answer };
+    const dumps: Record<string, JsonText<Dump>> = {};
+    for (const o of outcomes.all(row.seq)) dumps[o.engine] = plainJson(JSON.parse(o.result) as Dump);
+    const answer = { id: row.id, vote: plainJson(JSON.parse(row.vote) as VoteResult), dumps } as Answer<'vote'>;
+    return {
+      item: { ok: true as const, id: row.id, hash: contentHash(request), given: row.request, request },
+      answered: { answer, versions: {} },
+    };
   });
   read.close();
   const path = join(dir, 'replay.sqlite');
@@ -88,7 +94,8 @@ async function replay(db: string): Promise<number> {
   journal.autoCheckpoint(false);
   const checkpointer = new Checkpointer(path, () => journal.autoCheckpoint(true));
   const start = performance.now();
-  for (const { item, answer } of answers) journal.record(votedRecord(item, answer, { startedAt: Date.now(), elapsedMs: 1, attempts: 1 }));
+  for (const { item, answered } of answers)
+    journal.record(votedRecord(item, answered, { startedAt: Date.now(), elapsedMs: 1, attempts: 1 }));
   const ms = (performance.now() - start) / answers.length;
   await checkpointer.stop();
   journal.close();

@@ -5,17 +5,16 @@ import { parseRequestLine } from '../src/protocol/validate.js';
 import { dumpJson } from '../src/protocol/dump.js';
 import type { RawWalk } from '../src/protocol/page-output.js';
 import { ENGINE_NAMES, type EngineName } from '../src/protocol/schema.js';
-import type { GeometryResult } from '../src/farm/tasks.js';
+import type { AnswerFields } from '../src/protocol/ops.js';
 import { layoutCorpus } from '../test/support/layout-corpus.js';
 
 /** `walks`: real walks recorded from the engines by the naive run, keyed by case id. */
 export async function microBenchmarks(walks: Map<string, Partial<Record<EngineName, RawWalk>>>) {
   const [largestId, largest] = [...walks].sort(([, a], [, b]) => b.chromium!.tags.length - a.chromium!.tags.length)[0]!;
   const request = JSON.stringify({ id: largestId, html: layoutCorpus().find((c) => c.id === largestId)!.html });
-  const result: GeometryResult = {
+  const result: AnswerFields<'geometry'> = {
     dumps: Object.fromEntries(ENGINE_NAMES.map((e) => [e, dumpJson(e, '1.0', largest[e]!)])),
-    errors: {},
-    inPageMs: Object.fromEntries(ENGINE_NAMES.map((e) => [e, 1])),
+    timing: Object.fromEntries(ENGINE_NAMES.map((e) => [e, 1])),
   };
   const nodes = largest.chromium!.tags.length;
   const bench = new Bench({ time: 400 });

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { Presets, SingleBar } from 'cli-progress';
 import type { RawWalk } from '../src/protocol/page-output.js';
 import type { EngineName } from '../src/protocol/schema.js';
-import { BATCH_LOG } from '../src/workers/host/case-runner.js';
+import { BATCH_LOG } from '../src/workers/host/fast-path.js';
 import { ORACLE_BIN, OracleProcess, type Line } from '../test/support/oracle-process.js';
 import type { BenchCase } from '../test/support/layout-corpus.js';
 import { cpuBetween, sampleCpu, sampleKinds, type CpuSample } from './cpu.js';

@@ -50,7 +50,6 @@ export {
   type ReflectRequest,
   type ReflectResponse,
   type ReflectState,
-  type Request,
   type ShutdownRequest,
   type ShutdownResponse,
   type VoteRequest,
@@ -81,6 +80,7 @@ export {
   type PairResult,
   type VoteResult,
 } from './protocol/vote-schema.js';
+export type { Request } from './protocol/ops.js';
 export { FONT_SET_NAMES, type FontSetName } from './protocol/font-sets.js';
 
 // Launch options, as Oracle.launch, the command line and the config file take them.

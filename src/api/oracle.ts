@@ -2,19 +2,23 @@
 // Requests and answers are the stdio protocol's own (the TypeBox schemas in src/protocol), so a
 // program may switch between the library and the command line without translating anything.
 import { availableParallelism } from 'node:os';
-import { OracleError } from '../protocol/errors.js';
-import { checkLaunchOptions, checkRequest } from '../protocol/validate.js';
-import { answerLine } from '../protocol/wire.js';
+import { checkLaunchOptions, checkRequestOf } from '../protocol/validate.js';
+import { decodeAnswer } from '../protocol/wire.js';
 import { ENGINE_NAMES, type EngineName, type ProfileName } from '../protocol/common.js';
+import { CASE_OPS, namesItsOp, type CaseOp, type RequestOf, type ResponseOf } from '../protocol/ops.js';
 import type { FontSetName } from '../protocol/font-sets.js';
 import type { Executables, LaunchOptions } from '../protocol/launch-options.js';
-import type { GeometryRequest, GeometryResponse, ReflectRequest, ReflectResponse, VoteRequest, VoteResponse } from '../protocol/schema.js';
-import type { TraceRequest, TraceResponse } from '../protocol/trace-schema.js';
-import type { ScreenshotRequest, ScreenshotResponse } from '../protocol/screenshot-schema.js';
-import { OracleService, isCaseOp, type Answer, type OracleOptions } from '../coordinator/oracle-service.js';
+import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
 
 /** A request as the library takes it: the protocol's, with the id optional (one is made up when left out). */
 export type Ask<R extends { id: string }> = Omit<R, 'id' | 'op'> & { id?: string };
+
+/**
+ * One method per case op of the registry (src/protocol/ops.ts), named after the op: it takes the
+ * op's request, without `op` and with the id optional, and answers with the op's response, as a
+ * client of the stdio protocol reads it (docs/protocol.md has each op).
+ */
+type CaseMethods = { readonly [K in CaseOp]: (request: Ask<RequestOf<K>>) => Promise<ResponseOf<K>> };
 
 /**
  * The defaults the command line shows in --help. One worker per two cores: measured on 2 cores,
@@ -58,7 +62,23 @@ export function withDefaults(options: LaunchOptions): OracleOptions {
   return { ...defaultOptions(), ...given };
 }
 
+// The methods are installed from the registry, in the class's static block; the interface gives them their types.
+export interface Oracle extends CaseMethods {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the static block installs every member the interface above declares.
 export class Oracle {
+  static {
+    for (const op of CASE_OPS) {
+      Object.defineProperty(Oracle.prototype, op, {
+        value(this: Oracle, request: Ask<RequestOf<typeof op>>) {
+          return this.ask(op, request);
+        },
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+
   private next = 0;
 
   private constructor(private readonly service: OracleService) {}
@@ -95,47 +115,19 @@ export class Oracle {
     return this.service.paths;
   }
 
-  /** Every element's boxes, fragments and computed style, per engine. */
-  geometry(request: Ask<GeometryRequest>): Promise<GeometryResponse> {
-    return this.ask({ ...request, op: undefined }) as Promise<GeometryResponse>;
-  }
-
-  /** The three-way vote on a geometry case (with the dumps when `dumps: true`). */
-  vote(request: Ask<VoteRequest>): Promise<VoteResponse> {
-    return this.ask({ ...request, op: 'vote' }) as Promise<VoteResponse>;
-  }
-
-  /** Content attributes beside the IDL properties reflecting them, per engine. */
-  reflect(request: Ask<ReflectRequest>): Promise<ReflectResponse> {
-    return this.ask({ ...request, op: 'reflect' }) as Promise<ReflectResponse>;
-  }
-
-  /** What a script observed, canonicalized, per engine. */
-  trace(request: Ask<TraceRequest>): Promise<TraceResponse> {
-    return this.ask({ ...request, op: 'trace' }) as Promise<TraceResponse>;
-  }
-
-  /** A PNG (base64) of each engine's 800×600 viewport after the case's load, fonts and script. */
-  screenshot(request: Ask<ScreenshotRequest>): Promise<ScreenshotResponse> {
-    return this.ask({ ...request, op: 'screenshot' }) as Promise<ScreenshotResponse>;
-  }
-
   /** Closes every browser, driver and server the oracle started. */
   close(): Promise<void> {
     return this.service.close();
   }
 
-  private async ask(request: Record<string, unknown>): Promise<object> {
-    const value: Record<string, unknown> = { ...request, id: request.id ?? `library-${this.next++}` };
-    if (value.op === undefined) delete value.op;
-    const parsed = checkRequest(value);
+  /** Validates `request` as a request of `op`, runs it, and answers with the plain response a client of the stdio protocol would read. */
+  private async ask<K extends CaseOp>(op: K, request: Ask<RequestOf<K>>): Promise<ResponseOf<K>> {
+    // An `op` a JavaScript caller put in the request is not the method's: the method names the op.
+    const { op: _, ...fields } = request as Ask<RequestOf<K>> & { op?: unknown };
+    const id = request.id ?? `library-${this.next++}`;
+    const parsed = checkRequestOf(op, { ...fields, id, ...(namesItsOp(op) ? { op } : {}) }, id);
     if (!parsed.ok) throw parsed.error;
-    if (!isCaseOp(parsed.op)) throw new OracleError('invalid_request', `field "op": ${parsed.op} is not a case`);
-    return decode(await this.service.run(parsed.op, parsed.request));
+    const { answer } = await this.service.run(parsed.op, parsed.request);
+    return decodeAnswer<ResponseOf<K>>(answer);
   }
-}
-
-/** An answer as the plain object a client of the stdio protocol would parse from its line. */
-function decode(answer: Answer): object {
-  return JSON.parse(answerLine(answer).join('')) as object;
 }

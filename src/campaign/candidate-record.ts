@@ -11,7 +11,8 @@ import type { CandidateCase } from '../protocol/candidate-schema.js';
 import type { CompareVerdict } from '../protocol/vote-schema.js';
 import type { Dump, EngineName } from '../protocol/schema.js';
 import { judgedOutcome, type SourceOutcome } from '../engine-under-test/source.js';
-import type { CaseRequest } from './corpus.js';
+import { OPS } from '../protocol/ops.js';
+import { opOf, type CaseRequest } from './corpus.js';
 
 /** The candidate's outcome for one case, as the journal records it. */
 export interface CandidateRecord {
@@ -43,9 +44,9 @@ export interface CandidateIdentity {
   version: string;
 }
 
-/** The ops a candidate is asked: geometry cases (a `vote` request is one); trace and reflect cases are not layouts. */
+/** The cases a candidate is asked: those of an op the geometry vote judges (src/protocol/ops.ts); trace and reflect cases are not layouts. */
 export const isLayoutCase = (request: CaseRequest): request is Extract<CaseRequest, { html: string }> =>
-  !('op' in request) || request.op === undefined || request.op === 'vote';
+  OPS[opOf(request)].vote === 'geometry';
 
 /** What a candidate is sent for a layout case: its id, html and script. */
 export function candidateCase(request: Extract<CaseRequest, { html: string }>): CandidateCase {

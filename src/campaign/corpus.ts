@@ -11,23 +11,25 @@
 //     which entries are cases, and what is skipped (reported on stderr, and in `skipped`).
 // A line the oracle would reject becomes an invalid item carrying the oracle's own error text
 // (src/protocol/validate.ts), keyed by its id when one can be read, else `line:<n>`. So is a
-// ping, shutdown or screenshot line: it is not a case a vote can judge. So is a folder's file
-// that cannot be read, or whose name is not UTF-8 (an id is text).
+// line of an op a corpus may not hold (src/protocol/ops.ts): a control op, or one no vote judges.
+// So is a folder's file that cannot be read, or whose name is not UTF-8 (an id is text).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { OracleError } from '../protocol/errors.js';
-import type { PingRequest, Request, ShutdownRequest } from '../protocol/schema.js';
-import type { ScreenshotRequest } from '../protocol/screenshot-schema.js';
-import { parseRequestLine, type Parsed } from '../protocol/validate.js';
+import { CORPUS_OPS, UNNAMED_OP, type CorpusOp, type RequestOf } from '../protocol/ops.js';
+import { isCorpusRequest, parseRequestLine, type Parsed } from '../protocol/validate.js';
 import { log } from '../system/log.js';
 import { CampaignError } from './campaign-error.js';
 import { contentHash } from './case-hash.js';
 import { type FolderFile, listFolder, readFolderFile, type SkippedEntry } from './corpus-folder.js';
 
-/** A request a campaign runs and votes: anything but the control ops and pictures. */
-export type CaseRequest = Exclude<Request, PingRequest | ShutdownRequest | ScreenshotRequest>;
+/** A request a campaign runs and votes. */
+export type CaseRequest = RequestOf<CorpusOp>;
+
+/** The op of a case request: the one it names, or the op of requests that name none. */
+export const opOf = (request: CaseRequest): CorpusOp => ('op' in request ? request.op : UNNAMED_OP);
 
 /** One case of a corpus: `given` is its text as the corpus holds it (the line, or the folder case as a request). */
 export type CorpusItem =
@@ -75,18 +77,18 @@ async function* lines(input: Readable): AsyncGenerator<{ n: number; bytes: Buffe
   }
 }
 
+/** What a corpus may hold, as a refusal says it. */
+const corpusHolds = `a corpus holds ${new Intl.ListFormat('en-GB', { type: 'conjunction' }).format(CORPUS_OPS)} requests`;
+
 function lineItem(n: number, bytes: Buffer): CorpusItem {
   const given = bytes.toString('utf8');
   const parsed = withLineId(parseRequestLine(bytes), given, n);
   if (!parsed.ok) return { ok: false, id: parsed.id ?? `line:${n}`, hash: contentHash(given), given, error: parsed.error.wireText };
-  if (parsed.op === 'ping' || parsed.op === 'shutdown' || parsed.op === 'screenshot') {
-    const error = new OracleError(
-      'invalid_request',
-      `field "op": ${JSON.stringify(parsed.op)} is not a case (a corpus holds geometry, vote, reflect and trace requests)`,
-    );
+  if (!isCorpusRequest(parsed)) {
+    const error = new OracleError('invalid_request', `field "op": ${JSON.stringify(parsed.op)} is not a case (${corpusHolds})`);
     return { ok: false, id: parsed.request.id, hash: contentHash(given), given, error: error.wireText };
   }
-  return { ok: true, id: parsed.request.id, hash: contentHash(parsed.request), given, request: parsed.request as CaseRequest };
+  return { ok: true, id: parsed.request.id, hash: contentHash(parsed.request), given, request: parsed.request };
 }
 
 /** A line that failed only for want of an id is validated again under `line:<n>`. */
@@ -98,7 +100,7 @@ function withLineId(parsed: Parsed, text: string, n: number): Parsed {
   } catch {
     return parsed;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || 'id' in value) return parsed;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.hasOwn(value, 'id')) return parsed;
   return parseRequestLine(JSON.stringify({ id: `line:${n}`, ...value }));
 }
 

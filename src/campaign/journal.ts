@@ -25,6 +25,7 @@ import { existsSync } from 'node:fs';
 import type { ClusterVerdict } from '../protocol/vote-schema.js';
 import { errorCode } from '../comparator/signature.js';
 import type { EngineName } from '../protocol/schema.js';
+import type { CorpusOp } from '../protocol/ops.js';
 import { CampaignError } from './campaign-error.js';
 import type { CandidateIdentity, CandidateRecord } from './candidate-record.js';
 import { prepare } from './journal-schema.js';
@@ -80,7 +81,7 @@ export interface SelfCheck {
 
 /** Everything recorded about one case. Invalid corpus items have `invalid` set, op and verdict null, no outcomes. */
 export interface CaseRecord extends CaseKey {
-  op: 'geometry' | 'vote' | 'trace' | 'reflect' | null;
+  op: CorpusOp | null;
   request: string;
   invalid: string | null;
   outcomes: EngineOutcome[];

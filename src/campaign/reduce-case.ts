@@ -10,16 +10,18 @@
 // candidate's finding any more.
 import { performance } from 'node:perf_hooks';
 import { reduce, type Progress } from '../reduce/index.js';
-import { caseSignature, outcomesOf, votedRecord, wireRequest, type CaseAnswer } from './case-record.js';
+import { caseSignature, outcomesOf, runSent, votedRecord, wireRequest } from './case-record.js';
 import { contentHash } from './case-hash.js';
 import type { CaseRequest } from './corpus.js';
 import type { ReductionRecord } from './journal.js';
-import type { CaseRunner } from './run-campaign.js';
+import type { CampaignOptions } from './run-campaign.js';
 import { candidateCase, candidateRecord, isLayoutCase } from './candidate-record.js';
+import type { Answered } from '../coordinator/oracle-service.js';
+import type { SentOp } from '../protocol/ops.js';
 import type { DumpSource } from '../engine-under-test/source.js';
 
 export interface ReduceCaseOptions {
-  oracle: CaseRunner;
+  oracle: CampaignOptions['oracle'];
   request: CaseRequest;
   /** The engines' bucket signature every candidate must keep (null: their agreement, with `candidate`). */
   signature: string | null;
@@ -50,10 +52,7 @@ export interface ReducedCase extends ReductionRecord {
 export async function reduceCase(o: ReduceCaseOptions): Promise<ReducedCase> {
   const started = performance.now();
   let sent = 0;
-  const run = (request: CaseRequest, dumps: boolean) => {
-    const { op, request: wire } = wireRequest(request, { dumps });
-    return o.oracle.run(op, wire);
-  };
+  const run = (request: CaseRequest, dumps: boolean) => runSent(o.oracle, wireRequest(request, { dumps }));
   /** Whether a case keeps the finding: the engines' signature, and the candidate's when there is one. */
   const keeps = async (request: CaseRequest): Promise<boolean> => {
     if (!o.candidate) return caseSignature(request, await run(request, false)) === o.signature;
@@ -65,7 +64,7 @@ export async function reduceCase(o: ReduceCaseOptions): Promise<ReducedCase> {
     if (!o.candidate || !isLayoutCase(request)) return () => undefined;
     const { source } = o.candidate;
     const outcome = await source.run(candidateCase(request));
-    return (answer: CaseAnswer) => candidateRecord(source, outcome, outcomesOf(answer));
+    return (answered: Answered<SentOp>) => candidateRecord(source, outcome, outcomesOf(request, answered));
   };
   const result = await reduce(
     o.request,

@@ -10,21 +10,17 @@
 // without this candidate's answer (same name and version) is not run on the engines again: the
 // candidate alone is asked, and judged against the engines' recorded dumps.
 import { performance } from 'node:perf_hooks';
-import type { Request } from '../protocol/schema.js';
+import type { CaseService } from '../coordinator/stdio.js';
 import type { DumpSource } from '../engine-under-test/source.js';
 import { candidateCase, candidateRecord, isLayoutCase, type CandidateRecord } from './candidate-record.js';
-import { invalidRecord, votedRecord, wireRequest, type CaseAnswer, type SentOp } from './case-record.js';
+import { invalidRecord, runSent, votedRecord, wireRequest } from './case-record.js';
 import type { CorpusItem } from './corpus.js';
 import type { Expectations } from './expectations.js';
 import type { CaseRecord, Journal } from './journal.js';
 
-/** What runs a case: OracleService in process (never rejects for a case's own failures). */
-export interface CaseRunner {
-  run(op: SentOp, request: Request): Promise<CaseAnswer>;
-}
-
 export interface CampaignOptions {
-  oracle: CaseRunner;
+  /** What runs the cases: OracleService in process, or a queue (never rejects for a case's own failures). */
+  oracle: Pick<CaseService, 'run'>;
   journal: Pick<Journal, 'has' | 'record' | 'hasCandidate' | 'recordCandidate' | 'outcomesOf'>;
   items: AsyncIterable<CorpusItem>;
   /** An engine under test, asked every layout case; it never votes. */
@@ -124,13 +120,12 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
   };
 
   const send = (item: Extract<CorpusItem, { ok: true }>, key: string) => {
-    const { op, request } = wireRequest(item.request);
     const startedAt = Date.now();
     const sent = performance.now();
     firstSent ??= sent;
     track(
       key,
-      Promise.all([o.oracle.run(op, request), ask(item)]).then(([answer, candidate]) => {
+      Promise.all([runSent(o.oracle, wireRequest(item.request)), ask(item)]).then(([answer, candidate]) => {
         if (o.abandon?.aborted) return;
         const now = performance.now();
         const r = votedRecord(item, answer, { startedAt, elapsedMs: now - sent, attempts: 1 }, o.expectations);

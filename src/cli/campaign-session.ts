@@ -9,7 +9,7 @@
 // supports (the generator keeps inside it).
 import { Checkpointer } from '../campaign/checkpointer.js';
 import { terminalStderr } from './stderr-guard.js';
-import { CampaignRunError, runCampaign, type CampaignResult, type CaseRunner } from '../campaign/run-campaign.js';
+import { CampaignRunError, runCampaign, type CampaignOptions, type CampaignResult } from '../campaign/run-campaign.js';
 import type { Corpus } from '../campaign/corpus.js';
 import type { Expectations } from '../campaign/expectations.js';
 import type { Journal } from '../campaign/journal.js';
@@ -146,7 +146,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
 }
 
 /** A campaign's oracle, with what the run records about its engines. */
-interface SessionOracle extends CaseRunner {
+interface SessionOracle extends Pick<CampaignOptions['oracle'], 'run'> {
   engines: EngineName[];
   versions: Partial<Record<EngineName, string>>;
   fonts: string;
@@ -188,7 +188,7 @@ async function openQueue(url: URL, outstanding: number, stop: AbortSignal, aband
   }
   log.info(`a worker answered: ${pong.engines.map((e) => `${e} ${pong.versions[e]}`).join(', ')}; fonts ${pong.fonts}`);
   return {
-    run: (op, request) => queue.run(op, request),
+    run: queue.run.bind(queue),
     engines: pong.engines,
     versions: pong.versions,
     fonts: pong.fonts,

@@ -8,6 +8,7 @@ import { serve } from '../coordinator/stdio.js';
 import { log } from '../system/log.js';
 import { PACKAGE_ROOT } from '../system/paths.js';
 import { defaultOptions } from '../api/oracle.js';
+import { OP_NAMES } from '../protocol/ops.js';
 import { wholeNumber } from './arguments.js';
 import { registerCampaignCommands } from './campaign-commands.js';
 import { registerCandidateCommand } from './candidate-command.js';
@@ -27,8 +28,7 @@ export function buildProgram(): Command {
   const program = new Command()
     .name('browser-oracle')
     .description(
-      'Ground-truth layout oracle. With no command: reads one JSON request per line on stdin (geometry, vote, reflect, ' +
-        'trace, screenshot, ping, shutdown) and answers ' +
+      `Ground-truth layout oracle. With no command: reads one JSON request per line on stdin (${OP_NAMES.join(', ')}) and answers ` +
         'one JSON line per request on stdout, in completion order, each with its id; diagnostics go to stderr. ' +
         'Protocol: docs/protocol.md; JSON Schema: schema/protocol.schema.json.',
     )

@@ -14,10 +14,11 @@ import { type Command, Option } from 'commander';
 import type { CaseRequest } from '../campaign/corpus.js';
 import { Journal, type CaseKey } from '../campaign/journal.js';
 import { reduceCase, type ReducedCase } from '../campaign/reduce-case.js';
-import { caseSignature, wireRequest } from '../campaign/case-record.js';
+import { caseSignature, runSent, wireRequest } from '../campaign/case-record.js';
 import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
 import { FONT_SET_NAMES, type FontSetName } from '../protocol/font-sets.js';
-import { checkRequest } from '../protocol/validate.js';
+import { CORPUS_OPS } from '../protocol/ops.js';
+import { checkRequest, isCorpusRequest } from '../protocol/validate.js';
 import { NotReproducibleError } from '../reduce/index.js';
 import { log, logs } from '../system/log.js';
 import { defaultOptions } from '../api/oracle.js';
@@ -169,9 +170,11 @@ function caseRequest(text: string, source: string): CaseRequest {
   }
   const parsed = checkRequest(value);
   if (!parsed.ok) throw new UsageError(`${source}: ${parsed.error.wireText}`);
-  if (parsed.op === 'ping' || parsed.op === 'shutdown' || parsed.op === 'screenshot')
-    throw new UsageError(`${source}: a ${parsed.op} request is not a case (geometry, vote, reflect or trace)`);
-  return parsed.request as CaseRequest;
+  if (!isCorpusRequest(parsed))
+    throw new UsageError(
+      `${source}: a ${parsed.op} request is not a case (${new Intl.ListFormat('en-GB', { type: 'disjunction' }).format(CORPUS_OPS)})`,
+    );
+  return parsed.request;
 }
 
 async function reduceSession(source: Source, flags: ReduceFlags, options: OracleOptions): Promise<number> {
@@ -197,11 +200,12 @@ async function reduceSession(source: Source, flags: ReduceFlags, options: Oracle
     // A recorded case's signatures are the journal's; a request file's are found here.
     if (!source.journal) {
       // A request file's signature is the one its first run shows, if every run shows it.
-      const { op, request } = wireRequest(source.request, { dumps: false });
       const runs = await Promise.all(
-        Array.from({ length: flags.runs }, (_, i) => oracle.run(op, { ...request, id: `${request.id}~run-${i + 1}` })),
+        Array.from({ length: flags.runs }, (_, i) =>
+          runSent(oracle, wireRequest({ ...source.request, id: `${source.request.id}~run-${i + 1}` }, { dumps: false })),
+        ),
       );
-      const signatures = runs.map((answer) => caseSignature(source.request, answer));
+      const signatures = runs.map((answered) => caseSignature(source.request, answered));
       signature = signatures[0]!;
       const held = signatures.filter((s) => s === signature).length;
       if (held < flags.runs) {

@@ -70,7 +70,7 @@ async function writeReport(journal: Journal, path: string, options: OracleOption
       journal,
       async (request) => {
         // In process, the answer's images are still bytes: base64 is only for a line on stdout.
-        const answer = (await oracle!.run('screenshot', request)) as unknown as Shots;
+        const answer = (await oracle!.run('screenshot', request)).answer as Shots;
         shots += Object.keys(answer.images).length;
         return answer;
       },

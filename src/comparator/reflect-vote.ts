@@ -18,28 +18,11 @@
 import type { EngineName } from '../protocol/common.js';
 import type { ReflectResponse } from '../protocol/schema.js';
 import type { Observation } from '../protocol/reflect-schema.js';
-import type { ClusterVerdict, EngineStatus } from '../protocol/vote-schema.js';
+import type { ObservationVote, ReflectVoteResult } from '../protocol/reflect-vote-schema.js';
 import { cluster } from './cluster.js';
 import { threeWay } from './three-way.js';
 
-export interface ObservationVote {
-  index: number;
-  selector: string;
-  attr: string;
-  idl: string;
-  verdict: ClusterVerdict;
-  outlier: EngineName | null;
-  majority: EngineName[];
-  values: Partial<Record<EngineName, Pick<Observation, 'attr_value' | 'idl_value'>>>;
-}
-
-export interface ReflectVoteResult {
-  verdict: ClusterVerdict;
-  outlier: EngineName | null;
-  majority: EngineName[];
-  engines: Record<EngineName, EngineStatus>;
-  observations: ObservationVote[];
-}
+export type { ObservationVote, ReflectVoteResult };
 
 export function voteReflect(response: Pick<ReflectResponse, 'states' | 'errors'>): ReflectVoteResult {
   const { states } = response;

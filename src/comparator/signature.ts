@@ -17,16 +17,14 @@
 // `relayoutFirst`, `traceFirst` and `reflectFirst`.
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import type { ClusterVerdict, EngineStatus, FailureKind, VoteResult } from '../protocol/vote-schema.js';
+import type { VoteKind, VoteResults } from '../protocol/ops.js';
 import type { RelayoutResult } from '../protocol/relayout-schema.js';
 import type { ReflectVoteResult } from './reflect-vote.js';
-import { TRACE_FAILURE_KINDS } from './trace-compare.js';
+import { TRACE_FAILURE_KINDS } from '../protocol/trace-vote-schema.js';
 import type { TraceVoteResult } from './trace-vote.js';
 
-/** A case's vote, tagged with the kind of request it answers (a `vote` request is geometry). */
-export type VotedCase =
-  | { op: 'geometry'; vote: VoteResult }
-  | { op: 'trace'; vote: TraceVoteResult }
-  | { op: 'reflect'; vote: ReflectVoteResult };
+/** A case's vote, tagged with its vote's kind (src/protocol/ops.ts: a `vote` request's is geometry). */
+export type VotedCase = { [K in VoteKind]: { op: K; vote: VoteResults[K] } }[VoteKind];
 
 /** A geometry failure kind as a signature names it, most structural first. */
 export const GEOMETRY_KINDS = ['shape', 'fragment_count', 'size', 'offset'] as const;

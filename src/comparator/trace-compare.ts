@@ -27,6 +27,7 @@
 // timed_out and is_secure_context are compared too: a trace that never finished, or ran without
 // a secure context, observed something else even when its records happen to match.
 import type { Trace, TraceAlignment, TraceRecord } from '../protocol/trace-schema.js';
+import type { TraceCompareResult, TraceFailure } from '../protocol/trace-vote-schema.js';
 
 /**
  * |a − b| ≤ absolute + relative · max(|a|, |b|), on samples normalized to unit range: integer
@@ -36,24 +37,11 @@ import type { Trace, TraceAlignment, TraceRecord } from '../protocol/trace-schem
  */
 export const BUFFER_TOLERANCE = { relative: 0.01, absolute: 0.02 } as const;
 
-export type TraceCompareVerdict = 'pass' | 'fail' | 'count_mismatch';
-export const TRACE_FAILURE_KINDS = ['count_mismatch', 'timed_out', 'secure_context', 'missing', 'record', 'value', 'buffer'] as const;
+export type { TraceCompareResult, TraceFailure };
+export type TraceCompareVerdict = TraceCompareResult['verdict'];
 
 /** Where a failure is: its seq, and its label when records are paired by label. */
 type At = { seq: number; label?: string };
-
-export type TraceFailure =
-  | { kind: 'count_mismatch'; a: number; b: number }
-  | { kind: 'timed_out' | 'secure_context'; a: boolean; b: boolean }
-  | (At & { kind: 'missing'; label: string; a: boolean; b: boolean })
-  | (At & { kind: 'record'; field: 'kind' | 'label' | 'type' | 'name' | 'state'; a: unknown; b: unknown })
-  | (At & { kind: 'value'; path: string; a: unknown; b: unknown })
-  | (At & { kind: 'buffer'; path: string; failed: number; max_abs_delta: number });
-
-export interface TraceCompareResult {
-  verdict: TraceCompareVerdict;
-  failures: TraceFailure[];
-}
 
 export type TraceSide = Pick<Trace, 'timed_out' | 'is_secure_context' | 'records'>;
 

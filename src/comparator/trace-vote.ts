@@ -19,27 +19,12 @@
 // is its row, and its labels are that row's one label.
 import { ENGINE_NAMES, type EngineName } from '../protocol/common.js';
 import type { TraceAlignment, TraceResponse } from '../protocol/trace-schema.js';
-import type { ClusterVerdict, EngineStatus } from '../protocol/vote-schema.js';
-import { alignByLabel, compareAligned, compareTraces, TRACE_FAILURE_KINDS, type TraceCompareResult } from './trace-compare.js';
+import { TRACE_FAILURE_KINDS, type TraceCompareResult, type TraceVoteResult } from '../protocol/trace-vote-schema.js';
+import { alignByLabel, compareAligned, compareTraces } from './trace-compare.js';
 import { threeWay, voteItems } from './three-way.js';
 
-type TraceFailureKind = (typeof TRACE_FAILURE_KINDS)[number];
-
-export interface RecordVote {
-  seq: number;
-  labels: string[];
-  outlier: EngineName | null;
-  kinds: TraceFailureKind[];
-}
-
-export interface TraceVoteResult {
-  verdict: ClusterVerdict;
-  outlier: EngineName | null;
-  majority: EngineName[];
-  engines: Record<EngineName, EngineStatus>;
-  pairs: Record<string, TraceCompareResult>;
-  records: RecordVote[];
-}
+export type { TraceVoteResult };
+export type RecordVote = TraceVoteResult['records'][number];
 
 export function voteTraces(response: Pick<TraceResponse, 'traces' | 'errors'>, align: TraceAlignment = 'seq'): TraceVoteResult {
   const { traces } = response;
@@ -66,5 +51,5 @@ export function voteTraces(response: Pick<TraceResponse, 'traces' | 'errors'>, a
     kinds,
   }));
   const { verdict, outlier, majority, engines } = vote;
-  return { verdict, outlier, majority, engines, pairs: Object.fromEntries(vote.pairs), records };
+  return { verdict, outlier, majority, engines, pairs: Object.fromEntries(vote.pairs) as TraceVoteResult['pairs'], records };
 }

@@ -1,15 +1,14 @@
-// The documents a case is served as. A geometry case's html is the whole document; a reflect
-// case's is body markup in a standards-mode page; a trace's is body markup after the recorder.
-// An engine without an isolated world (WebKitGTK) gets the guard as the first script of every
-// case document, placed where it changes neither the document's mode nor its tree.
+// The documents a case is served as, by its op's document kind (src/protocol/ops.ts): its html is
+// the whole document, body markup in a standards-mode page, or body markup after the trace
+// recorder. An engine without an isolated world (WebKitGTK) gets the guard as the first script of
+// every case document, placed where it changes neither the document's mode nor its tree.
 //
 // parse5's Tokenizer is the one its own SAX parser is built on, exported but not documented as a
 // stable API: test/unit/guard-placement.test.ts is what a parse5 update must pass.
 import { Tokenizer, type TokenHandler } from 'parse5';
+import type { DocumentKind } from '../protocol/ops.js';
 import { guardScript } from '../page/sources.js';
 import { tracePage } from '../page/trace-recorder.js';
-
-export type DocumentKind = 'geometry' | 'reflect' | 'trace';
 
 /**
  * The document for one engine: `nonce` is its own, `guarded` says whether the guard goes first,
@@ -26,11 +25,11 @@ export function caseDocument(
   switch (kind) {
     // The recorder is the first script already (nothing of the case comes before it), and the
     // trace's own checks are the recorder's.
-    case 'trace':
+    case 'recorder':
       return tracePage(html, nonce, traceBytes, completionMs, guarded);
-    case 'reflect':
+    case 'body':
       return withScript(`<!doctype html>${html}`, guarded ? guardScript(nonce, true) : null);
-    case 'geometry':
+    case 'document':
       return withScript(html, guarded ? guardScript(nonce, false) : null);
   }
 }

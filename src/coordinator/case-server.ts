@@ -18,7 +18,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { EngineName } from '../protocol/schema.js';
 import type { DocumentCopy, ServedDocument } from '../farm/tasks.js';
-import { caseDocument, type DocumentKind } from './case-documents.js';
+import type { DocumentKind } from '../protocol/ops.js';
+import { caseDocument } from './case-documents.js';
 import type { EgressLog } from './egress-log.js';
 import { closeServer, listenOnLoopback } from './loopback.js';
 
@@ -30,7 +31,7 @@ const CASE_HEADERS = {
   'referrer-policy': 'unsafe-url',
 };
 
-// The page script-free cases are written into (see src/workers/script-free.ts). Its CSP lets
+// The page script-free cases are written into (see src/workers/host/fast-path.ts). Its CSP lets
 // no page script run — no inline script, handler or javascript: URL — while the drivers' own
 // evaluation still works ('unsafe-eval' is only reachable from script, and none runs).
 const BLANK_PATH = '/blank';
@@ -56,10 +57,14 @@ interface Served {
   caseId: string;
 }
 
-/** A trace page's own options: its completion timeout and the files served beside it. */
-export interface TracePage {
-  completionMs: number;
-  files: Readonly<Record<string, string>>;
+/**
+ * What the case server reads of a case's request: its html, and for a trace page (a `recorder`
+ * document) its completion timeout and the files served beside it.
+ */
+interface CaseSource {
+  html?: string;
+  timeout_ms?: number;
+  files?: Readonly<Record<string, string>>;
 }
 
 /** A file served beside a trace page. */
@@ -129,21 +134,22 @@ export class CaseServer {
   }
 
   /**
-   * Publishes `html` as a `kind` document for each engine; `guarded` engines get the guard first.
-   * A trace page takes its completion timeout and files from `page` (default: 5000 ms, none).
+   * Publishes the case's html as a `kind` document for each engine; `guarded` engines get the
+   * guard first. A trace page takes its completion timeout and files from `source` (default: the
+   * trace's default timeout, no files).
    */
   publish(
     caseId: string,
     kind: DocumentKind,
-    html: string,
+    source: CaseSource,
     engines: readonly EngineName[],
     guarded: ReadonlySet<EngineName>,
-    page?: TracePage,
   ): Publication {
     const documents: Partial<Record<EngineName, ServedDocument>> = {};
     const paths: string[] = [];
-    const trace = kind === 'trace';
-    const files = Object.entries(page?.files ?? {}).map(([name, text]) => ({
+    const trace = kind === 'recorder';
+    const html = source.html ?? '';
+    const files = Object.entries((trace && source.files) || {}).map(([name, text]) => ({
       name,
       file: { body: Buffer.from(text, 'utf8'), type: fileType(name) },
     }));
@@ -151,7 +157,7 @@ export class CaseServer {
       // With files beside it, the page is a folder's index, so that relative URLs resolve under its path.
       const path = `${trace ? '/trace/' : '/case/'}${randomBytes(16).toString('hex')}${files.length ? '/' : ''}`;
       const nonce = randomBytes(16).toString('hex');
-      const body = Buffer.from(caseDocument(kind, html, nonce, guarded.has(engine), this.traceBytes, page?.completionMs), 'utf8');
+      const body = Buffer.from(caseDocument(kind, html, nonce, guarded.has(engine), this.traceBytes, source.timeout_ms), 'utf8');
       this.waiting.set(path, { body, nonce, trace, caseId });
       paths.push(path);
       for (const { name, file } of files) {

@@ -1,9 +1,9 @@
 // The oracle in one object: the case server, the egress guard and the engine farm, started
 // together and closed together, with one method that answers any case request. The stdio loop
 // (stdio.ts) and every command that runs cases in process sit on top of it.
-import type { EngineName, ProfileName, Request } from '../protocol/schema.js';
+import type { EngineName, ProfileName } from '../protocol/schema.js';
+import type { Answer, AnswerFields, CaseOp, RequestOf } from '../protocol/ops.js';
 import type { FontSetName } from '../protocol/font-sets.js';
-import type { WireValue } from '../protocol/wire.js';
 import type { DumpLimits } from '../farm/tasks.js';
 import { engineMemoryBytes, EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
 import { ConfigError } from '../protocol/errors.js';
@@ -20,11 +20,7 @@ import { networkIsolation, type NetworkIsolation } from '../system/network.js';
 import { CaseServer } from './case-server.js';
 import { EgressLog } from './egress-log.js';
 import { EngineFarm } from './engine-farm.js';
-import type { CaseContext } from './schedule.js';
-import { geometryOp, voteOp } from './geometry-op.js';
-import { reflectOp } from './reflect-op.js';
-import { traceOp } from './trace-op.js';
-import { screenshotOp } from './screenshot-op.js';
+import { runCase } from './run-case.js';
 
 /** Every launch option with its value (src/protocol/launch-options.ts); only `display` may be left out. */
 export type OracleOptions = Required<Omit<LaunchOptions, 'display'>> & Pick<LaunchOptions, 'display'>;
@@ -42,20 +38,14 @@ export function dumpLimits(options: Pick<OracleOptions, 'maxNodes' | 'maxAnswerB
 /** Requests to keep in hand at once: every worker's window, and as many again waiting to refill it. */
 export const admission = (options: OracleOptions): number => 2 * options.workers * options.window;
 
-/** An answer before it is a line: plain values and JsonText (src/protocol/wire.ts). */
-export type Answer = Record<string, WireValue | undefined>;
+/** Each engine's exact build. */
+export type Versions = Partial<Record<EngineName, string>>;
 
-/** The request kinds that run on the engines, each with the handler that answers it. */
-const CASE_OPS = {
-  geometry: geometryOp,
-  vote: voteOp,
-  reflect: reflectOp,
-  trace: traceOp,
-  screenshot: screenshotOp,
-} satisfies Record<string, (request: never, ctx: CaseContext) => Promise<Answer>>;
-
-export type CaseOp = keyof typeof CASE_OPS;
-export const isCaseOp = (op: string): op is CaseOp => Object.hasOwn(CASE_OPS, op);
+/** A case's answer, and the builds of the engines that made it (what a campaign records beside each result). */
+export interface Answered<K extends CaseOp> {
+  answer: Answer<K>;
+  versions: Versions;
+}
 
 export class OracleService {
   private constructor(
@@ -139,7 +129,7 @@ export class OracleService {
     return this.farm.engines;
   }
 
-  get versions(): Partial<Record<EngineName, string>> {
+  get versions(): Versions {
     return this.farm.versions;
   }
 
@@ -151,10 +141,13 @@ export class OracleService {
     return this.options.fonts;
   }
 
-  /** Answers one case request (geometry, vote, reflect, trace or screenshot); never rejects for the case's own failures. */
-  run(op: CaseOp, request: Request): Promise<Answer> {
-    const context: CaseContext = { farm: this.farm, cases: this.cases, profile: this.options.profile };
-    return (CASE_OPS[op] as (request: Request, ctx: CaseContext) => Promise<Answer>)(request, context);
+  /** Answers one case request; never rejects for the case's own failures. */
+  async run<K extends CaseOp>(op: K, request: RequestOf<K>): Promise<Answered<K>> {
+    // Every worker runs the same build of each engine (EngineFarm.start).
+    return {
+      answer: await runCase({ farm: this.farm, cases: this.cases, profile: this.options.profile }, op, request),
+      versions: this.versions,
+    };
   }
 
   /**
@@ -169,7 +162,7 @@ export class OracleService {
   }
 
   /** The ping answer's fields beside the id. */
-  ping(): Answer {
+  ping(): AnswerFields<'ping'> {
     return {
       ok: true,
       engines: this.engines,

@@ -5,14 +5,15 @@
 // this process (OracleService), or the workers of a queue (src/queue); either way every answer
 // becomes a line here, through answerLine.
 import PQueue from 'p-queue';
-import { parseRequestLine, type Parsed } from '../protocol/validate.js';
+import { isCaseRequest, parseRequestLine, type Parsed, type Valid } from '../protocol/validate.js';
 import { OracleError, errorWireText } from '../protocol/errors.js';
 import { answerLine } from '../protocol/wire.js';
 import { log } from '../system/log.js';
 import { readLines, type InputLine } from './line-reader.js';
 import { LineWriter } from './output.js';
-import { OracleService, admission, isCaseOp, type Answer, type CaseOp, type OracleOptions } from './oracle-service.js';
-import type { Request } from '../protocol/schema.js';
+import type { AnswerFields, CaseOp, RequestOf } from '../protocol/ops.js';
+import type { WireValue } from '../protocol/wire.js';
+import { OracleService, admission, type Answered, type OracleOptions } from './oracle-service.js';
 
 export interface StdioOptions extends OracleOptions {
   maxLineBytes: number;
@@ -21,11 +22,16 @@ export interface StdioOptions extends OracleOptions {
 /** What answers the stdio oracle's requests. */
 export interface CaseService {
   /** Answers one case request; never rejects for the case's own failures. */
-  run(op: CaseOp, request: Request): Promise<Answer>;
+  run<K extends CaseOp>(op: K, request: RequestOf<K>): Promise<Answered<K>>;
   /** The ping answer's fields beside the id: at once, or (a queue) once a worker has answered. */
-  ping(): Answer | Promise<Answer>;
+  ping(): AnswerFields<'ping'> | Promise<AnswerFields<'ping'>>;
   close(): Promise<void>;
 }
+
+/** Runs a valid case request: generic, so that its op and its request stay tied to each other. */
+const runValid = <K extends CaseOp>(oracle: CaseService, valid: Valid<K>) => oracle.run(valid.op, valid.request);
+
+type Line = { readonly [key: string]: WireValue | undefined };
 
 /** The stdio oracle with the engines in this process. */
 export function serve(options: StdioOptions): Promise<number> {
@@ -62,7 +68,7 @@ export async function serveWith(
   process.once('SIGTERM', () => stop('received SIGTERM'));
   process.once('SIGINT', () => stop('received SIGINT'));
   const writer = new LineWriter(process.stdout, () => stop('stdout closed'));
-  const respond = (answer: Answer) => writer.write(answerLine(answer));
+  const respond = (answer: Line) => writer.write(answerLine(answer));
 
   const oracle = await start(stopped.signal);
   if (!oracle) return 0;
@@ -82,20 +88,20 @@ export async function serveWith(
           if (pong instanceof Promise)
             void admitted.add(() =>
               pong
-                .then((fields): Answer => ({ id, ...fields }))
-                .catch((error: unknown): Answer => ({ id, error: errorWireText(error) }))
+                .then((fields): Line => ({ id, ...fields }))
+                .catch((error: unknown): Line => ({ id, error: errorWireText(error) }))
                 .then(respond),
             );
           else await respond({ id, ...pong });
         } else if (parsed.op === 'shutdown') {
           shutdownId = parsed.request.id;
           break;
-        } else if (isCaseOp(parsed.op)) {
-          const { op, request } = parsed;
+        } else if (isCaseRequest(parsed)) {
+          const { id } = parsed.request;
           void admitted.add(() =>
-            oracle
-              .run(op, request)
-              .catch((error: unknown): Answer => ({ id: request.id, error: errorWireText(error) }))
+            runValid(oracle, parsed)
+              .then(({ answer }): Line => answer)
+              .catch((error: unknown): Line => ({ id, error: errorWireText(error) }))
               .then(respond),
           );
         }
@@ -117,6 +123,9 @@ export async function serveWith(
 
 function parse(input: InputLine, maxLineBytes: number): Parsed {
   if ('bytes' in input) return parseRequestLine(input.bytes);
+  // The one id read out of JSON text with a regular expression, and the one place it is right: a
+  // line over the limit is never parsed (that is what the limit is for), only its head is kept,
+  // and its answer is better with the id it most likely carries than with none.
   const id = /"id"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(input.head.toString('utf8'))?.[1];
   return {
     ok: false,

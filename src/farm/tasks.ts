@@ -1,11 +1,10 @@
-// The contract between the coordinator and the worker threads: what a task carries and what
-// comes back. Results travel as msgpack in a transferred buffer (see case-worker.ts); control
-// messages use a BroadcastChannel because Piscina cannot address one particular worker.
-import type { Emulate } from '../protocol/emulation-schema.js';
+// The contract between the coordinator and the worker threads: what a task carries. What comes
+// back is the op's answer without its id (AnswerFields, src/protocol/ops.ts), as msgpack in a
+// transferred buffer (see case-worker.ts); control messages use a BroadcastChannel because
+// Piscina cannot address one particular worker.
 import type { EngineName } from '../protocol/schema.js';
 import type { Executables } from '../protocol/launch-options.js';
-import type { Probe } from '../protocol/reflect-schema.js';
-import type { JsonText } from '../protocol/wire.js';
+import type { CaseOp, RequestOf } from '../protocol/ops.js';
 import type { LaunchOptions } from './launch.js';
 
 /** How big a dump may grow before the walk stops and the case is answered dump_too_large. */
@@ -41,80 +40,22 @@ export interface ServedDocument extends DocumentCopy {
   retry: DocumentCopy;
 }
 
-/** What every case task carries: its documents, served by the coordinator, and its engines. */
-export interface CaseTask {
+/** A case for the workers: the validated request itself, and what the coordinator adds to it. */
+export interface CaseTask<K extends CaseOp = CaseOp> {
+  op: K;
+  request: RequestOf<K>;
   /** The requested engines this oracle runs. */
   engines: EngineName[];
-  /** The requested engines it does not run, with their errors (a vote counts them too). */
+  /** The requested engines it does not run, with their errors (the answer names them; a vote counts them too). */
   unavailable: Partial<Record<EngineName, string>>;
-  /** The case as a fresh document, one per engine. */
+  /** The case as a fresh document, one per engine in `engines`. */
   documents: Partial<Record<EngineName, ServedDocument>>;
   /** An empty page whose CSP forbids page script: the fast path writes cases into it. */
   blankUrl: string;
-  html: string;
-  script: string | null;
 }
 
-export interface GeometryTask extends CaseTask {
-  kind: 'geometry';
-  /** Vote on the dumps here, in the worker (the `vote` op). */
-  vote: boolean;
-  /** Send the dumps back (a `vote` op answers without them unless asked). */
-  keepDumps: boolean;
-  /** Walk again after a fresh layout, and hold each engine to itself (the relayout check). */
-  relayout: boolean;
-}
-
-export interface ReflectTask extends CaseTask {
-  kind: 'reflect';
-  /** The request's probes, with `idl` defaulted to `attr`. */
-  probes: Required<Probe>[];
-}
-
-/** A trace: its documents are trace pages (the recorder first), `script` the request's script, `emulate` its emulation. */
-export interface TraceTask extends CaseTask {
-  kind: 'trace';
-  emulate?: Emulate;
-  /** The trace's completion timeout (its `timeout_ms`, or the default). */
-  completionMs: number;
-}
-
-/** A picture of a geometry case's viewport per engine, after load, fonts and `script`. */
-export interface ScreenshotTask extends CaseTask {
-  kind: 'screenshot';
-}
-
-export type WorkerTask = GeometryTask | ReflectTask | TraceTask | ScreenshotTask;
-
-export interface GeometryResult {
-  /** Dump JSON text per engine that succeeded, in the contract's key order. */
-  dumps: Partial<Record<EngineName, JsonText>>;
-  errors: Partial<Record<EngineName, string>>;
-  /** In-page milliseconds per engine (parse + style + layout + walk), for the bench. */
-  inPageMs: Partial<Record<EngineName, number>>;
-  /** The vote, when the task asked for one. */
-  vote?: JsonText;
-  /** Each engine's relayout check (src/comparator/relayout.ts), when the task asked for it. */
-  relayout?: Partial<Record<EngineName, JsonText>>;
-}
-
-export interface ReflectResult {
-  /** Reflection state JSON text per engine that succeeded, in the contract's key order. */
-  states: Partial<Record<EngineName, JsonText>>;
-  errors: Partial<Record<EngineName, string>>;
-}
-
-export interface TraceResult {
-  /** Trace JSON text per engine that completed, in the contract's key order. */
-  traces: Partial<Record<EngineName, JsonText>>;
-  errors: Partial<Record<EngineName, string>>;
-}
-
-export interface ScreenshotResult {
-  /** An 800×600 PNG per engine that succeeded (msgpack binary on the way here). */
-  images: Partial<Record<EngineName, Uint8Array>>;
-  errors: Partial<Record<EngineName, string>>;
-}
+/** Any case task: the one a worker's task table dispatches on `op`. */
+export type WorkerTask = { [K in CaseOp]: CaseTask<K> }[CaseOp];
 
 export const CONTROL_CHANNEL = 'browser-oracle/control';
 

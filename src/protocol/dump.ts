@@ -1,7 +1,7 @@
 // The dump as it goes on the wire (JSON in the contract's key order), from the page's walk
 // (flat arrays, checked by page-output.ts). Serializing straight from the flat arrays keeps key order exact
 // in every engine and avoids building a million small objects for a large document.
-import { STYLE_PROPERTIES, type EngineName } from './schema.js';
+import { STYLE_PROPERTIES, type Dump, type EngineName } from './schema.js';
 import { JsonText } from './json-text.js';
 import type { RawWalk } from './page-output.js';
 
@@ -30,7 +30,7 @@ function depthsOf(parents: number[]): number[] {
 }
 
 /** The contract's dump object, as JSON text. */
-export function dumpJson(engine: EngineName, engineVersion: string, raw: RawWalk): JsonText {
+export function dumpJson(engine: EngineName, engineVersion: string, raw: RawWalk): JsonText<Dump> {
   const depths = depthsOf(raw.parents);
   const parts: string[] = [];
   let rectAt = 0;

@@ -5,9 +5,13 @@
 import { addExtension } from 'msgpackr';
 
 const MINT = Symbol('JsonText');
+/** Names the type the text is the JSON of; never a value (the text is parsed only where it is read). */
+declare const OF: unique symbol;
 
-/** One well-formed JSON value without a raw line break, made by an encoder in src/protocol. */
-export class JsonText {
+/** One well-formed JSON value of type `T` without a raw line break, made by an encoder in src/protocol. */
+export class JsonText<T = unknown> {
+  declare readonly [OF]?: T;
+
   private constructor(
     token: symbol,
     readonly text: string,
@@ -15,9 +19,9 @@ export class JsonText {
     if (token !== MINT) throw new Error('JsonText is made only by the encoders in src/protocol');
   }
 
-  /** `text` must be JSON an encoder wrote from checked values. */
-  static mint(text: string): JsonText {
-    return new JsonText(MINT, text);
+  /** `text` must be JSON an encoder wrote from checked values of type `T`. */
+  static mint<T>(text: string): JsonText<T> {
+    return new JsonText<T>(MINT, text);
   }
 }
 

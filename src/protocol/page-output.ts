@@ -31,7 +31,7 @@ const PageWalkSchema = Type.Object(
     rects: Type.Array(Finite),
     /** STYLE_PROPERTIES.length per node. */
     styles: Type.Array(Count),
-    /** The parsed document holds something that could run script (decides the fast path; see src/workers/script-free.ts). */
+    /** The parsed document holds something that could run script (decides the fast path; see src/workers/host/fast-path.ts). */
     scriptCapable: Type.Boolean(),
     /** Milliseconds loading the document, measured in the page. */
     loadMs: Finite,

@@ -1,6 +1,6 @@
 // The wire contract, once: TypeBox schemas give both the TypeScript types and the
 // runtime validators, and `npm run schema` publishes them as JSON Schema.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import {
   EngineErrors,
   EngineList,
@@ -14,9 +14,8 @@ import {
   strict,
 } from './common.js';
 import { ObservationSchema, ProbeSchema } from './reflect-schema.js';
-import { TraceRequestSchema, TraceResponseSchema, type TraceRequest } from './trace-schema.js';
-import { ScreenshotRequestSchema, ScreenshotResponseSchema, type ScreenshotRequest } from './screenshot-schema.js';
 import { VoteResultSchema } from './vote-schema.js';
+import { ReflectVoteResultSchema } from './reflect-vote-schema.js';
 import { RelayoutResultSchema } from './relayout-schema.js';
 import { FONT_SET_NAMES } from './font-sets.js';
 import { ExecutablesSchema } from './launch-options.js';
@@ -70,27 +69,16 @@ export const ReflectRequestSchema = Type.Object(
     script: Type.Optional(Type.String({ description: 'Run after the document loads and before the probes are read.' })),
     probes: Type.Array(ProbeSchema, { minItems: 1, description: 'What to read, in the order the observations answer.' }),
     engines: Type.Optional(EngineList),
+    vote: Type.Optional(Type.Boolean({ description: 'Also answer with the three-way vote on the states, taken beside the engines.' })),
   },
   { ...strict, title: 'Reflect: content attributes and the IDL properties reflecting them' },
 );
-
-/** Every request kind, keyed by its `op` (the geometry request has none). */
-export const REQUEST_SCHEMAS = {
-  geometry: GeometryRequestSchema,
-  vote: VoteRequestSchema,
-  reflect: ReflectRequestSchema,
-  trace: TraceRequestSchema,
-  screenshot: ScreenshotRequestSchema,
-  ping: PingRequestSchema,
-  shutdown: ShutdownRequestSchema,
-} as const satisfies Record<string, TSchema>;
 
 export type GeometryRequest = Static<typeof GeometryRequestSchema>;
 export type VoteRequest = Static<typeof VoteRequestSchema>;
 export type ReflectRequest = Static<typeof ReflectRequestSchema>;
 export type PingRequest = Static<typeof PingRequestSchema>;
 export type ShutdownRequest = Static<typeof ShutdownRequestSchema>;
-export type Request = GeometryRequest | VoteRequest | ReflectRequest | TraceRequest | ScreenshotRequest | PingRequest | ShutdownRequest;
 
 const Style = Type.Object(Object.fromEntries(STYLE_PROPERTIES.map((p) => [p, Type.String()])), {
   ...strict,
@@ -166,6 +154,7 @@ export const ReflectResponseSchema = Type.Object(
   {
     id: Id,
     states: PerEngine(ReflectStateSchema),
+    vote: Type.Optional(ReflectVoteResultSchema),
     errors: Type.Optional(EngineErrors),
   },
   { ...strict, title: 'Reflect response' },
@@ -212,17 +201,6 @@ export const ShutdownResponseSchema = Type.Object(
   { id: Id, ok: Type.Literal(true) },
   { ...strict, title: 'Shutdown response (sent once every case in flight is answered, before the oracle exits)' },
 );
-
-export const RESPONSE_SCHEMAS = {
-  geometry: GeometryResponseSchema,
-  vote: VoteResponseSchema,
-  reflect: ReflectResponseSchema,
-  trace: TraceResponseSchema,
-  screenshot: ScreenshotResponseSchema,
-  ping: PingResponseSchema,
-  shutdown: ShutdownResponseSchema,
-  error: ErrorResponseSchema,
-} as const satisfies Record<string, TSchema>;
 
 export type GeometryResponse = Static<typeof GeometryResponseSchema>;
 export type VoteResponse = Static<typeof VoteResponseSchema>;

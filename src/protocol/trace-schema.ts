@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EngineErrors, EngineList, EngineNameSchema, Id, PerEngine, ProfileNameSchema, strict } from './common.js';
 import { EmulateSchema, EmulationSchema } from './emulation-schema.js';
+import { TraceVoteResultSchema } from './trace-vote-schema.js';
 
 const recordBase = <K extends string>(kind: K, description: string) => ({
   seq: Type.Integer({ minimum: 0, description: 'Push order, from 0.' }),
@@ -39,6 +40,7 @@ export const TraceRequestSchema = Type.Object(
     html: Type.Optional(Type.String({ description: 'Body markup of the trace page; omitted means an empty body.' })),
     engines: Type.Optional(EngineList),
     emulate: Type.Optional(EmulateSchema),
+    vote: Type.Optional(Type.Boolean({ description: 'Also answer with the three-way vote on the traces, taken beside the engines.' })),
     timeout_ms: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -106,7 +108,7 @@ export const TraceSchema = Type.Object(
 );
 
 export const TraceResponseSchema = Type.Object(
-  { id: Id, traces: PerEngine(TraceSchema), errors: Type.Optional(EngineErrors) },
+  { id: Id, traces: PerEngine(TraceSchema), vote: Type.Optional(TraceVoteResultSchema), errors: Type.Optional(EngineErrors) },
   { ...strict, title: 'Trace response' },
 );
 

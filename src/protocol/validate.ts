@@ -2,21 +2,39 @@
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import type { TSchema } from '@sinclair/typebox';
-import { REQUEST_SCHEMAS, type Request } from './schema.js';
+import {
+  CASE_OPS,
+  CORPUS_OPS,
+  OP_NAMES,
+  OPS,
+  UNNAMED_OP,
+  isOp,
+  namesItsOp,
+  type CaseOp,
+  type CorpusOp,
+  type OpName,
+  type RequestOf,
+} from './ops.js';
 import { ConfigError, OracleError } from './errors.js';
 import { LaunchOptionsSchema, type LaunchOptions } from './launch-options.js';
 import { idProblem } from './id.js';
 
-type Op = keyof typeof REQUEST_SCHEMAS;
+// A Map, so that an op read off the wire can only find an op's own checker.
+const checkers = new Map<OpName, TypeCheck<TSchema>>(OP_NAMES.map((op) => [op, TypeCompiler.Compile(OPS[op].request)]));
 
-const checkers = Object.fromEntries(
-  Object.entries(REQUEST_SCHEMAS).map(([op, schema]) => [op, TypeCompiler.Compile(schema as TSchema)]),
-) as Record<Op, TypeCheck<TSchema>>;
+/** Ops a client may name; one op's requests are those without `op`. */
+const NAMED_OPS = OP_NAMES.filter(namesItsOp);
 
-/** Ops a client may name; the geometry request is the one without `op`. */
-const NAMED_OPS = Object.keys(REQUEST_SCHEMAS).filter((op) => op !== 'geometry');
+/** A request that passed, its type tied to its op. */
+export type Valid<K extends OpName = OpName> = { [O in K]: { ok: true; op: O; request: RequestOf<O> } }[K];
 
-export type Parsed = { ok: true; op: Op; request: Request } | { ok: false; id: string | null; error: OracleError };
+export type Parsed = Valid | { ok: false; id: string | null; error: OracleError };
+
+/** Whether a valid request runs a case on the engines. */
+export const isCaseRequest = (valid: Valid): valid is Valid<CaseOp> => (CASE_OPS as readonly OpName[]).includes(valid.op);
+
+/** Whether a valid request is one a campaign's corpus may hold. */
+export const isCorpusRequest = (valid: Valid): valid is Valid<CorpusOp> => (CORPUS_OPS as readonly OpName[]).includes(valid.op);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const lossyUtf8 = new TextDecoder('utf-8');
@@ -51,7 +69,10 @@ function idOfUndecodable(line: Uint8Array): string | null {
   } catch {
     return null;
   }
-  const id = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).id : undefined;
+  const id =
+    typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'id')
+      ? (value as { id: unknown }).id
+      : undefined;
   return typeof id === 'string' && !id.includes('\uFFFD') ? id : null;
 }
 
@@ -61,25 +82,29 @@ export function checkRequest(value: unknown): Parsed {
     return fail(null, 'invalid_request', 'the line must be a JSON object');
   }
   const record = value as Record<string, unknown>;
-  const id = typeof record.id === 'string' ? record.id : null;
+  const id = Object.hasOwn(record, 'id') && typeof record.id === 'string' ? record.id : null;
   if (id === null) {
-    return fail(null, 'invalid_request', `field "id": ${'id' in record ? 'must be a string' : 'is required'}`);
+    return fail(null, 'invalid_request', `field "id": ${Object.hasOwn(record, 'id') ? 'must be a string' : 'is required'}`);
   }
   const unusable = idProblem(id);
   if (unusable) return fail(null, 'invalid_request', `field "id": ${unusable}`);
-  const op = record.op === undefined ? 'geometry' : record.op;
-  if (typeof op !== 'string' || (op === 'geometry' && record.op !== undefined) || !Object.hasOwn(checkers, op)) {
+  const named = Object.hasOwn(record, 'op') ? record.op : undefined;
+  const op = named === undefined ? UNNAMED_OP : isOp(named) && namesItsOp(named) ? named : undefined;
+  if (op === undefined) {
     return fail(
       id,
       'invalid_request',
-      `field "op": unknown op ${JSON.stringify(op)} (known: ${NAMED_OPS.join(', ')}; omit op for a geometry request)`,
+      `field "op": unknown op ${JSON.stringify(named)} (known: ${NAMED_OPS.join(', ')}; omit op for a ${UNNAMED_OP} request)`,
     );
   }
-  const checker = checkers[op as Op];
-  if (!checker.Check(value)) {
-    return fail(id, 'invalid_request', describeValueError(checker.Errors(value).First()!));
-  }
-  return { ok: true, op: op as Op, request: value as Request };
+  return checkRequestOf(op, value, id);
+}
+
+/** Validate `value` as a request of `op` (a library call's, which knows its op); `id` names it in a refusal. */
+export function checkRequestOf<K extends OpName>(op: K, value: unknown, id: string | null): Valid<K> | Extract<Parsed, { ok: false }> {
+  const checker = checkers.get(op)!;
+  if (!checker.Check(value)) return fail(id, 'invalid_request', describeValueError(checker.Errors(value).First()!));
+  return { ok: true, op, request: value as RequestOf<K> } as Valid<K>;
 }
 
 let launchOptionsCheck: TypeCheck<typeof LaunchOptionsSchema> | undefined;
@@ -92,7 +117,7 @@ export function checkLaunchOptions(value: unknown, source: string): LaunchOption
   throw new ConfigError(`${source}: ${first.path ? describeValueError(first) : 'must be a JSON object'}`);
 }
 
-function fail(id: string | null, code: 'invalid_json' | 'invalid_request', message: string): Parsed {
+function fail(id: string | null, code: 'invalid_json' | 'invalid_request', message: string): Extract<Parsed, { ok: false }> {
   return { ok: false, id, error: new OracleError(code, message) };
 }
 

@@ -1,6 +1,6 @@
 // The geometry vote as it travels in a `vote` answer: the schema is the type the comparator
 // returns (src/comparator/vote.ts), so the published schema says exactly what a client gets.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ENGINE_NAMES, EngineNameSchema, keyed, literalUnion, STYLE_PROPERTIES, strict } from './common.js';
 
 const CLUSTER_VERDICTS = ['unanimous', 'outlier', 'split', 'insufficient'] as const;
@@ -12,7 +12,7 @@ export type CompareVerdict = (typeof COMPARE_VERDICTS)[number];
 export const FAILURE_KINDS = ['size', 'fragment', 'fragment_count', 'offset'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
-const ClusterVerdictSchema = literalUnion(CLUSTER_VERDICTS, 'insufficient: fewer than three usable engines; never a pass.');
+export const ClusterVerdictSchema = literalUnion(CLUSTER_VERDICTS, 'insufficient: fewer than three usable engines; never a pass.');
 
 const EngineStatusSchema = Type.Union([
   Type.Object({ status: literalUnion(['usable', 'discarded', 'unemulated', 'absent'] as const) }, strict),
@@ -29,7 +29,7 @@ export type PairKey = PairsOf<typeof ENGINE_NAMES>;
 /** Every pair key, in engine order: the pairs of a vote, when every engine is usable. */
 export const PAIR_KEYS = ENGINE_NAMES.flatMap((a, i) => ENGINE_NAMES.slice(i + 1).map((b) => `${a}~${b}`)) as PairKey[];
 
-const EngineStatusesSchema = Type.Object(keyed(ENGINE_NAMES, EngineStatusSchema), {
+export const EngineStatusesSchema = Type.Object(keyed(ENGINE_NAMES, EngineStatusSchema), {
   ...strict,
   description:
     'usable; discarded (the document overflowed); unemulated (a trace whose engine did not apply all of its emulate); error (with the message); absent (not in the response).',
@@ -54,6 +54,10 @@ export const DivergenceSchema = Type.Object(
   { index: Type.Integer({ minimum: 0 }), a: Type.Union([NodeShapeSchema, Type.Null()]), b: Type.Union([NodeShapeSchema, Type.Null()]) },
   { ...strict, description: 'The first index where (tag, depth, parent) differ; null past the end of a dump.' },
 );
+
+/** One `T` per pair of usable engines, keyed by pair ("chromium~firefox", names in engine order), closed. */
+export const PerPair = <T extends TSchema>(value: T, description: string) =>
+  Type.Object(keyed(PAIR_KEYS, Type.Optional(value)), { ...strict, description });
 
 const PairResultSchema = Type.Object(
   { verdict: literalUnion(COMPARE_VERDICTS), summary: SummarySchema, divergence: Type.Optional(DivergenceSchema) },
@@ -86,10 +90,7 @@ export const VoteResultSchema = Type.Object(
     outlier: Type.Union([EngineNameSchema, Type.Null()]),
     majority: Type.Array(EngineNameSchema, { description: 'The agreeing engines, sorted; empty for split and insufficient.' }),
     engines: EngineStatusesSchema,
-    pairs: Type.Object(keyed(PAIR_KEYS, Type.Optional(PairResultSchema)), {
-      ...strict,
-      description: 'Each pair of usable engines: its compare verdict and delta summary.',
-    }),
+    pairs: PerPair(PairResultSchema, 'Each pair of usable engines: its compare verdict and delta summary.'),
     nodes: Type.Array(NodeVoteSchema, { description: 'Every node that fails in some pair, in node order.' }),
   },
   { ...strict, description: 'See docs/protocol.md, "Vote".' },

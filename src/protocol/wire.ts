@@ -63,21 +63,71 @@ function encodeInto(value: WireValue, out: string[]): void {
   } else throw new UnencodableError(`a ${typeof value} has no JSON form`);
 }
 
-/** One value as JsonText (a vote, a reflection state, a trace record list). */
-export function encodeJson(value: WireValue): JsonText {
+/** One value as JsonText (a vote, a reflection state, a trace). */
+export function encodeJson<T extends WireValue>(value: T): JsonText<T> {
   const out: string[] = [];
   encodeInto(value, out);
   return JsonText.mint(out.join(''));
 }
 
 /**
- * The JSON text of a value JSON.parse made (an answer that came from another process), written
- * by the native encoder: JSON.stringify of parsed JSON is JSON again and escapes every line break.
+ * The JSON text of a plain value, written by the native encoder: a value JSON.parse made (an
+ * answer that came from another process), or a comparator's result, where a difference without
+ * bound (Infinity) becomes null as JSON.stringify writes it. JSON.stringify escapes every line break.
  */
-export function parsedJson(value: unknown): JsonText {
+export function plainJson<T>(value: T): JsonText<T> {
   const text = JSON.stringify(value);
   if (typeof text !== 'string') throw new UnencodableError(`a ${typeof value} has no JSON form`);
   return JsonText.mint(text);
+}
+
+/** A member of an answer's field as it is held in process: an object as its JsonText, a base64 string as it is or as its bytes. */
+type Held<T> = T extends string ? T | Uint8Array : T extends readonly unknown[] ? T : T extends object ? JsonText<T> : T;
+type Field<T> = T extends readonly unknown[] ? T : T extends object ? JsonText<T> | { [M in keyof T]: Held<T[M]> } : Held<T>;
+
+/**
+ * A response as it is held in process, before it becomes a line (answerLine) or is handed to a
+ * program (decodeAnswer): a field that is an object is its JsonText (a vote), or its members held
+ * (one result per engine: each dump as its JsonText, each picture as its bytes).
+ */
+export type InProcess<T> = { [K in keyof T]: Field<T[K]> };
+
+/** The value a held value stands for: a JsonText parsed (once), anything else as it is. */
+export function heldValue<T>(held: T | JsonText<T>): T {
+  return held instanceof JsonText ? (JSON.parse(held.text) as T) : held;
+}
+
+/** The JSON text of a held value: a JsonText's own, anything else encoded. */
+export function textOf(held: WireValue): string {
+  return held instanceof JsonText ? held.text : encodeJson(held).text;
+}
+
+const decodeHeld = (value: WireValue): unknown =>
+  value instanceof JsonText
+    ? JSON.parse(value.text)
+    : value instanceof Uint8Array
+      ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64')
+      : value;
+
+const isMap = (value: WireValue): value is { readonly [key: string]: WireValue | undefined } =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof JsonText) && !(value instanceof Uint8Array);
+
+/**
+ * A response held in process as the plain value a client of the stdio protocol would parse from
+ * its line: each JsonText parsed once, bytes as base64, and nothing encoded to be parsed again.
+ */
+export function decodeAnswer<T>(answer: InProcess<T>): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(answer as Record<string, WireValue | undefined>)) {
+    if (value === undefined) continue;
+    if (!isMap(value)) out[key] = decodeHeld(value);
+    else {
+      const members: Record<string, unknown> = {};
+      for (const [name, member] of Object.entries(value)) if (member !== undefined) members[name] = decodeHeld(member);
+      out[key] = members;
+    }
+  }
+  return out as T;
 }
 
 /** An answer as the pieces of one line, newline included; writing them in order writes the line. */

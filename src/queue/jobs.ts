@@ -3,11 +3,11 @@
 // checked on arrival: Redis is shared, and what it holds is not trusted to have our shape.
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { CASE_OPS, VOTE_SCHEMAS } from '../protocol/ops.js';
 import { PingResponseSchema } from '../protocol/schema.js';
-import { VoteResultSchema } from '../protocol/vote-schema.js';
 
-/** The requests a job carries: every case op (QueueOracle.run fails to compile when one is missing), and ping (answered by one worker's oracle). */
-const JOB_OPS = ['geometry', 'vote', 'reflect', 'trace', 'screenshot', 'ping'] as const;
+/** The requests a job carries: every case op of the registry, and the ping QueueOracle.ping sends (answered by one worker's oracle). */
+const JOB_OPS = [...CASE_OPS, 'ping'] as const;
 
 const CaseJobSchema = Type.Object(
   {
@@ -36,14 +36,20 @@ const CaseResultSchema = Type.Object(
     worker: WorkerInfoSchema,
     /**
      * The answer of the worker's oracle, parsed there (a worker's time is cheaper than the
-     * collector's); its id is the worker's own. Its vote is checked: the campaign counts cases by
-     * the verdict and outlier it names.
+     * collector's); its id is the worker's own. Its vote (any kind of vote: a geometry, trace or
+     * reflect case's) is checked: the campaign counts cases by the verdict and outlier it names.
      */
-    answer: Type.Object({ vote: Type.Optional(VoteResultSchema) }, { additionalProperties: Type.Unknown() }),
+    answer: Type.Object({ vote: Type.Optional(Type.Union(Object.values(VOTE_SCHEMAS))) }, { additionalProperties: Type.Unknown() }),
   },
   { additionalProperties: false },
 );
 export type CaseResult = Static<typeof CaseResultSchema>;
+
+/** A result as its worker posts it: checked where it arrives (checkCaseResult), not where it is made. */
+export interface CaseReply {
+  worker: WorkerInfo;
+  answer: Readonly<Record<string, unknown>>;
+}
 
 const caseJob = TypeCompiler.Compile(CaseJobSchema);
 const caseResult = TypeCompiler.Compile(CaseResultSchema);

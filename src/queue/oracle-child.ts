@@ -1,13 +1,14 @@
 // A worker's engines: the stdio oracle as a child process, started through bin/browser-oracle
 // so that it, its case server and every browser live in a network namespace of their own (the
 // worker itself stays outside: it has to reach Redis). Requests go down its stdin as lines, and
-// its answer lines come back whole, as text; the child is the one writer of those lines.
+// its answer lines come back whole, each parsed once; the child is the one writer of those lines.
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { OracleOptions } from '../coordinator/oracle-service.js';
+import { log } from '../system/log.js';
 import { PACKAGE_ROOT } from '../system/paths.js';
 import { ownedFolder } from '../system/scratch.js';
 import { PASSWORD_ENV } from './connection.js';
@@ -16,11 +17,11 @@ import type { WorkerInfo } from './jobs.js';
 /** What a ping tells about the child's engines (WorkerInfo without the host and pid). */
 export type OracleSetup = Omit<WorkerInfo, 'host' | 'pid'>;
 
-/** An answer line's id: answers are built id first (src/protocol/wire.ts keeps the order). */
-const ANSWER_ID = /^\{"id":"([^"\\]*)"/;
+/** An answer as the child wrote it, parsed: its id, and the rest of its fields. */
+export type ChildAnswer = { id: string } & Record<string, unknown>;
 
 export class OracleChild {
-  private readonly waiting = new Map<string, { resolve: (line: string) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<string, { resolve: (answer: ChildAnswer) => void; reject: (error: Error) => void }>();
   private next = 0;
   private gone: Error | undefined;
   /** Resolves with the exit code once the child has exited. */
@@ -28,11 +29,17 @@ export class OracleChild {
 
   private constructor(private readonly child: ChildProcessByStdio<Writable, Readable, null>) {
     createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
-      const id = ANSWER_ID.exec(line)?.[1];
-      const waiter = id === undefined ? undefined : this.waiting.get(id);
+      // The child writes protocol lines only: each one JSON, parsed once here, its id a field.
+      let answer: ChildAnswer;
+      try {
+        answer = JSON.parse(line) as ChildAnswer;
+      } catch {
+        return log.warn(`worker: the oracle wrote a line that is not JSON (${line.slice(0, 100)}); ignored`);
+      }
+      const waiter = typeof answer.id === 'string' ? this.waiting.get(answer.id) : undefined;
       if (!waiter) return; // not ours to answer: never happens with ids this class makes
-      this.waiting.delete(id!);
-      waiter.resolve(line);
+      this.waiting.delete(answer.id);
+      waiter.resolve(answer);
     });
     this.exited = new Promise((resolve) =>
       child.once('exit', (code, signal) => {
@@ -64,7 +71,7 @@ export class OracleChild {
         env: { ...withoutPassword(process.env), BROWSER_ORACLE_NODE: process.execPath },
       });
       const child = new OracleChild(proc);
-      const pong = JSON.parse(await child.ask({ op: 'ping' })) as OracleSetup & { id: string };
+      const pong = (await child.ask({ op: 'ping' })) as unknown as OracleSetup;
       const { engines, versions, profile, fonts, network } = pong;
       return { child, setup: { engines, versions, profile, fonts, network } };
     } finally {
@@ -72,11 +79,11 @@ export class OracleChild {
     }
   }
 
-  /** Sends a request (its id is replaced by one of the child's own) and resolves with the answer line, id included. */
-  ask(request: Record<string, unknown>): Promise<string> {
+  /** Sends a request (its id is replaced by one of the child's own) and resolves with the answer, id included. */
+  ask(request: Record<string, unknown>): Promise<ChildAnswer> {
     if (this.gone) return Promise.reject(this.gone);
     const id = `q${this.next++}`;
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<ChildAnswer>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.child.stdin.write(`${JSON.stringify({ ...request, id })}\n`);
     });

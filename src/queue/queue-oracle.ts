@@ -11,9 +11,10 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import PQueue from 'p-queue';
 import pTimeout from 'p-timeout';
-import type { Answer, CaseOp } from '../coordinator/oracle-service.js';
+import type { Answered } from '../coordinator/oracle-service.js';
 import { OracleError } from '../protocol/errors.js';
-import type { Request } from '../protocol/schema.js';
+import type { Answer, AnswerFields, CaseOp, Request, RequestOf } from '../protocol/ops.js';
+import type { WireValue } from '../protocol/wire.js';
 import { log } from '../system/log.js';
 import { answerOf, pingFields } from './answers.js';
 import { Collector } from './collector.js';
@@ -75,14 +76,16 @@ export class QueueOracle {
     this.audit = setInterval(() => void this.findLost(every), every).unref();
   }
 
-  /** Answers a case request through the queue; resolves with the answer as the worker's oracle gave it, the request's id restored. */
-  run(op: CaseOp, request: Request): Promise<Answer> {
-    return this.slots.add(() => this.submit(op, request));
+  /** Answers a case request through the queue; resolves with the answer as the worker's oracle gave it, the request's id restored, and that worker's builds. */
+  async run<K extends CaseOp>(op: K, request: RequestOf<K>): Promise<Answered<K>> {
+    const { answer, versions } = await this.slots.add(() => this.submit(op, request));
+    return { answer: answer as Answer<K>, versions };
   }
 
   /** A ping answered by one worker's oracle: its engines, versions, profile and fonts (the id left out). */
-  async ping(): Promise<Answer> {
-    return pingFields(await this.slots.add(() => this.submit('ping', { id: 'ping', op: 'ping' })));
+  async ping(): Promise<AnswerFields<'ping'>> {
+    const { answer } = await this.slots.add(() => this.submit('ping', { id: 'ping', op: 'ping' }));
+    return pingFields(answer);
   }
 
   /** The first worker that answered, once one has. */
@@ -90,7 +93,10 @@ export class QueueOracle {
     return this.first;
   }
 
-  private async submit(op: CaseJob['op'], request: Request): Promise<Answer> {
+  private async submit(
+    op: CaseJob['op'],
+    request: Request,
+  ): Promise<{ answer: Record<string, WireValue | undefined>; versions: WorkerInfo['versions'] }> {
     const id = `${this.session}-${this.next++}`;
     const job: CaseJob = { op, request: request as Record<string, unknown>, reply: this.results.name };
     const result = this.collector.expect(id);
@@ -99,7 +105,7 @@ export class QueueOracle {
       // Awaited together: the result may fail (the oracle closing) while the job is still being added.
       const [, { worker, answer }] = await Promise.all([this.add(id, job), result]);
       this.note(worker);
-      return answerOf(request.id, answer);
+      return { answer: answerOf(request.id, answer), versions: worker.versions };
     } finally {
       this.pending.delete(id);
     }

@@ -13,7 +13,7 @@ import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { OracleOptions } from '../coordinator/oracle-service.js';
 import { log } from '../system/log.js';
 import { CASES_QUEUE, connect, reachable, shown } from './connection.js';
-import { type CaseResult, checkCaseJob, type WorkerInfo } from './jobs.js';
+import { type CaseReply, checkCaseJob, type WorkerInfo } from './jobs.js';
 import { OracleChild } from './oracle-child.js';
 
 /** How long a job stays a worker's without a word from it: a killed worker's cases go back within lock + check interval. */
@@ -63,8 +63,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     async (job) => {
       const data = checkCaseJob(job.data);
       if (typeof data === 'string') throw new UnrecoverableError(data);
-      const answer = JSON.parse(await child.ask(data.request)) as CaseResult['answer'];
-      const result: CaseResult = { worker: info, answer };
+      const result: CaseReply = { worker: info, answer: await child.ask(data.request) };
       await replies.post(data.reply, job.id!, result);
     },
     {
@@ -116,7 +115,7 @@ class Replies {
   constructor(private readonly connection: ReturnType<typeof connect>) {}
 
   /** Posts a result under its case job's id: a second post of the same case is dropped while the first waits. */
-  async post(name: string, jobId: string, result: CaseResult): Promise<void> {
+  async post(name: string, jobId: string, result: CaseReply): Promise<void> {
     let queue = this.queues.get(name);
     if (queue) this.queues.delete(name);
     else {

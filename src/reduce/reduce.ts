@@ -1,6 +1,7 @@
 // The reduction driver: the passes in order, repeated to a fixpoint, then a check that no single
 // element can go; docs/reduce.md describes the algorithm. Every text the driver holds has passed
 // the predicate, so whenever it stops, it stops with a case that still shows the signature.
+import { OPS, UNNAMED_OP, isOp } from '../protocol/ops.js';
 import { ddmin } from './ddmin.js';
 import { firstSuccess } from './first-success.js';
 import { canonicalHtml, countElements, htmlSubject, modeOf, parseHtml, type HtmlDoc, type HtmlKind } from './html-case.js';
@@ -57,6 +58,12 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+/** How a request's html is reduced: as the case server serves it (src/protocol/ops.ts), a whole document or a page's body markup. */
+function htmlKindOf(op: string): HtmlKind {
+  const served = isOp(op) ? OPS[op].document : null;
+  return served === 'body' || served === 'recorder' ? 'body' : 'document';
+}
+
 /**
  * Deletes what it can from `request.html` and `request.script` while `predicate` holds on the
  * candidate request, in each of `options.runs` runs. Rejects with NotReproducibleError when the
@@ -67,7 +74,7 @@ export async function reduce<R extends ReducibleRequest>(
   predicate: Predicate<R>,
   options: ReduceOptions = {},
 ): Promise<ReduceResult<R>> {
-  const kind: HtmlKind = options.htmlKind ?? (request.op === 'reflect' || request.op === 'trace' ? 'body' : 'document');
+  const kind: HtmlKind = options.htmlKind ?? htmlKindOf(request.op ?? UNNAMED_OP);
   const parallel = positiveInteger('parallel', options.parallel ?? 8);
   const tester = new Tester(
     (texts) => predicate(withTexts(request, texts)),

@@ -4,6 +4,7 @@
 import type { CaseRecord, EngineOutcome, Journal, Reduction } from '../campaign/journal.js';
 import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js';
 import type { ScreenshotRequest } from '../protocol/screenshot-schema.js';
+import { OPS } from '../protocol/ops.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
 import type { RelayoutResult } from '../protocol/relayout-schema.js';
 import type { ReportCandidate, ReportCase, ReportEngine, ReportInput } from './input.js';
@@ -23,8 +24,8 @@ export type Shoot = (request: ScreenshotRequest) => Promise<Shots>;
 /** What the report reads of a journal. */
 export type ReportJournal = Pick<Journal, 'summary' | 'runs' | 'firstInBucket' | 'reduction' | 'candidate' | 'firstInCandidateBucket'>;
 
-/** A geometry case's pictures are taken; reflect and trace cases are not layouts, and an invalid item never ran. */
-const PICTURED = new Set<CaseRecord['op']>(['geometry', 'vote']);
+/** A case judged by the geometry vote is a layout: its pictures are taken. Other cases are not layouts, and an invalid item never ran. */
+const isLayout = (op: CaseRecord['op']) => op !== null && OPS[op].vote === 'geometry';
 
 /** The report's input; the buckets' pictures are taken `parallel` at a time. */
 export async function reportInput(journal: ReportJournal, shoot: Shoot, generatedAt: string, parallel = 4): Promise<ReportInput> {
@@ -60,7 +61,7 @@ export async function reportInput(journal: ReportJournal, shoot: Shoot, generate
 async function exampleOf(c: CaseRecord, reduction: Reduction | null, shoot: Shoot, signature: string): Promise<ReportCase> {
   const shown = reduction ?? c;
   const self = c.selfChecks?.find((s) => s.signature === signature);
-  const geometry = c.op === 'geometry' || c.op === 'vote';
+  const geometry = isLayout(c.op);
   const base = {
     id: c.id,
     op: c.op,
@@ -71,7 +72,7 @@ async function exampleOf(c: CaseRecord, reduction: Reduction | null, shoot: Shoo
     ...(self ? { relayout: { engine: self.engine, check: JSON.parse(self.result) as RelayoutResult } } : {}),
   };
   if (c.op === null) return { ...base, engines: {} };
-  const shots = PICTURED.has(c.op) ? await shoot(screenshotRequest(c.id, shown.request)) : null;
+  const shots = geometry ? await shoot(screenshotRequest(c.id, shown.request)) : null;
   const engines: Partial<Record<EngineName, ReportEngine>> = {};
   for (const engine of ENGINE_NAMES) {
     const outcome = shown.outcomes.find((o) => o.engine === engine);

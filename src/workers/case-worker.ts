@@ -3,31 +3,22 @@
 // then lives as long as the worker.
 import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { ControlMessage, WorkerConfig, WorkerTask } from '../farm/tasks.js';
+import type { CaseTask, ControlMessage, WorkerConfig, WorkerTask } from '../farm/tasks.js';
 import { CONTROL_CHANNEL } from '../farm/tasks.js';
-import { firstLine } from '../protocol/errors.js';
+import { errorWireText, firstLine } from '../protocol/errors.js';
+import type { CaseOp } from '../protocol/ops.js';
 import type { EngineName } from '../protocol/schema.js';
 import { packResult } from '../protocol/wire.js';
 import { log } from '../system/log.js';
 import { LAUNCHERS } from './engines/index.js';
-import { runGeometry } from './geometry-task.js';
 import { EngineHost } from './host/engine-host.js';
 import { MemoryWatcher } from './host/memory-watch.js';
-import { runReflect } from './reflect-task.js';
-import { runScreenshot } from './screenshot-task.js';
-import { runTrace } from './trace-task.js';
-import { workerContext, type WorkerContext } from './worker-context.js';
+import { TASKS } from './tasks/index.js';
+import type { Task } from './tasks/task.js';
+import { workerContext } from './worker-context.js';
 
 // Anything a library prints must not reach the protocol channel.
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-
-/** Each task kind, and what runs it here (the coordinator's side is src/coordinator/oracle-service.ts). */
-const RUNNERS: { [K in WorkerTask['kind']]: (task: Extract<WorkerTask, { kind: K }>, ctx: WorkerContext) => Promise<unknown> } = {
-  geometry: runGeometry,
-  reflect: runReflect,
-  trace: runTrace,
-  screenshot: runScreenshot,
-};
 
 const config = workerData as WorkerConfig;
 const hosts = new Map<EngineName, EngineHost>();
@@ -73,7 +64,19 @@ post({
   executables: Object.assign({}, ...[...hosts.values()].map((host) => host.executables)),
 });
 
+/**
+ * Answers one case with its op's task. A task that fails as a whole (a bug, an answer that cannot
+ * be packed) still answers: its op's answer with every engine's error, from the same task run on
+ * no engine.
+ */
 export default async function runTask(task: WorkerTask) {
-  const run = RUNNERS[task.kind] as (task: WorkerTask, ctx: WorkerContext) => Promise<unknown>;
-  return Piscina.move(packResult(await run(task, context)));
+  const run = TASKS[task.op] as Task<CaseOp>;
+  try {
+    return Piscina.move(packResult(await run(task, context)));
+  } catch (error) {
+    log.error(`${task.op} ${JSON.stringify(task.request.id.slice(0, 100))}: ${firstLine(error)}`);
+    const failed = Object.fromEntries(task.engines.map((engine) => [engine, errorWireText(error)]));
+    const alone: CaseTask = { ...task, engines: [], unavailable: { ...task.unavailable, ...failed } };
+    return Piscina.move(packResult(await run(alone, context)));
+  }
 }

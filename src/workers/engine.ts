@@ -90,6 +90,14 @@ export interface EngineBrowser {
    */
   readonly writesKeepBidi: boolean;
   /**
+   * True when the fast path may parse a case off the page and swap its root in (src/page/swap.ts,
+   * which falls back to a write wherever the two could differ) rather than document.open, which
+   * costs Chromium and Firefox about half of a small case. Not for a case that may turn bidi on
+   * where writesKeepBidi: the bidi switch lives on the document, which a swap keeps, and whether
+   * swapped-in rtl text turns it on as a write would has not been shown.
+   */
+  readonly swapsWrites: boolean;
+  /**
    * The emulation features this browser applies to every page at once (Chromium's simulated
    * Bluetooth adapter, Firefox's virtual authenticator): a case that asks for one runs alone in the
    * browser, and what it set is undone before the next case starts.

@@ -4,7 +4,7 @@ import type { EngineName } from '../protocol/schema.js';
 import { STYLE_PROPERTIES } from '../protocol/schema.js';
 import type { WalkOptions } from '../page/walk.js';
 import type { EngineHost } from './host/engine-host.js';
-import { SCRIPT_CAPABLE_SELECTOR } from './script-free.js';
+import { SCRIPT_CAPABLE_SELECTOR } from './host/fast-path.js';
 
 export interface WorkerContext {
   hosts: Map<EngineName, EngineHost>;

@@ -33,7 +33,7 @@ after(async () => {
 
 /** `html` walked as the playwright-core adapter walked a case. */
 async function playwrightWalk(id: string, html: string): Promise<RawWalk> {
-  const published = server.publish(id, 'geometry', html, ['chromium'], new Set());
+  const published = server.publish(id, 'document', { html }, ['chromium'], new Set());
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, acceptDownloads: false });
   try {
     const { url, nonce } = published.documents.chromium!;

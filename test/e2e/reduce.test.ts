@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { caseSignature } from '../../src/campaign/case-record.js';
+import { answered } from '../support/answers.js';
 import type { CaseRequest } from '../../src/campaign/corpus.js';
 import { readJournal, runCli } from '../support/campaign-process.js';
 import { OracleProcess, UNHURRIED } from '../support/oracle-process.js';
@@ -43,8 +44,7 @@ before(async () => {
 async function signatureNow(request: CaseRequest): Promise<string | null> {
   const oracle = new OracleProcess(FARM);
   try {
-    const answer = await oracle.request({ ...request, op: 'vote', id: 'again' });
-    return caseSignature(request, answer);
+    return caseSignature(request, answered(await oracle.request({ ...request, op: 'vote', id: 'again' })));
   } finally {
     await oracle.shutdown();
   }

@@ -3,7 +3,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { ENGINE_NAMES, ReflectResponseSchema, type EngineName, type ReflectState } from '../../src/protocol/schema.js';
+import {
+  ENGINE_NAMES,
+  ReflectResponseSchema,
+  type EngineName,
+  type ReflectResponse,
+  type ReflectState,
+} from '../../src/protocol/schema.js';
+import { vote } from '../../src/api/judge.js';
 import { OracleProcess, type Line } from '../support/oracle-process.js';
 
 const checkResponse = TypeCompiler.Compile(ReflectResponseSchema);
@@ -219,4 +226,27 @@ test('bad probe shapes are rejected on a line of their own, naming the field', a
     const response = await oracle.request({ id, op: 'reflect', ...fields });
     assert.deepEqual(response, { id, error: `invalid_request: ${message}` }, JSON.stringify(fields));
   }
+});
+
+test('vote: true answers with the reflection vote, taken beside the engines: the one the states themselves give', async () => {
+  const response = await reflect({
+    html: '<!doctype html><input id=a maxlength=-1><p id=b title=t>',
+    probes: [
+      { selector: '#a', attr: 'maxlength', idl: 'maxLength' },
+      { selector: '#b', attr: 'title' },
+    ],
+    vote: true,
+  });
+  assert.ok(checkResponse.Check(response), JSON.stringify([...checkResponse.Errors(response)].slice(0, 3)));
+  assert.deepEqual(Object.keys(response), ['id', 'states', 'vote'], JSON.stringify(response.errors));
+  const { vote: _, ...states } = response;
+  const given = response.vote as Line;
+  assert.deepEqual(given, JSON.parse(JSON.stringify(vote(states as ReflectResponse))));
+  assert.deepEqual(
+    given.observations.map((o: Line) => [o.attr, o.verdict]),
+    [
+      ['maxlength', 'unanimous'],
+      ['title', 'unanimous'],
+    ],
+  );
 });

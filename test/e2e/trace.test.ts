@@ -5,7 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { TraceResponseSchema } from '../../src/protocol/trace-schema.js';
+import { TraceResponseSchema, type TraceResponse } from '../../src/protocol/trace-schema.js';
+import { vote } from '../../src/api/judge.js';
 import { OracleProcess, type Line } from '../support/oracle-process.js';
 
 const checkResponse = TypeCompiler.Compile(TraceResponseSchema);
@@ -315,4 +316,28 @@ describe('origin', () => {
     const traces = await trace("trace.value('storage', localStorage.length); trace.done();");
     assert.deepEqual(sameRecords(traces), [{ kind: 'value', label: 'storage', value: 0 }]);
   });
+});
+
+test('vote: true answers with the trace vote, taken beside the engines: the one the traces themselves give', async () => {
+  const id = `trace-${seq++}`;
+  // A record one engine answers otherwise than the two others.
+  const response = await oracle.request({
+    id,
+    op: 'trace',
+    script: "trace.value('same', 1); trace.value('ua', navigator.userAgent.includes('Firefox')); trace.done();",
+    vote: true,
+  });
+  assert.ok(checkResponse.Check(response), JSON.stringify([...checkResponse.Errors(response)].slice(0, 3)));
+  assert.deepEqual(Object.keys(response), ['id', 'traces', 'vote'], JSON.stringify(response.errors));
+  const { vote: _, ...traces } = response;
+  const given = response.vote as Line;
+  assert.deepEqual(given, JSON.parse(JSON.stringify(vote(traces as TraceResponse))));
+  assert.equal(given.verdict, 'outlier');
+  assert.equal(given.outlier, 'firefox');
+  assert.deepEqual(
+    given.records.map((r: Line) => [r.seq, r.labels]),
+    [[1, ['ua']]],
+  );
+  const engineless = await oracle.request({ id: `trace-${seq++}`, op: 'trace', script: 'trace.done()', engines: ['webkit'], vote: true });
+  assert.equal(engineless.vote.verdict, 'insufficient', 'one engine: no three-way vote, still a vote');
 });

@@ -40,7 +40,7 @@ after(async () => {
 });
 
 /** `html` served as a geometry case is served to WebKit: the guard first, knowing its document's nonce. */
-const serveCase = (html: string) => proxy.serve(`/case/${++paths}`, (nonce) => caseDocument('geometry', html, nonce, true, 0), CASE);
+const serveCase = (html: string) => proxy.serve(`/case/${++paths}`, (nonce) => caseDocument('document', html, nonce, true, 0), CASE);
 
 /** A page with `html` loaded as a case document; its walk arguments check that document. */
 async function caseOn(

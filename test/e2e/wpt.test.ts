@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import type { TraceRequest } from '../../src/protocol/trace-schema.js';
-import { caseSignature, votedCase } from '../../src/campaign/case-record.js';
+import { caseSignature, votedCase, wireRequest } from '../../src/campaign/case-record.js';
+import type { Answered } from '../../src/coordinator/oracle-service.js';
+import type { SentOp } from '../../src/protocol/ops.js';
 import { HARNESS_LABEL, NO_HARNESS } from '../../src/wpt/report-script.js';
 import { readJournal, runCli } from '../support/campaign-process.js';
 import { OracleProcess, type Line } from '../support/oracle-process.js';
@@ -41,6 +43,9 @@ after(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/** An answer line as a campaign's oracle hands it over (the builds are not read here). */
+const answered = (response: Line): Answered<SentOp> => ({ answer: response as Answered<SentOp>['answer'], versions: {} });
+
 /** Each engine's records as [label, status] pairs, after checking every engine answered with a trace that ended by done(). */
 function statuses(response: Line): Record<string, [string, string][]> {
   assert.equal(response.errors, undefined, JSON.stringify(response.errors));
@@ -57,7 +62,7 @@ function statuses(response: Line): Record<string, [string, string][]> {
 function unanimous(response: Line, expected: [string, string][], request = requests.get(response.id)!): void {
   const all = statuses(response);
   for (const engine of ENGINE_NAMES) assert.deepEqual(all[engine], expected, engine);
-  assert.equal(votedCase(request, response).vote.verdict, 'unanimous');
+  assert.equal(votedCase(request, answered(response)).vote.verdict, 'unanimous');
 }
 
 describe('imported tests on the engines', () => {
@@ -70,7 +75,8 @@ describe('imported tests on the engines', () => {
 
   after(() => oracle.shutdown());
 
-  const run = (id: string) => oracle.request(requests.get(id)!);
+  // As a campaign sends it: voted where the engines ran, as the request says.
+  const run = (id: string) => oracle.request(wireRequest(requests.get(id)!).request);
 
   test('three subtests, one failing on purpose everywhere: unanimous, a record per subtest in name order, then the harness', async () => {
     unanimous(await run('dom/three-subtests.html'), [
@@ -90,7 +96,7 @@ describe('imported tests on the engines', () => {
       [HARNESS_LABEL, 'OK'],
     ]);
     for (const engine of ['chromium', 'webkit'] as const) assert.deepEqual(all[engine]![0], ['not firefox', 'PASS'], engine);
-    assert.equal(caseSignature(requests.get('dom/engine-branch.html')!, response), 'trace outlier firefox | value | not firefox');
+    assert.equal(caseSignature(requests.get('dom/engine-branch.html')!, answered(response)), 'trace outlier firefox | value | not firefox');
   });
 
   test("a test that never finishes ends with the harness's own timeout statuses, before the trace's own timeout", async () => {
@@ -116,7 +122,11 @@ describe('imported tests on the engines', () => {
     const scripts = defaultTreeAdapter.getChildNodes(defaultTreeAdapter.getChildNodes(head as never)[0] as never);
     // The prelude, testharness.js and the report script, in that order: the second goes.
     defaultTreeAdapter.detachNode(scripts.filter((n) => n.nodeName === 'script')[1]!);
-    unanimous(await oracle.request({ ...request, id: 'no-harness', html: serialize(doc) }), [[HARNESS_LABEL, NO_HARNESS]], request);
+    unanimous(
+      await oracle.request(wireRequest({ ...request, id: 'no-harness', html: serialize(doc) }).request),
+      [[HARNESS_LABEL, NO_HARNESS]],
+      request,
+    );
   });
 
   test('shared and own helper scripts, files beside the test, a main script kept in the page, a long test: all as in WPT', async () => {

@@ -41,21 +41,21 @@ export class DirectEngines {
     private readonly server: CaseServer,
     private readonly browsers: EngineBrowser[],
     /** Each engine's one page; `written` pages sit on the blank page the fast path writes into. */
-    readonly pages: Map<EngineName, { page: EnginePage; guarded: boolean }>,
+    readonly pages: Map<EngineName, { page: EnginePage; guarded: boolean; browser: EngineBrowser }>,
   ) {}
 
   /** Launches `engines`, one page each, loaded with the blank page when `written`. */
   static async open(engines: readonly EngineName[], written: boolean): Promise<DirectEngines> {
     const server = await CaseServer.start(new EgressLog(), WALK.maxBytes);
     const browsers: EngineBrowser[] = [];
-    const pages = new Map<EngineName, { page: EnginePage; guarded: boolean }>();
+    const pages = new Map<EngineName, { page: EnginePage; guarded: boolean; browser: EngineBrowser }>();
     try {
       for (const engine of engines) {
         const browser = await LAUNCHERS[engine](launchOptions(server.proxyUrl));
         browsers.push(browser);
         const page = await browser.newPage({ freshStorage: false });
         if (written) await page.load(server.blankUrl, TIMEOUT_MS);
-        pages.set(engine, { page, guarded: browser.guarded });
+        pages.set(engine, { page, guarded: browser.guarded, browser });
       }
       return new DirectEngines(server, browsers, pages);
     } catch (error) {
@@ -78,7 +78,7 @@ export class DirectEngines {
   /** `html` loaded as a document of its own in `engine`, then fonts and one walk (the navigation route). */
   async loadAndWalk(engine: EngineName, id: string, html: string): Promise<RawWalk> {
     const { page, guarded } = this.pages.get(engine)!;
-    const published = this.server.publish(id, 'geometry', html, [engine], guarded ? new Set([engine]) : new Set());
+    const published = this.server.publish(id, 'document', { html }, [engine], guarded ? new Set([engine]) : new Set());
     try {
       const { url, nonce } = published.documents[engine]!;
       await page.load(url, TIMEOUT_MS);

@@ -43,7 +43,7 @@ function get(path: string, host = `127.0.0.1:${port}`, address = '127.0.0.1', he
 }
 
 test("each engine gets its own copy, at an unguessable path, served once, with its nonce and the case's CSP", async () => {
-  const { documents, release } = server.publish('c1', 'geometry', '<!doctype html><p>x', ['chromium', 'firefox'], new Set());
+  const { documents, release } = server.publish('c1', 'document', { html: '<!doctype html><p>x' }, ['chromium', 'firefox'], new Set());
   try {
     const chromium = new URL(documents.chromium!.url);
     const firefox = new URL(documents.firefox!.url);
@@ -63,8 +63,8 @@ test("each engine gets its own copy, at an unguessable path, served once, with i
 });
 
 test('a released document is gone; a trace page only as localhost, a case only as 127.0.0.1', async () => {
-  const trace = server.publish('t', 'trace', '<p>t', ['webkit'], new Set());
-  const page = server.publish('g', 'geometry', '<p>g', ['webkit'], new Set());
+  const trace = server.publish('t', 'recorder', { html: '<p>t' }, ['webkit'], new Set());
+  const page = server.publish('g', 'document', { html: '<p>g' }, ['webkit'], new Set());
   const tracePath = new URL(trace.documents.webkit!.url).pathname;
   const casePath = new URL(page.documents.webkit!.url).pathname;
   assert.equal(new URL(trace.documents.webkit!.url).hostname, 'localhost');
@@ -82,7 +82,7 @@ test('a released document is gone; a trace page only as localhost, a case only a
 });
 
 test('only the exact path reaches a document in flight', async () => {
-  const { documents, release } = server.publish('c', 'geometry', 'x', ['chromium'], new Set());
+  const { documents, release } = server.publish('c', 'document', { html: 'x' }, ['chromium'], new Set());
   const path = new URL(documents.chromium!.url).pathname;
   const id = path.slice('/case/'.length);
   try {
@@ -108,7 +108,7 @@ test('only the exact path reaches a document in flight', async () => {
 
 test("a guarded engine's copy has the guard as its first script, after the doctype and the html and head start tags", async () => {
   const html = '<!doctype html><html lang=en><head data-x="a>b"><title>t</title></head><p>x';
-  const { documents, release } = server.publish('c', 'geometry', html, ['webkit', 'chromium'], new Set(['webkit'] as const));
+  const { documents, release } = server.publish('c', 'document', { html }, ['webkit', 'chromium'], new Set(['webkit'] as const));
   try {
     const guarded = (await get(new URL(documents.webkit!.url).pathname)).body;
     assert.ok(guarded.startsWith('<!doctype html><html lang=en><head data-x="a>b"><script>'), guarded.slice(0, 80));
@@ -122,8 +122,8 @@ test("a guarded engine's copy has the guard as its first script, after the docty
 
 test("a trace's files: under its own page's path only, read-only, as often as asked, until the trace is released", async () => {
   const files = { 'resources/x.html': '<p>x</p>', 'data.json': '{"a":1}' };
-  const trace = server.publish('t', 'trace', '<p>t', ['chromium', 'firefox'], new Set(), { completionMs: 9000, files });
-  const other = server.publish('o', 'trace', '<p>o', ['chromium'], new Set(), { completionMs: 5000, files: {} });
+  const trace = server.publish('t', 'recorder', { html: '<p>t', timeout_ms: 9000, files }, ['chromium', 'firefox'], new Set());
+  const other = server.publish('o', 'recorder', { html: '<p>o' }, ['chromium'], new Set());
   const page = new URL(trace.documents.chromium!.url).pathname;
   const localhost = `localhost:${port}`;
   try {
@@ -180,7 +180,7 @@ function status(method: string, path: string): Promise<number> {
 }
 
 test('as a proxy it serves its own documents and refuses anything else, naming the case whose page asked', async () => {
-  const { documents, release } = server.publish('the-case', 'geometry', 'x', ['chromium'], new Set());
+  const { documents, release } = server.publish('the-case', 'document', { html: 'x' }, ['chromium'], new Set());
   const before = egress.count;
   try {
     // An absolute URL is how a browser asks its proxy.

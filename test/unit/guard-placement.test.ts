@@ -215,7 +215,7 @@ test('the guard is the first script of every generated document, which otherwise
   const guard = guardScript(NONCE, false);
   fc.assert(
     fc.property(documents, ({ html, contentless }) => {
-      assertFirstScript(html, caseDocument('geometry', html, NONCE, true, 0), guard, contentless);
+      assertFirstScript(html, caseDocument('document', html, NONCE, true, 0), guard, contentless);
     }),
     { seed: SEED, numRuns: RUNS },
   );
@@ -225,7 +225,7 @@ test("the issue's four prefixes, each before a script that would run first", () 
   const guard = guardScript(NONCE, false);
   for (const prefix of ['<!-->', '<!--->', '<!-- a --!>', '<!doctype html="><script>forge()</script>">']) {
     const html = `${prefix}<script>forge()</script><p>x`;
-    assertFirstScript(html, caseDocument('geometry', html, NONCE, true, 0), guard);
+    assertFirstScript(html, caseDocument('document', html, NONCE, true, 0), guard);
   }
 });
 
@@ -233,20 +233,20 @@ test('a reflect document gets the guard first, and its body markup parses as in 
   const guard = guardScript(NONCE, true);
   fc.assert(
     fc.property(documents, ({ html, contentless }) => {
-      const unguarded = caseDocument('reflect', html, NONCE, false, 0);
+      const unguarded = caseDocument('body', html, NONCE, false, 0);
       assert.equal(unguarded, `<!doctype html>${html}`);
-      assertFirstScript(unguarded, caseDocument('reflect', html, NONCE, true, 0), guard, contentless);
+      assertFirstScript(unguarded, caseDocument('body', html, NONCE, true, 0), guard, contentless);
     }),
     { seed: SEED, numRuns: RUNS / 3 },
   );
 });
 
 test("a trace page's recorder is its first script, whatever its markup", () => {
-  const empty = caseDocument('trace', '', NONCE, true, 1024);
+  const empty = caseDocument('recorder', '', NONCE, true, 1024);
   const recorder = empty.slice(empty.indexOf('<script>') + '<script>'.length, empty.lastIndexOf('</script>'));
   fc.assert(
     fc.property(documents, ({ html }) => {
-      withoutFirstScript(caseDocument('trace', html, NONCE, true, 1024), recorder);
+      withoutFirstScript(caseDocument('recorder', html, NONCE, true, 1024), recorder);
     }),
     { seed: SEED, numRuns: RUNS / 3 },
   );
@@ -255,7 +255,7 @@ test("a trace page's recorder is its first script, whatever its markup", () => {
 test('an engine with an isolated world gets the document exactly as the case wrote it', () => {
   fc.assert(
     fc.property(documents, ({ html }) => {
-      assert.equal(caseDocument('geometry', html, NONCE, false, 0), html);
+      assert.equal(caseDocument('document', html, NONCE, false, 0), html);
     }),
     { seed: SEED, numRuns: 100 },
   );

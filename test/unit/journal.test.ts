@@ -11,7 +11,8 @@ import Database from 'better-sqlite3';
 import { Journal, type CaseRecord, type ReductionRecord, type RunInfo } from '../../src/campaign/journal.js';
 import { APPLICATION_ID, MIGRATIONS } from '../../src/campaign/journal-schema.js';
 import { openCorpus, type CorpusItem } from '../../src/campaign/corpus.js';
-import { invalidRecord, votedRecord, type CaseAnswer } from '../../src/campaign/case-record.js';
+import { invalidRecord, votedRecord } from '../../src/campaign/case-record.js';
+import { answered } from '../support/answers.js';
 import { Expectations } from '../../src/campaign/expectations.js';
 import { CampaignError } from '../../src/campaign/campaign-error.js';
 import { response } from '../fixtures/dumps/load.js';
@@ -19,7 +20,6 @@ import { traceResponse } from '../fixtures/traces/load.js';
 import { reflectResponse } from '../fixtures/reflect/load.js';
 
 /** A parsed response as an answer: plain JSON values are WireValues too. */
-const answerOf = (response: object) => response as CaseAnswer;
 
 const root = mkdtempSync(join(tmpdir(), 'journal-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -44,15 +44,15 @@ const CORPUS = [
   '{"id":"rigid-base","html":"<div></div>"}',
 ];
 
-const RESPONSES: Record<string, () => CaseAnswer> = {
-  'text-line': () => answerOf(response('text-line')),
-  agree: () => answerOf(response('agree')),
-  split: () => answerOf(response('split')),
-  'engine-error': () => answerOf(response('engine-error')),
-  'trace-outlier': () => answerOf(traceResponse('outlier')),
-  'reflect-outlier': () => answerOf(reflectResponse('outlier')),
-  overflow: () => answerOf(response('overflow')),
-  'rigid-base': () => answerOf(response('rigid-base')),
+const RESPONSES: Record<string, () => ReturnType<typeof answered>> = {
+  'text-line': () => answered(response('text-line')),
+  agree: () => answered(response('agree')),
+  split: () => answered(response('split')),
+  'engine-error': () => answered(response('engine-error')),
+  'trace-outlier': () => answered(traceResponse('outlier')),
+  'reflect-outlier': () => answered(reflectResponse('outlier')),
+  overflow: () => answered(response('overflow')),
+  'rigid-base': () => answered(response('rigid-base')),
 };
 
 function recordOf(item: CorpusItem, expectations?: Expectations): CaseRecord {
@@ -221,7 +221,7 @@ test('buckets: count descending, then signature; the example is the first case r
   for (const item of await itemsOf(...lines)) {
     const answer = item.id === 'split' ? 'split' : 'text-line';
     journal.record(
-      votedRecord(item as Extract<CorpusItem, { ok: true }>, answerOf(response(answer)), { startedAt: 0, elapsedMs: 1, attempts: 1 }),
+      votedRecord(item as Extract<CorpusItem, { ok: true }>, answered(response(answer)), { startedAt: 0, elapsedMs: 1, attempts: 1 }),
     );
   }
   assert.deepEqual(journal.summary().buckets, [

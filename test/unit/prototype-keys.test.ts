@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkLaunchOptions, checkRequest, parseRequestLine } from '../../src/protocol/validate.js';
 import { Expectations } from '../../src/campaign/expectations.js';
-import { isCaseOp } from '../../src/coordinator/oracle-service.js';
+import { isOp } from '../../src/protocol/ops.js';
 import { compareTraces } from '../../src/comparator/trace-compare.js';
 import { fromRemoteValue } from '../../src/workers/engines/firefox/remote-value.js';
 import { checkCaseResult } from '../../src/queue/jobs.js';
@@ -23,7 +23,7 @@ for (const op of INHERITED) {
       assert.equal(parsed.id, 'a');
       assert.match(parsed.error.wireText, new RegExp(`^invalid_request: field "op": unknown op "${op}" \\(known: `));
     }
-    assert.equal(isCaseOp(op), false);
+    assert.equal(isOp(op), false);
   });
 }
 

@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compilePublishedSchema, schemaErrors } from '../support/published-schema.js';
+import { vote } from '../../src/api/judge.js';
+import { reflectResponse } from '../fixtures/reflect/load.js';
+import { traceResponse } from '../fixtures/traces/load.js';
 
 const { request, response } = compilePublishedSchema();
 
@@ -36,6 +39,18 @@ test('every request kind is a Request; the oneOf picks exactly one definition', 
   ]) {
     assert.equal(schemaErrors(request, line), '', JSON.stringify(line));
   }
+});
+
+test('trace and reflect answers that asked for their vote are Responses, and so is a request that asks', () => {
+  for (const [name, answer] of [
+    ['trace', traceResponse('outlier')],
+    ['reflect', reflectResponse('outlier')],
+  ] as const) {
+    const voted = { ...answer, vote: JSON.parse(JSON.stringify(vote(answer))) as unknown };
+    assert.equal(schemaErrors(response, voted), '', name);
+  }
+  assert.equal(schemaErrors(request, { id: 't', op: 'trace', script: 'trace.done()', vote: true }), '');
+  assert.equal(schemaErrors(request, { id: 'r', op: 'reflect', probes: [{ selector: '#a', attr: 'href' }], vote: true }), '');
 });
 
 test('the shutdown, screenshot and error replies are Responses', () => {

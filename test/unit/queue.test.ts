@@ -6,7 +6,7 @@ import { ConfigError } from '../../src/protocol/errors.js';
 import { PASSWORD_ENV, queueUrl, resultsQueue, shown } from '../../src/queue/connection.js';
 import { checkCaseJob, checkCaseResult, type WorkerInfo } from '../../src/queue/jobs.js';
 import { disagreement } from '../../src/queue/setups.js';
-import { answerLine, parsedJson } from '../../src/protocol/wire.js';
+import { answerLine, plainJson } from '../../src/protocol/wire.js';
 
 test('queueUrl takes redis:// and rediss:// with a host and an optional database number', () => {
   assert.equal(queueUrl('redis://127.0.0.1:6379/0').host, '127.0.0.1:6379');
@@ -89,10 +89,10 @@ test('a URL without a password takes it from BROWSER_ORACLE_REDIS_PASSWORD (kept
   assert.equal(queueUrl('redis://host:6379/0', {}).password, '');
 });
 
-test('an answer parsed from another process goes back to one line: parsedJson escapes every line break and refuses what has no JSON', () => {
+test('an answer parsed from another process goes back to one line: plainJson escapes every line break and refuses what has no JSON', () => {
   const parsed = JSON.parse('{"id":"q1","dumps":{"chromium":{"text":"a\\nb\\u2028c","n":-0.5}}}') as { dumps: unknown };
-  const line = answerLine({ id: 'case', dumps: parsedJson(parsed.dumps) }).join('');
+  const line = answerLine({ id: 'case', dumps: plainJson(parsed.dumps) }).join('');
   assert.equal(line, '{"id":"case","dumps":{"chromium":{"text":"a\\nb\u2028c","n":-0.5}}}\n');
   assert.equal(line.indexOf('\n'), line.length - 1);
-  assert.throws(() => parsedJson(undefined), /has no JSON form/);
+  assert.throws(() => plainJson(undefined), /has no JSON form/);
 });

@@ -3,34 +3,35 @@
 // with its dumps so its vote and outcomes can be stored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CaseAnswer, SentOp } from '../../src/campaign/case-record.js';
 import { caseSignature } from '../../src/campaign/case-record.js';
 import { reduceCase } from '../../src/campaign/reduce-case.js';
-import type { CaseRunner } from '../../src/campaign/run-campaign.js';
+import type { Answered } from '../../src/coordinator/oracle-service.js';
+import type { CaseService } from '../../src/coordinator/stdio.js';
 import { NotReproducibleError } from '../../src/reduce/index.js';
 import { voteGeometry } from '../../src/comparator/vote.js';
 import { encodeJson } from '../../src/protocol/wire.js';
-import type { Request } from '../../src/protocol/schema.js';
+import type { Answer, CaseOp, Request, RequestOf } from '../../src/protocol/ops.js';
 import { response } from '../fixtures/dumps/load.js';
 
 const RECORDED = response('text-line');
 const VOTES = { outlier: encodeJson(voteGeometry(RECORDED)), unanimous: encodeJson(voteGeometry(response('agree'))) };
 
 /** Firefox is the outlier while the page holds a <b> element; its dumps come back when asked for. */
-class FakeOracle implements CaseRunner {
-  readonly ran: { op: SentOp; request: Request }[] = [];
+class FakeOracle implements Pick<CaseService, 'run'> {
+  readonly ran: { op: CaseOp; request: Request }[] = [];
   inFlight = 0;
   maxInFlight = 0;
 
-  async run(op: SentOp, request: Request): Promise<CaseAnswer> {
+  async run<K extends CaseOp>(op: K, request: RequestOf<K>): Promise<Answered<K>> {
     this.ran.push({ op, request });
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     await new Promise((resolve) => setImmediate(resolve));
     this.inFlight--;
     const html = 'html' in request ? (request.html ?? '') : '';
-    const answer: CaseAnswer = { id: request.id, vote: /<b[ >]/.test(html) ? VOTES.outlier : VOTES.unanimous };
-    return 'dumps' in request && request.dumps ? { ...answer, dumps: { chromium: encodeJson(RECORDED.dumps.chromium!) } } : answer;
+    const answer = { id: request.id, vote: /<b[ >]/.test(html) ? VOTES.outlier : VOTES.unanimous };
+    const dumps = 'dumps' in request && request.dumps ? { dumps: { chromium: encodeJson(RECORDED.dumps.chromium!) } } : {};
+    return { answer: { ...answer, ...dumps } as Answer<K>, versions: { chromium: RECORDED.dumps.chromium!.engine_version } };
   }
 }
 
@@ -38,7 +39,7 @@ const REQUEST = {
   id: 'case-7',
   html: '<!doctype html><div id=a style="width:10px"><span>one two</span><p class=x>three <b>four</b> five</p></div><section><em>six</em></section>',
 };
-const SIGNATURE = caseSignature(REQUEST, { id: 'x', vote: VOTES.outlier })!;
+const SIGNATURE = caseSignature(REQUEST, { answer: { id: 'x', vote: VOTES.outlier }, versions: {} })!;
 
 test('the reduced case keeps the signature, is smaller, and is stored with its vote and outcomes', async () => {
   const oracle = new FakeOracle();

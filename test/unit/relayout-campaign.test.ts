@@ -12,12 +12,13 @@ import { checkRelayout } from '../../src/comparator/relayout.js';
 import { generateCase } from '../../src/campaign/generator.js';
 import { requestLine } from '../../src/campaign/emit.js';
 import { generatedCorpus } from '../../src/campaign/generated-corpus.js';
-import { votedRecord, wireRequest, type CaseAnswer } from '../../src/campaign/case-record.js';
+import { votedRecord, wireRequest } from '../../src/campaign/case-record.js';
 import { Journal } from '../../src/campaign/journal.js';
 import { reportInput } from '../../src/report/from-journal.js';
 import { renderReport } from '../../src/report/render.js';
 import type { Dump } from '../../src/protocol/schema.js';
 import { dump, response } from '../fixtures/dumps/load.js';
+import { answered } from '../support/answers.js';
 import { runCli } from '../support/campaign-process.js';
 
 const root = mkdtempSync(join(tmpdir(), 'relayout-campaign-test-'));
@@ -36,14 +37,14 @@ function narrowed(d: Dump): Dump {
 const walked = dump('agree', 'webkit');
 const same = (engine: 'chromium' | 'firefox') =>
   checkRelayout(columnarFromDump(dump('agree', engine)), columnarFromDump(dump('agree', engine)));
-const answer = {
+const answer = answered({
   ...response('agree'),
   relayout: {
     chromium: same('chromium'),
     firefox: same('firefox'),
     webkit: checkRelayout(columnarFromDump(walked), columnarFromDump(narrowed(walked))),
   },
-} as unknown as CaseAnswer;
+});
 
 test('the generator asks for the relayout check on --script cases, unless told not to; script-free cases go without', async () => {
   assert.equal(generateCase(23, 9, { script: true }).relayout, true);

@@ -3,7 +3,8 @@
 // the recorded dumps and errors and a picture per engine from the screenshot op.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { invalidRecord, votedRecord, type CaseAnswer } from '../../src/campaign/case-record.js';
+import { invalidRecord, votedRecord } from '../../src/campaign/case-record.js';
+import { answered } from '../support/answers.js';
 import type { CorpusItem } from '../../src/campaign/corpus.js';
 import type { CaseKey, CaseRecord, Reduction, RunRecord } from '../../src/campaign/journal.js';
 import { summarize } from '../../src/campaign/summary.js';
@@ -14,7 +15,6 @@ import { DUMP_REQUESTS } from '../fixtures/dumps/requests.js';
 import { traceResponse } from '../fixtures/traces/load.js';
 
 const timing = { startedAt: 0, elapsedMs: 1, attempts: 1 };
-const answerOf = (recorded: object) => recorded as CaseAnswer;
 const item = (id: string, request: object): Extract<CorpusItem, { ok: true }> => ({
   ok: true,
   id,
@@ -23,13 +23,13 @@ const item = (id: string, request: object): Extract<CorpusItem, { ok: true }> =>
   request: { id, ...request } as Extract<CorpusItem, { ok: true }>['request'],
 });
 
-const TEXT_LINE = votedRecord(item('text-line', DUMP_REQUESTS['text-line']), answerOf(response('text-line')), timing);
-const ERRORED = votedRecord(item('engine-error', { ...DUMP_REQUESTS['engine-error'] }), answerOf(response('engine-error')), timing);
-const TRACE = votedRecord(item('trace', { op: 'trace', script: 'trace.done()' }), answerOf(traceResponse('outlier')), timing);
+const TEXT_LINE = votedRecord(item('text-line', DUMP_REQUESTS['text-line']), answered(response('text-line')), timing);
+const ERRORED = votedRecord(item('engine-error', { ...DUMP_REQUESTS['engine-error'] }), answered(response('engine-error')), timing);
+const TRACE = votedRecord(item('trace', { op: 'trace', script: 'trace.done()' }), answered(traceResponse('outlier')), timing);
 const INVALID = invalidRecord({ ok: false, id: 'line:4', hash: 'h', given: 'not json', error: 'invalid_json: line 4' }, 0);
 const RECORDS = [TEXT_LINE, ERRORED, TRACE, INVALID];
 
-const SPLIT = votedRecord(item('text-line', { html: '<p>Hello</p>' }), answerOf(response('split')), timing);
+const SPLIT = votedRecord(item('text-line', { html: '<p>Hello</p>' }), answered(response('split')), timing);
 
 /** text-line, reduced to its paragraph alone, with the split recording standing in for what the engines made of it. */
 const REDUCTION: Reduction = {

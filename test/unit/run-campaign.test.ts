@@ -14,11 +14,12 @@ import { generatedCorpus } from '../../src/campaign/generated-corpus.js';
 import { emitNdjson } from '../../src/campaign/emit.js';
 import { generateCases } from '../../src/campaign/generator.js';
 import { Expectations } from '../../src/campaign/expectations.js';
-import { CampaignRunError, runCampaign, type CampaignOptions, type CaseRunner } from '../../src/campaign/run-campaign.js';
-import type { CaseAnswer, SentOp } from '../../src/campaign/case-record.js';
+import { CampaignRunError, runCampaign, type CampaignOptions } from '../../src/campaign/run-campaign.js';
+import type { Answered } from '../../src/coordinator/oracle-service.js';
+import type { CaseService } from '../../src/coordinator/stdio.js';
 import { voteGeometry } from '../../src/comparator/vote.js';
 import { encodeJson } from '../../src/protocol/wire.js';
-import type { Request } from '../../src/protocol/schema.js';
+import type { Answer, CaseOp, Request, RequestOf } from '../../src/protocol/ops.js';
 import { dump, response } from '../fixtures/dumps/load.js';
 import type { DumpSource, SourceOutcome } from '../../src/engine-under-test/source.js';
 import type { CandidateCase, CandidateDump } from '../../src/protocol/candidate-schema.js';
@@ -37,8 +38,8 @@ function openJournal(path = join(root, `j${journals++}.sqlite`)): Journal {
 const VOTES = { outlier: encodeJson(voteGeometry(response('text-line'))), unanimous: encodeJson(voteGeometry(response('agree'))) };
 
 /** A fake oracle: every case waits until released (all at once with `auto`), and it counts what it ran. */
-class FakeOracle implements CaseRunner {
-  readonly ran: { op: SentOp; request: Request }[] = [];
+class FakeOracle implements Pick<CaseService, 'run'> {
+  readonly ran: { op: CaseOp; request: Request }[] = [];
   inFlight = 0;
   maxInFlight = 0;
   private readonly waiting: (() => void)[] = [];
@@ -50,7 +51,7 @@ class FakeOracle implements CaseRunner {
     private readonly dumps = false,
   ) {}
 
-  async run(op: SentOp, request: Request): Promise<CaseAnswer> {
+  async run<K extends CaseOp>(op: K, request: RequestOf<K>): Promise<Answered<K>> {
     this.ran.push({ op, request });
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
@@ -59,10 +60,12 @@ class FakeOracle implements CaseRunner {
     if (request.id === this.fail) throw new Error('the farm fell over');
     const html = 'html' in request ? request.html : '';
     const outlier = html?.includes('outlier');
-    const answer: CaseAnswer = { id: request.id, vote: outlier ? VOTES.outlier : VOTES.unanimous };
-    if (!this.dumps) return answer;
-    const dumps = Object.entries(response(outlier ? 'text-line' : 'agree').dumps).map(([engine, d]) => [engine, encodeJson(d)]);
-    return { ...answer, dumps: Object.fromEntries(dumps) };
+    const vote = { id: request.id, vote: outlier ? VOTES.outlier : VOTES.unanimous };
+    if (!this.dumps) return { answer: vote as Answer<K>, versions: {} };
+    const given = Object.entries(response(outlier ? 'text-line' : 'agree').dumps);
+    const dumps = Object.fromEntries(given.map(([engine, d]) => [engine, encodeJson(d)]));
+    const versions = Object.fromEntries(given.map(([engine, d]) => [engine, d.engine_version]));
+    return { answer: { ...vote, dumps } as Answer<K>, versions };
   }
 
   /** Lets every waiting case finish. */
@@ -82,7 +85,7 @@ const cases = (n: number, html = (i: number) => `<p>${i}</p>`) =>
 
 function options(
   journal: Journal,
-  oracle: CaseRunner,
+  oracle: CampaignOptions['oracle'],
   items: AsyncIterable<CorpusItem>,
   extra: Partial<CampaignOptions> = {},
 ): CampaignOptions {

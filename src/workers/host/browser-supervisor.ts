@@ -22,6 +22,8 @@ export class BrowserSupervisor {
   guarded = false;
   /** Whether written documents keep bidi processing on (src/workers/engine.ts). */
   writesKeepBidi = false;
+  /** Whether the fast path may swap a parsed case in (src/workers/engine.ts). */
+  swapsWrites = false;
   /** The emulation features that take the whole browser (src/workers/engine.ts). */
   browserWide: readonly EmulationFeature[] = [];
   /** The executables it runs, from the first launch on. */
@@ -81,6 +83,7 @@ export class BrowserSupervisor {
       this.version = browser.version;
       this.guarded = browser.guarded;
       this.writesKeepBidi = browser.writesKeepBidi;
+      this.swapsWrites = browser.swapsWrites;
       this.browserWide = browser.browserWide;
       this.executables = browser.executables;
       void browser.exited.then(() => this.lose(browser, 'its process exited'));

@@ -1,7 +1,7 @@
 // One engine in one worker: its browser (BrowserSupervisor), its pages (PagePool), its queue of
-// work (EngineQueue) and the rules a case runs by (CaseRunner). Each page is a lane that takes the
-// next batch from the queue as soon as it is free, so engines run independently of each other and
-// a lone case waits for nothing but a page.
+// work (EngineQueue), the fast path (FastPath) and the rules a case runs by (CaseRunner). Each
+// page is a lane that takes the next batch from the queue as soon as it is free, so engines run
+// independently of each other and a lone case waits for nothing but a page.
 import type { LaunchOptions } from '../../farm/launch.js';
 import type { Executables } from '../../protocol/launch-options.js';
 import { OracleError } from '../../protocol/errors.js';
@@ -10,7 +10,9 @@ import type { LaunchEngine } from '../engine.js';
 import { BrowserSupervisor } from './browser-supervisor.js';
 import { CaseRunner } from './case-runner.js';
 import { EngineQueue } from './engine-queue.js';
-import type { Job } from './jobs.js';
+import { FastPath } from './fast-path.js';
+import type { RawWalk } from '../../protocol/page-output.js';
+import type { DocumentJob, Job, WriteJob } from './jobs.js';
 import type { MemoryWatcher } from './memory-watch.js';
 import { PagePool, type Slot } from './page-pool.js';
 
@@ -28,6 +30,7 @@ export class EngineHost {
   private readonly supervisor: BrowserSupervisor;
   private readonly pool: PagePool;
   private readonly queue: EngineQueue;
+  private readonly fastPath: FastPath;
   private readonly runner: CaseRunner;
   private closing = false;
   private lanes: Promise<void>[] = [];
@@ -43,9 +46,19 @@ export class EngineHost {
   ) {
     this.supervisor = new BrowserSupervisor(engine, launchEngine, options, () => this.pool.browserLost());
     this.pool = new PagePool(this.supervisor, settings.pages);
-    this.queue = new EngineQueue(settings.maxBatch);
+    this.queue = new EngineQueue();
+    this.fastPath = new FastPath(engine, () => this.supervisor, settings.maxBatch, settings.timeoutMs);
     const watched = memory.watch(engine, this.supervisor);
-    this.runner = new CaseRunner(engine, this.supervisor, this.pool, this.queue, settings.timeoutMs, watched, settings.pages);
+    this.runner = new CaseRunner(
+      engine,
+      this.supervisor,
+      this.pool,
+      this.queue,
+      this.fastPath,
+      settings.timeoutMs,
+      watched,
+      settings.pages,
+    );
   }
 
   /** The build this host runs. */
@@ -71,7 +84,10 @@ export class EngineHost {
   }
 
   /** Runs one job; resolves with its decoded result, or rejects with the error that ends the case. */
-  submit<R>(job: Job): Promise<R> {
+  submit<R>(job: DocumentJob<R>): Promise<R>;
+  /** A script-free case for the fast path, or its own document, resolves with its walk. */
+  submit(job: WriteJob | DocumentJob<RawWalk>): Promise<RawWalk>;
+  submit(job: Job): Promise<unknown> {
     if (this.closing) return Promise.reject(new OracleError('engine_not_launched', `${this.engine} is closing`));
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve: resolve as (value: unknown) => void, reject, attempt: 0, alone: false, since: Date.now() });
@@ -101,7 +117,7 @@ export class EngineHost {
         for (const pending of this.queue.expire(Date.now() - this.settings.timeoutMs - PAGE_WAIT_MS)) pending.reject(error);
         continue;
       }
-      const batch = this.queue.next(this.settings.pages - this.running, this.supervisor.writesKeepBidi ? slot.bidi : undefined);
+      const batch = this.queue.next((run, queued) => this.fastPath.pick(slot, run, queued, this.settings.pages - this.running));
       if (!batch.length) {
         this.pool.give(slot);
         continue;

@@ -1,11 +1,9 @@
-// One engine's queue of work in one worker. A free page takes the job at the head; when that is a
-// script-free case, it takes up to min(maxBatch, ceil(queued / idle pages)) consecutive ones,
-// written and walked in one driver call — batching what is queued, never waiting to fill a batch,
-// so a lone case runs as soon as a page is free. Only the pages not running a batch share what is
-// queued: a page whose siblings are busy takes all of it (dividing by every page split a burst
-// geometrically, 14 7 4 2 1, and paid a driver call's fixed cost for each piece). A case that must run by itself (a re-run after its
-// batch failed) ends a batch, as does any case that loads its own document.
-import type { Job, WriteJob } from './jobs.js';
+// One engine's queue of work in one worker. A free page takes the job at the head: a case that
+// loads its own document, or that must run by itself (a re-run after its batch failed), alone;
+// a script-free case, with those that follow it, as the fast path picks them (fast-path.ts) —
+// batching what is queued, never waiting to fill a batch, so a lone case runs as soon as a page
+// is free.
+import type { Job } from './jobs.js';
 
 /** A job in the queue, with how to settle it. */
 export interface Pending {
@@ -24,8 +22,6 @@ export class EngineQueue {
   private readonly items: Pending[] = [];
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly maxBatch: number) {}
-
   get size(): number {
     return this.items.length;
   }
@@ -43,26 +39,19 @@ export class EngineQueue {
   }
 
   /**
-   * The next batch for a free page, or nothing when the queue is empty; `idlePages` (this one
-   * included) share what is queued. `bidiPage`, for an engine
-   * whose written documents keep bidi processing on: whether this page's has it on; the page
-   * then takes the cases of its own kind among those at the head, and the others only when
-   * there are none, so that pages seldom have to be made fresh (src/workers/script-free.ts).
+   * The next batch for a free page, or nothing when the queue is empty: the head alone, unless it
+   * is a script-free case; then those of the run of script-free cases at the head that `pick`
+   * takes, told how many script-free cases are queued in all.
    */
-  next(idlePages: number, bidiPage?: boolean): Pending[] {
+  next(pick: (run: readonly Pending[], queued: number) => readonly Pending[]): Pending[] {
     const head = this.items[0];
     if (!head) return [];
-    if (head.job.kind !== 'write' || head.alone) return this.items.splice(0, 1);
-    const queued = this.items.filter((p) => p.job.kind === 'write' && !p.alone).length;
-    const limit = Math.min(this.maxBatch, Math.ceil(queued / Math.max(1, idlePages)));
+    if (!batchable(head)) return this.items.splice(0, 1);
     let run = 1;
-    while (run < this.items.length && this.items[run]!.job.kind === 'write' && !this.items[run]!.alone) run++;
-    if (bidiPage === undefined) return this.items.splice(0, Math.min(run, limit));
-    const kind = (p: Pending) => (p.job as WriteJob).bidi;
-    const own = this.items.slice(0, run).filter((p) => kind(p) === bidiPage);
-    const taken = (own.length ? own : this.items.slice(0, run)).slice(0, limit);
+    while (run < this.items.length && batchable(this.items[run]!)) run++;
+    const taken = pick(this.items.slice(0, run), this.items.filter(batchable).length);
     for (const p of taken) this.items.splice(this.items.indexOf(p), 1);
-    return taken;
+    return [...taken];
   }
 
   /** Removes and returns the jobs queued before `before` (milliseconds since the epoch). */
@@ -88,3 +77,6 @@ export class EngineQueue {
     this.wakeEveryone();
   }
 }
+
+/** A script-free case that may share a driver call with others. */
+const batchable = (p: Pending) => p.job.kind === 'write' && !p.alone;

@@ -12,10 +12,12 @@ import type { BrowserSupervisor } from './browser-supervisor.js';
 /** A page and what the pool knows of it. */
 export interface Slot {
   page: EnginePage;
-  /** On the blank page, which never runs page script: the fast path may write into it. */
-  clean: boolean;
-  /** A case written into the blank page has turned on its document's bidi processing (see script-free.ts). */
-  bidi: boolean;
+  /**
+   * Set by the fast path (fast-path.ts) once the page is on its blank page, which never runs page
+   * script, with whether a case written there may have turned on its document's bidi processing;
+   * null until then.
+   */
+  blank: { bidi: boolean } | null;
   /** The browser generation the page belongs to. */
   generation: number;
 }
@@ -131,7 +133,7 @@ export class PagePool {
             `the oracle serves only ${VIEWPORT.width}×${VIEWPORT.height} at 1`,
         );
       }
-      return { page, clean: false, bidi: false, generation };
+      return { page, blank: null, generation };
     } catch (error) {
       await page.close();
       throw error;

@@ -36,6 +36,7 @@ export class ChromiumBrowser implements EngineBrowser {
   readonly engine = 'chromium' as const;
   readonly guarded = false;
   readonly writesKeepBidi = false;
+  readonly swapsWrites = true;
   readonly groupPerPage = false;
   readonly browserWide = ['bluetooth'] as const;
   readonly exited: Promise<void>;

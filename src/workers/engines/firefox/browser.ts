@@ -34,6 +34,7 @@ export class FirefoxBrowser implements EngineBrowser {
   readonly engine = 'firefox' as const;
   readonly guarded = false;
   readonly writesKeepBidi = true;
+  readonly swapsWrites = true;
   readonly groupPerPage = false;
   readonly browserWide = ['authenticator'] as const;
   readonly exited: Promise<void>;

@@ -1,7 +1,7 @@
 // Which cases take the fast path (written in place) and which are loaded by navigation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mayEnableBidi, mayRunScript, swapsCase } from '../../src/workers/script-free.js';
+import { mayEnableBidi, mayRunScript } from '../../src/workers/host/fast-path.js';
 import { layoutCorpus } from '../support/layout-corpus.js';
 
 test('plain layout markup takes the fast path', () => {
@@ -75,14 +75,4 @@ test('a case that may turn on bidi processing is told apart from one that cannot
   ];
   for (const html of may) assert.equal(mayEnableBidi(html), true, html);
   for (const html of cannot) assert.equal(mayEnableBidi(html), false, html);
-});
-
-test('the off-document parse and swap: Chromium every case, Firefox none that may turn bidi on, WebKit none', () => {
-  assert.deepEqual(
-    [false, true].map((bidi) => [swapsCase('chromium', bidi), swapsCase('firefox', bidi), swapsCase('webkit', bidi)]),
-    [
-      [true, true, false],
-      [true, false, false],
-    ],
-  );
 });
