@@ -7,14 +7,14 @@
 // With --candidate, an engine under test (src/engine-under-test) is started beside the engines,
 // with their fonts, and answers every layout case; the corpus is made once it has said what it
 // supports (the generator keeps inside it).
-import { Checkpointer } from '../campaign/checkpointer.js';
+import { Checkpointer } from '../campaign/journal/checkpointer.js';
 import { terminalStderr } from './stderr-guard.js';
-import { CampaignRunError, runCampaign, type CampaignResult, type CaseRunner } from '../campaign/run-campaign.js';
-import type { Corpus } from '../campaign/corpus.js';
-import type { Expectations } from '../campaign/expectations.js';
-import type { Journal } from '../campaign/journal.js';
-import { Progress } from '../campaign/progress.js';
-import { renderSummary } from '../campaign/summary.js';
+import { CampaignRunError, runCampaign, type CampaignResult, type CaseRunner } from '../campaign/loop/run-campaign.js';
+import type { Corpus } from '../campaign/corpus/corpus.js';
+import type { Expectations } from '../campaign/loop/expectations.js';
+import type { Journal } from '../campaign/journal/journal.js';
+import { Progress } from '../campaign/loop/progress.js';
+import { renderSummary } from '../campaign/journal/summary.js';
 import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
 import { ConfigError } from '../protocol/errors.js';
 import type { EngineName, PingResponse } from '../protocol/schema.js';

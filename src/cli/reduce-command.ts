@@ -1,6 +1,6 @@
 // `reduce`: a disagreement made small on an engine farm started in this process. The case comes
 // from a campaign's journal (--db --case) or from a request file; the reduction keeps its bucket
-// signature (src/campaign/reduce-case.ts). Progress and the before and after sizes go to stderr;
+// signature (src/campaign/loop/reduce-case.ts). Progress and the before and after sizes go to stderr;
 // the reduced request goes to stdout, or to the file -o names, and, from a journal, into the
 // journal beside the original. A case's signature must hold in each of --runs runs, the original's
 // and every kept candidate's: a case whose script draws random numbers is refused as not
@@ -11,10 +11,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { terminalStderr } from './stderr-guard.js';
 import { type Command, Option } from 'commander';
-import type { CaseRequest } from '../campaign/corpus.js';
-import { Journal, type CaseKey } from '../campaign/journal.js';
-import { reduceCase, type ReducedCase } from '../campaign/reduce-case.js';
-import { caseSignature, wireRequest } from '../campaign/case-record.js';
+import type { CaseRequest } from '../campaign/corpus/corpus.js';
+import { Journal, type CaseKey } from '../campaign/journal/journal.js';
+import { reduceCase, type ReducedCase } from '../campaign/loop/reduce-case.js';
+import { caseSignature, wireRequest } from '../campaign/loop/case-record.js';
 import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
 import { FONT_SET_NAMES, type FontSetName } from '../protocol/font-sets.js';
 import { checkRequest } from '../protocol/validate.js';
@@ -26,7 +26,7 @@ import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { ReduceProgress } from './reduce-progress.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
 import { CandidateProcess } from '../engine-under-test/process-source.js';
-import { isLayoutCase } from '../campaign/candidate-record.js';
+import { isLayoutCase } from '../campaign/loop/candidate-record.js';
 import { ConfigError } from '../protocol/errors.js';
 
 interface ReduceFlags {

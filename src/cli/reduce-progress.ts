@@ -3,7 +3,7 @@
 //
 //   browser-oracle: info: reduce: hoist | 212 candidates | 7 elements, 412 bytes (from 31, 2390) | 41s
 import type { Progress as ReducerProgress } from '../reduce/index.js';
-import { duration, statusBar } from '../campaign/progress.js';
+import { duration, statusBar } from '../campaign/loop/progress.js';
 import { logLines } from '../system/log.js';
 
 export class ReduceProgress {

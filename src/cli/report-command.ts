@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { Journal } from '../campaign/journal.js';
+import { Journal } from '../campaign/journal/journal.js';
 import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
 import { FONT_SET_NAMES } from '../protocol/font-sets.js';
 import { renderReport } from '../report/render.js';

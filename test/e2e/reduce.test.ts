@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { caseSignature } from '../../src/campaign/case-record.js';
-import type { CaseRequest } from '../../src/campaign/corpus.js';
+import { caseSignature } from '../../src/campaign/loop/case-record.js';
+import type { CaseRequest } from '../../src/campaign/corpus/corpus.js';
 import { readJournal, runCli } from '../support/campaign-process.js';
 import { OracleProcess, UNHURRIED } from '../support/oracle-process.js';
 

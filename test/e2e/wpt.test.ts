@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import type { TraceRequest } from '../../src/protocol/trace-schema.js';
-import { caseSignature, votedCase } from '../../src/campaign/case-record.js';
+import { caseSignature, votedCase } from '../../src/campaign/loop/case-record.js';
 import { HARNESS_LABEL, NO_HARNESS } from '../../src/wpt/report-script.js';
 import { readJournal, runCli } from '../support/campaign-process.js';
 import { OracleProcess, type Line } from '../support/oracle-process.js';

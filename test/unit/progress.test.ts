@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { Progress } from '../../src/campaign/progress.js';
+import { Progress } from '../../src/campaign/loop/progress.js';
 
 /** A stream that keeps what is written to it; `isTTY` as a terminal or a file would say. */
 function fakeStream(isTTY: boolean) {

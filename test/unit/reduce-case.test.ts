@@ -3,10 +3,10 @@
 // with its dumps so its vote and outcomes can be stored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CaseAnswer, SentOp } from '../../src/campaign/case-record.js';
-import { caseSignature } from '../../src/campaign/case-record.js';
-import { reduceCase } from '../../src/campaign/reduce-case.js';
-import type { CaseRunner } from '../../src/campaign/run-campaign.js';
+import type { CaseAnswer, SentOp } from '../../src/campaign/loop/case-record.js';
+import { caseSignature } from '../../src/campaign/loop/case-record.js';
+import { reduceCase } from '../../src/campaign/loop/reduce-case.js';
+import type { CaseRunner } from '../../src/campaign/loop/run-campaign.js';
 import { NotReproducibleError } from '../../src/reduce/index.js';
 import { voteGeometry } from '../../src/comparator/vote.js';
 import { encodeJson } from '../../src/protocol/wire.js';

@@ -7,18 +7,18 @@
 // parsed here; only what a vote needs is parsed. A geometry case is sent as a `vote` with its
 // dumps (`wireRequest`), so its vote is taken in the worker and arrives as JSON text too.
 import type { Static } from '@sinclair/typebox';
-import { voteReflect } from '../comparator/reflect-vote.js';
-import { bucketOf, invalidSignature, relayoutBucket, signatureOf, type VotedCase } from '../comparator/signature.js';
-import { voteTraces } from '../comparator/trace-vote.js';
-import { voteGeometry } from '../comparator/vote.js';
-import type { VoteResult } from '../protocol/vote-schema.js';
-import type { RelayoutResult } from '../protocol/relayout-schema.js';
-import { ENGINE_NAMES, type GeometryResponseSchema, type ReflectResponse, type VoteRequest } from '../protocol/schema.js';
-import type { TraceRequest, TraceResponse } from '../protocol/trace-schema.js';
-import { encodeJson, type WireValue } from '../protocol/wire.js';
-import type { CaseRequest, CorpusItem } from './corpus.js';
+import { voteReflect } from '../../comparator/reflect-vote.js';
+import { bucketOf, invalidSignature, relayoutBucket, signatureOf, type VotedCase } from '../../comparator/signature.js';
+import { voteTraces } from '../../comparator/trace-vote.js';
+import { voteGeometry } from '../../comparator/vote.js';
+import type { VoteResult } from '../../protocol/vote-schema.js';
+import type { RelayoutResult } from '../../protocol/relayout-schema.js';
+import { ENGINE_NAMES, type GeometryResponseSchema, type ReflectResponse, type VoteRequest } from '../../protocol/schema.js';
+import type { TraceRequest, TraceResponse } from '../../protocol/trace-schema.js';
+import { encodeJson, type WireValue } from '../../protocol/wire.js';
+import type { CaseRequest, CorpusItem } from '../corpus/corpus.js';
 import type { Expectations } from './expectations.js';
-import type { CaseRecord, EngineOutcome, SelfCheck } from './journal.js';
+import type { CaseRecord, EngineOutcome, SelfCheck } from '../journal/journal.js';
 
 /** An oracle answer before it is a line: plain values and JsonText. */
 export type CaseAnswer = { readonly [key: string]: WireValue | undefined };

@@ -9,9 +9,9 @@
 // line ends with how many of its answers this run recorded passed (`candidate pass 9/12`). With
 // no total (stdin) there is no bar and no ETA.
 import cliProgress, { type Options } from 'cli-progress';
-import { logLines } from '../system/log.js';
+import { logLines } from '../../system/log.js';
 import type { CandidateRecord } from './candidate-record.js';
-import type { CaseRecord } from './journal.js';
+import type { CaseRecord } from '../journal/journal.js';
 
 // cli-progress is CommonJS, and Node's static analysis of it does not find `Format` as a named export.
 const { Format, Presets, SingleBar } = cliProgress;

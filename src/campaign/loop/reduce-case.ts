@@ -9,14 +9,14 @@
 // Without the second the reduction drifts into a disagreement of the browsers, which is not the
 // candidate's finding any more.
 import { performance } from 'node:perf_hooks';
-import { reduce, type Progress } from '../reduce/index.js';
+import { reduce, type Progress } from '../../reduce/index.js';
 import { caseSignature, outcomesOf, votedRecord, wireRequest, type CaseAnswer } from './case-record.js';
-import { contentHash } from './case-hash.js';
-import type { CaseRequest } from './corpus.js';
-import type { ReductionRecord } from './journal.js';
+import { contentHash } from '../corpus/case-hash.js';
+import type { CaseRequest } from '../corpus/corpus.js';
+import type { ReductionRecord } from '../journal/journal.js';
 import type { CaseRunner } from './run-campaign.js';
 import { candidateCase, candidateRecord, isLayoutCase } from './candidate-record.js';
-import type { DumpSource } from '../engine-under-test/source.js';
+import type { DumpSource } from '../../engine-under-test/source.js';
 
 export interface ReduceCaseOptions {
   oracle: CaseRunner;

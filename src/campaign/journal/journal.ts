@@ -22,11 +22,11 @@
 // (never corrupting the file), and no commit waits for an fsync.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import type { ClusterVerdict } from '../protocol/vote-schema.js';
-import { errorCode } from '../comparator/signature.js';
-import type { EngineName } from '../protocol/schema.js';
-import { CampaignError } from './campaign-error.js';
-import type { CandidateIdentity, CandidateRecord } from './candidate-record.js';
+import type { ClusterVerdict } from '../../protocol/vote-schema.js';
+import { errorCode } from '../../comparator/signature.js';
+import type { EngineName } from '../../protocol/schema.js';
+import { CampaignError } from '../campaign-error.js';
+import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
 import { prepare } from './journal-schema.js';
 import {
   summarize,
