@@ -67,6 +67,14 @@ export default {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'generator-imports-only-protocol',
+      comment:
+        "src/campaign/generator makes cases from a seed alone: it imports only src/protocol, never the campaign's journal, corpus readers or loop.",
+      severity: 'error',
+      from: { path: '^src/campaign/generator/' },
+      to: { ...ours, pathNot: ['^src/campaign/generator/', '^src/protocol/'] },
+    },
+    {
       name: 'candidates-import-only-protocol',
       comment: 'src/candidates (the reference candidates) imports only src/protocol, and src/fonts for the square font.',
       severity: 'error',
