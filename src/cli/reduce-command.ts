@@ -9,7 +9,7 @@
 // started it, unless --browsers-only asks for the engines' own disagreement. Exit status: 0 reduced, 1 not
 // reproducible or the engines failed, 2 bad usage.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { terminalStderr } from './stderr-guard.js';
+import { terminalStderr } from '../system/stderr-guard.js';
 import { type Command, Option } from 'commander';
 import type { CaseRequest } from '../campaign/corpus/corpus.js';
 import { Journal, type CaseKey } from '../campaign/journal/journal.js';
@@ -23,7 +23,7 @@ import { log, logs } from '../system/log.js';
 import { defaultOptions } from '../api/oracle.js';
 import { wholeNumber } from './arguments.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
-import { ReduceProgress } from './reduce-progress.js';
+import { ReduceProgress } from '../tools/reduce/progress-bar.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
 import { CandidateProcess } from '../engine-under-test/process-source.js';
 import { isLayoutCase } from '../campaign/loop/candidate-record.js';

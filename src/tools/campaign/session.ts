@@ -7,23 +7,23 @@
 // With --candidate, an engine under test (src/engine-under-test) is started beside the engines,
 // with their fonts, and answers every layout case; the corpus is made once it has said what it
 // supports (the generator keeps inside it).
-import { Checkpointer } from '../campaign/journal/checkpointer.js';
-import { terminalStderr } from './stderr-guard.js';
-import { CampaignRunError, runCampaign, type CampaignResult, type CaseRunner } from '../campaign/loop/run-campaign.js';
-import type { Corpus } from '../campaign/corpus/corpus.js';
-import type { Expectations } from '../campaign/loop/expectations.js';
-import type { Journal } from '../campaign/journal/journal.js';
-import { Progress } from '../campaign/loop/progress.js';
-import { renderSummary } from '../campaign/journal/summary.js';
-import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
-import { ConfigError } from '../protocol/errors.js';
-import type { EngineName, PingResponse } from '../protocol/schema.js';
-import { shown } from '../queue/connection.js';
-import { CandidateProcess, type CandidateProcessOptions } from '../engine-under-test/process-source.js';
-import type { DumpSource } from '../engine-under-test/source.js';
-import type { FontSetName } from '../protocol/font-sets.js';
-import { QueueOracle } from '../queue/queue-oracle.js';
-import { log } from '../system/log.js';
+import { Checkpointer } from '../../campaign/journal/checkpointer.js';
+import { terminalStderr } from '../../system/stderr-guard.js';
+import { CampaignRunError, runCampaign, type CampaignResult, type CaseRunner } from '../../campaign/loop/run-campaign.js';
+import type { Corpus } from '../../campaign/corpus/corpus.js';
+import type { Expectations } from '../../campaign/loop/expectations.js';
+import type { Journal } from '../../campaign/journal/journal.js';
+import { Progress } from '../../campaign/loop/progress.js';
+import { renderSummary } from '../../campaign/journal/summary.js';
+import { OracleService, type OracleOptions } from '../../coordinator/oracle-service.js';
+import { ConfigError } from '../../protocol/errors.js';
+import type { EngineName, PingResponse } from '../../protocol/schema.js';
+import { shown } from '../../queue/connection.js';
+import { CandidateProcess, type CandidateProcessOptions } from '../../engine-under-test/process-source.js';
+import type { DumpSource } from '../../engine-under-test/source.js';
+import type { FontSetName } from '../../protocol/font-sets.js';
+import { QueueOracle } from '../../queue/queue-oracle.js';
+import { log } from '../../system/log.js';
 
 /** What runs the cases: an engine farm in this process, or the workers of a queue, with at most `outstanding` jobs in Redis. */
 export type CaseEngines = { local: OracleOptions } | { queue: URL; outstanding: number };

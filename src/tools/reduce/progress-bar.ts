@@ -2,9 +2,9 @@
 // line every few seconds (cli-progress's no-TTY mode, as a campaign's progress):
 //
 //   browser-oracle: info: reduce: hoist | 212 candidates | 7 elements, 412 bytes (from 31, 2390) | 41s
-import type { Progress as ReducerProgress } from '../reduce/index.js';
-import { duration, statusBar } from '../campaign/loop/progress.js';
-import { logLines } from '../system/log.js';
+import type { Progress as ReducerProgress } from '../../reduce/index.js';
+import { duration, statusBar } from '../../campaign/loop/progress.js';
+import { logLines } from '../../system/log.js';
 
 export class ReduceProgress {
   private readonly bar;
