@@ -35,20 +35,20 @@ export default {
       comment: 'src/workers never imports the coordinator, nor anything built on it.',
       severity: 'error',
       from: { path: '^src/workers/' },
-      to: { path: '^src/(coordinator|api|campaign|reduce|report|queue)/' },
+      to: { path: '^src/(coordinator|api|campaign|reduce|report|queue|tools)/' },
     },
     {
       name: 'coordinator-through-farm',
       comment: 'src/coordinator reaches the workers only through src/farm, and never imports what is built on it.',
       severity: 'error',
       from: { path: '^src/coordinator/' },
-      to: { path: '^src/(workers|api|campaign|reduce|report|queue)/' },
+      to: { path: '^src/(workers|api|campaign|reduce|report|queue|tools)/' },
     },
     {
       name: 'tools-above-coordinator',
       comment: 'Only the coordinator talks to the workers (through src/farm).',
       severity: 'error',
-      from: { path: '^src/(api|campaign|reduce|report)/' },
+      from: { path: '^src/(api|campaign|reduce|report|tools)/' },
       to: { path: '^src/workers/' },
     },
     {

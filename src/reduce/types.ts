@@ -24,8 +24,8 @@ export type Predicate<R> = (candidate: R) => Promise<boolean>;
 /** Why a reduction stopped before its fixpoint. */
 export type StopReason = 'max-tests' | 'time-limit' | 'aborted';
 
-/** A progress report: the pass running, predicate calls so far, and the current case's size. */
-export interface Progress {
+/** Where a reduction is, as it goes: the pass running, predicate calls so far, and the current case's size. */
+export interface ReductionStatus {
   pass: string;
   tested: number;
   /** UTF-8 bytes of html plus script. */
@@ -52,7 +52,7 @@ export interface ReduceOptions {
   /** How `html` becomes a page; by default from `op`: body markup for reflect and trace, else a document. */
   htmlKind?: HtmlKind;
   /** Called as the reduction goes; never writes anywhere itself. */
-  onProgress?: (progress: Progress) => void;
+  onProgress?: (status: ReductionStatus) => void;
 }
 
 /** A case's size: elements in its DOM (html, head and body included) and UTF-8 bytes of html plus script. */

@@ -178,6 +178,8 @@ const PLANTS: Plant[] = [
   { rule: 'workers-below-coordinator', from: 'src/workers/host/plant.ts', to: 'src/coordinator/target.ts' },
   { rule: 'coordinator-through-farm', from: 'src/coordinator/plant.ts', to: 'src/workers/target.ts', typeOnly: true },
   { rule: 'tools-above-coordinator', from: 'src/campaign/plant.ts', to: 'src/workers/target.ts' },
+  { rule: 'tools-above-coordinator', from: 'src/tools/reduce/plant.ts', to: 'src/workers/target.ts' },
+  { rule: 'coordinator-through-farm', from: 'src/coordinator/plant-tool.ts', to: 'src/tools/target.ts' },
   { rule: 'queue-through-an-oracle', from: 'src/queue/plant.ts', to: 'src/farm/target.ts' },
   { rule: 'cli-on-top', from: 'src/api/plant.ts', to: 'src/cli/target.ts' },
   { rule: 'cli-on-top', from: 'src/index.ts', to: 'src/cli/target.ts' },

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DefaultTreeAdapterTypes as T } from 'parse5';
-import { elementRemovals, NotReproducibleError, reduce, type Progress } from '../../src/reduce/index.js';
+import { elementRemovals, NotReproducibleError, reduce, type ReductionStatus } from '../../src/reduce/index.js';
 import { attr, dom, elements, hasClass, inlineDisplay, sheetDisplay } from './support/dom.js';
 
 interface Geometry {
@@ -217,7 +217,7 @@ test("the predicate's own error ends the reduction with that error", async () =>
 });
 
 test('progress is reported through the callback, pass by pass, ending with the final size', async () => {
-  const reports: Progress[] = [];
+  const reports: ReductionStatus[] = [];
   const needsWords = async (c: Geometry) => xInFlex(c.html) && c.html.includes('ipsum') && (c.script ?? '').includes('x()');
   const result = await reduce<Geometry>({ html: CASE, script: 'w();\nx();\n' }, needsWords, { onProgress: (p) => reports.push(p) });
   const passes = new Set(reports.map((p) => p.pass.replace(/@\d+$/, '')));

@@ -9,7 +9,7 @@
 // Without the second the reduction drifts into a disagreement of the browsers, which is not the
 // candidate's finding any more.
 import { performance } from 'node:perf_hooks';
-import { reduce, type Progress } from '../../reduce/index.js';
+import { reduce, type ReductionStatus } from '../../reduce/index.js';
 import { caseSignature, outcomesOf, votedRecord, wireRequest, type CaseAnswer } from './case-record.js';
 import { contentHash } from '../corpus/case-hash.js';
 import type { CaseRequest } from '../corpus/corpus.js';
@@ -35,7 +35,7 @@ export interface ReduceCaseOptions {
   timeLimitMs?: number;
   /** Aborting stops the reduction with the smallest case found so far. */
   signal?: AbortSignal;
-  onProgress?: (progress: Progress) => void;
+  onProgress?: (status: ReductionStatus) => void;
 }
 
 /** The reduced case as a journal stores it, and the reduced request itself. */
