@@ -28,7 +28,7 @@ interface ReduceFlags {
 }
 
 /**
- * Runs of the original and of each passing candidate. A nondeterministic case (one whose script
+ * Runs of the original and of each passing trial. A nondeterministic case (one whose script
  * draws random numbers, say) that shows its signature in half its runs passes all five with a
  * chance of 1 in 32; a case that shows it every time costs four more runs per step kept.
  */
@@ -43,7 +43,7 @@ export function registerReduceCommand(program: Command): void {
       .description(
         'Deletes what it can from a case — subtrees and single elements, attributes, CSS rules and declarations, text, ' +
           "statements of its script — while the engines still disagree the same way (the case's bucket signature, as a " +
-          'campaign records it). The candidates run on an engine farm in this process, many at once. The case is a ' +
+          'campaign records it). The trials (smaller versions of the case) run on an engine farm in this process, many at once. The case is a ' +
           'recorded one (--db FILE --case ID: the reduced case is stored in the journal beside it, and the case is run ' +
           'with the fonts it was recorded with unless --fonts says otherwise) or a request file (geometry, vote, reflect ' +
           'or trace, as on stdio). Progress and the sizes before and after go to stderr; the reduced request goes to ' +
@@ -61,12 +61,12 @@ export function registerReduceCommand(program: Command): void {
       'write the reduced case here instead of stdout: its html, or the whole request for a name ending in .json',
     )
     .addOption(
-      new Option('--parallel <n>', 'candidates on the engines at once (default: 4 × workers × pages)').argParser(wholeNumber('--parallel')),
+      new Option('--parallel <n>', 'trials on the engines at once (default: 4 × workers × pages)').argParser(wholeNumber('--parallel')),
     )
-    .addOption(new Option('--max-tests <n>', 'run at most n candidates').default(3000).argParser(wholeNumber('--max-tests')))
-    .addOption(new Option('--time-limit <seconds>', 'start no candidate after this many seconds').argParser(wholeNumber('--time-limit')))
+    .addOption(new Option('--max-tests <n>', 'run at most n trials').default(3000).argParser(wholeNumber('--max-tests')))
+    .addOption(new Option('--time-limit <seconds>', 'start no trial after this many seconds').argParser(wholeNumber('--time-limit')))
     .addOption(
-      new Option('--runs <n>', 'run the original, and every candidate that passes, n times: the signature must hold in each run')
+      new Option('--runs <n>', 'run the original, and every trial that passes, n times: the signature must hold in each run')
         .default(DEFAULT_RUNS)
         .argParser(wholeNumber('--runs')),
     )

@@ -15,11 +15,11 @@ export interface CaseTexts {
 }
 
 /**
- * Whether a candidate still shows what is being reduced (for the oracle: the same bucket
+ * Whether a trial still shows what is being reduced (for the oracle: the same bucket
  * signature). It receives the original request with `html` and `script` replaced, and may
  * be called many times concurrently.
  */
-export type Predicate<R> = (candidate: R) => Promise<boolean>;
+export type Predicate<R> = (trial: R) => Promise<boolean>;
 
 /** Why a reduction stopped before its fixpoint. */
 export type StopReason = 'max-tests' | 'time-limit' | 'aborted';
@@ -36,12 +36,12 @@ export interface ReductionStatus {
 
 /** How a reduction runs: parallelism, budget, and where progress goes. */
 export interface ReduceOptions {
-  /** Candidates tested at a time (default 8). */
+  /** Trials tested at a time (default 8). */
   parallel?: number;
-  /** Candidates tested at most, the original included (default 10 000); each may take `runs` predicate calls. */
+  /** Trials tested at most, the original included (default 10 000); each may take `runs` predicate calls. */
   maxTests?: number;
   /**
-   * How many times the original and every candidate that passes are run: a case holds only if
+   * How many times the original and every trial that passes are run: a case holds only if
    * the predicate holds in each run (default 1, for a predicate that always answers alike).
    */
   runs?: number;
@@ -67,11 +67,11 @@ export interface ReduceResult<R> {
   request: R;
   before: CaseSize;
   after: CaseSize;
-  /** Candidates tested, the original included. */
+  /** Trials tested, the original included. */
   tests: number;
-  /** Predicate calls made: a candidate that passes is run `runs` times, one that fails until it fails. */
+  /** Predicate calls made: a trial that passes is run `runs` times, one that fails until it fails. */
   runs: number;
-  /** Candidates answered from the cache instead. */
+  /** Trials answered from the cache instead. */
   cacheHits: number;
   /** Null when the reduction reached its fixpoint. */
   stopped: StopReason | null;

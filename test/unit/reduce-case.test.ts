@@ -1,4 +1,4 @@
-// reduceCase on a fake oracle: every candidate is asked as a vote without dumps under an id of its
+// reduceCase on a fake oracle: every trial is asked as a vote without dumps under an id of its
 // own, at most `parallel` at once; the result keeps the signature, is smaller, and is run once more
 // with its dumps so its vote and outcomes can be stored.
 import { test } from 'node:test';
@@ -56,10 +56,10 @@ test('the reduced case keeps the signature, is smaller, and is stored with its v
     ['chromium'],
   );
   assert.equal(JSON.parse(r.vote!).verdict, 'outlier');
-  const candidates = oracle.ran.slice(0, -1);
-  assert.equal(candidates.length, r.tests);
-  assert.ok(candidates.every(({ op, request }) => op === 'vote' && !('dumps' in request)));
-  assert.equal(new Set(candidates.map(({ request }) => request.id)).size, candidates.length, 'an id per candidate');
+  const trials = oracle.ran.slice(0, -1);
+  assert.equal(trials.length, r.tests);
+  assert.ok(trials.every(({ op, request }) => op === 'vote' && !('dumps' in request)));
+  assert.equal(new Set(trials.map(({ request }) => request.id)).size, trials.length, 'an id per trial');
   assert.deepEqual(oracle.ran.at(-1)!.request, { ...r.reduced, op: 'vote', dumps: true, timing: true }, 'the result, with its dumps');
   assert.ok(oracle.maxInFlight > 1 && oracle.maxInFlight <= 3, `${oracle.maxInFlight} at once`);
   assert.equal(progress.at(-1), 'done');

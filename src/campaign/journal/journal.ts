@@ -120,7 +120,7 @@ export interface CaseSize {
 export interface ReductionRecord extends Reduction {
   before: CaseSize;
   after: CaseSize;
-  /** Candidates run on the engines. */
+  /** Trials run on the engines. */
   tests: number;
   elapsedMs: number;
   /** Null at the fixpoint; else why it stopped early (max-tests, time-limit, aborted). */

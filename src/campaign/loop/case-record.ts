@@ -38,7 +38,7 @@ const opOf = (request: CaseRequest) => ('op' in request && request.op ? request.
 
 /**
  * What the oracle is asked for a case. A geometry or vote case is asked as a `vote`, with its
- * dumps and in-page times unless `dumps` is false (a reduction's candidates need only the vote):
+ * dumps and in-page times unless `dumps` is false (a reduction's trials need only the vote):
  * the vote is taken in the worker, beside the engines, and the dumps still reach the journal.
  * Reflect and trace requests go as they are.
  */

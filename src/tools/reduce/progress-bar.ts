@@ -1,7 +1,7 @@
 // A reduction's progress, on stderr only: on a TTY one line redrawn in place, otherwise one status
 // line every few seconds (cli-progress's no-TTY mode, as a campaign's progress):
 //
-//   browser-oracle: info: reduce: hoist | 212 candidates | 7 elements, 412 bytes (from 31, 2390) | 41s
+//   browser-oracle: info: reduce: hoist | 212 trials | 7 elements, 412 bytes (from 31, 2390) | 41s
 import type { ReductionStatus } from '../../reduce/index.js';
 import { duration, statusBar } from '../../campaign/loop/progress.js';
 import { logLines } from '../../system/log.js';
@@ -34,6 +34,6 @@ export class ReductionProgressBar {
     const p = this.last;
     const elapsed = duration((Date.now() - this.started) / 1000);
     if (!p || !this.first) return `starting | ${elapsed}`;
-    return `${p.pass} | ${p.tested} candidates | ${p.nodes} elements, ${p.size} bytes (from ${this.first.nodes}, ${this.first.size}) | ${elapsed}`;
+    return `${p.pass} | ${p.tested} trials | ${p.nodes} elements, ${p.size} bytes (from ${this.first.nodes}, ${this.first.size}) | ${elapsed}`;
   }
 }

@@ -48,7 +48,7 @@ export interface ReduceSettings {
 export async function reduceSession(source: Source, flags: ReduceSettings, options: OracleOptions): Promise<number> {
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
-    if (!stop.signal.aborted) say(`${signal}: starting no more candidates; keeping the smallest case found so far`);
+    if (!stop.signal.aborted) say(`${signal}: starting no more trials; keeping the smallest case found so far`);
     stop.abort();
   };
   // The candidate starts beside the engines; awaited once they are up.
@@ -139,7 +139,7 @@ function report(r: ReducedCase, signature: string | null, candidate: string | un
   const how = r.stopped ? `stopped early (${r.stopped})` : r.oneMinimal ? 'no single element can go' : 'html kept verbatim';
   say(
     `${r.before.nodes} → ${r.after.nodes} elements, ${r.before.bytes} → ${r.after.bytes} bytes; ` +
-      `${r.tests} candidates in ${(r.elapsedMs / 1000).toFixed(1)} s; ${how}`,
+      `${r.tests} trials in ${(r.elapsedMs / 1000).toFixed(1)} s; ${how}`,
   );
   if (r.signature !== signature) say(`run once more, the reduced case showed ${r.signature ?? 'no disagreement'}`, 'warn');
   if (candidate !== undefined && r.candidate?.signature !== candidate)
