@@ -35,20 +35,20 @@ export default {
       comment: 'src/workers never imports the coordinator, nor anything built on it.',
       severity: 'error',
       from: { path: '^src/workers/' },
-      to: { path: '^src/(coordinator|api|campaign|reduce|report|queue)/' },
+      to: { path: '^src/(coordinator|api|campaign|reduce|report|queue|tools)/' },
     },
     {
       name: 'coordinator-through-farm',
       comment: 'src/coordinator reaches the workers only through src/farm, and never imports what is built on it.',
       severity: 'error',
       from: { path: '^src/coordinator/' },
-      to: { path: '^src/(workers|api|campaign|reduce|report|queue)/' },
+      to: { path: '^src/(workers|api|campaign|reduce|report|queue|tools)/' },
     },
     {
       name: 'tools-above-coordinator',
       comment: 'Only the coordinator talks to the workers (through src/farm).',
       severity: 'error',
-      from: { path: '^src/(api|campaign|reduce|report)/' },
+      from: { path: '^src/(api|campaign|reduce|report|tools)/' },
       to: { path: '^src/workers/' },
     },
     {
@@ -65,6 +65,14 @@ export default {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/cli/' },
       to: { path: '^src/cli/' },
+    },
+    {
+      name: 'generator-imports-only-protocol',
+      comment:
+        "src/campaign/generator makes cases from a seed alone: it imports only src/protocol, never the campaign's journal, corpus readers or loop.",
+      severity: 'error',
+      from: { path: '^src/campaign/generator/' },
+      to: { ...ours, pathNot: ['^src/campaign/generator/', '^src/protocol/'] },
     },
     {
       name: 'candidates-import-only-protocol',

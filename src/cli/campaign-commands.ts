@@ -1,18 +1,18 @@
 // `campaign` and `summary`: a corpus (or the generator) through the engine farm into a resumable
 // journal, and the journal's summary. Usage is checked here, before any engine starts; running
-// a campaign is campaign-session.ts. Exit status: 0 the run completed (findings are results, not
+// a campaign is src/tools/campaign/session.ts. Exit status: 0 the run completed (findings are results, not
 // failures), 1 it stopped early (a signal, an error), 2 bad usage or input.
 import { type Command, Option } from 'commander';
-import { openCorpus, type Corpus } from '../campaign/corpus.js';
-import { emitNdjson, writeLines } from '../campaign/emit.js';
-import { Expectations } from '../campaign/expectations.js';
-import { generatedCorpus } from '../campaign/generated-corpus.js';
-import { generateCases, type GenerateOptions } from '../campaign/generator.js';
-import { Journal } from '../campaign/journal.js';
-import { renderSummary } from '../campaign/summary.js';
+import { openCorpus, type Corpus } from '../campaign/corpus/corpus.js';
+import { emitNdjson, writeLines } from '../campaign/generator/emit.js';
+import { Expectations } from '../campaign/loop/expectations.js';
+import { generatedCorpus } from '../campaign/corpus/generated-corpus.js';
+import { generateCases, type GenerateOptions } from '../campaign/generator/generator.js';
+import { Journal } from '../campaign/journal/journal.js';
+import { renderSummary } from '../campaign/journal/summary.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
 import { admission, type OracleOptions } from '../coordinator/oracle-service.js';
-import { type CaseEngines, runCampaignSession } from './campaign-session.js';
+import { type CaseEngines, runCampaignSession } from '../tools/campaign/session.js';
 import { queueOption, QUEUE_OUTSTANDING, refuseEngineFlags } from './queue-commands.js';
 import { queueUrl } from '../queue/connection.js';
 import { wholeNumber } from './arguments.js';

@@ -37,10 +37,17 @@ const FLAG_OPTIONS = [
   'maxNodes',
   'maxAnswerBytes',
   'maxEngineMemory',
+  'chromiumBuild',
   'browsers',
   'display',
   'allowMissingEngines',
 ] as const;
+
+/**
+ * The flags whose launch option has another name: --chromium-build sets `browsers`, the name the
+ * config file and the library published before the flag said that only Chromium is affected.
+ */
+const LAUNCH_KEY: Partial<Record<(typeof FLAG_OPTIONS)[number], keyof LaunchOptions>> = { chromiumBuild: 'browsers' };
 
 const MIB = 1024 * 1024;
 
@@ -109,10 +116,16 @@ export function addEngineOptions(command: Command, defaults: OracleOptions): Com
         .argParser(memorySize('--max-engine-memory')),
     )
     .addOption(
-      new Option('--browsers <which>', "system packages, Playwright's own builds, or auto (bundled when installed)")
+      new Option(
+        '--chromium-build <which>',
+        "which Chromium: Debian's package (system), Playwright's own build (bundled), or auto (bundled when installed); Firefox and WebKit are always the system's",
+      )
         .choices(BROWSER_SOURCES)
-        .default(defaults.browsers),
+        .default(defaults.browsers)
+        .conflicts('browsers'),
     )
+    // The old name of --chromium-build, which said more than it did; kept working, out of --help.
+    .addOption(new Option('--browsers <which>').choices(BROWSER_SOURCES).hideHelp())
     .addOption(new Option('--display <name>', 'X display for WebKitGTK (default: start a private Xvfb)'))
     .addOption(new Option('--allow-missing-engines', 'serve with the engines that launched when some did not (default: exit 1)'));
   for (const key of EXECUTABLE_KEYS) command.addOption(executableOption(key));
@@ -151,7 +164,7 @@ export function launchOptionsOf(command: Command, defaults: OracleOptions): Orac
   const file = configFileFor(opts.config as string | undefined);
   const fromFile: LaunchOptions = file ? readConfigFile(file) : {};
   const given = (key: string) => command.getOptionValueSource(key) === 'cli';
-  const fromFlags = Object.fromEntries(FLAG_OPTIONS.filter(given).map((key) => [key, opts[key]])) as LaunchOptions;
+  const fromFlags = Object.fromEntries(FLAG_OPTIONS.filter(given).map((key) => [LAUNCH_KEY[key] ?? key, opts[key]])) as LaunchOptions;
   const paths: Executables = { ...fromFile.paths };
   for (const key of EXECUTABLE_KEYS) {
     const path = opts[executableOption(key).attributeName()];

@@ -3,7 +3,7 @@
 import { ConfigError, firstLine } from '../protocol/errors.js';
 import { log } from '../system/log.js';
 import { buildProgram } from './program.js';
-import { guardStderr } from './stderr-guard.js';
+import { guardStderr } from '../system/stderr-guard.js';
 
 guardStderr();
 

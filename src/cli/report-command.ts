@@ -1,17 +1,12 @@
-// `report`: one self-contained HTML page of a campaign journal (src/report), with each bucket's
-// example pictured by the screenshot op on an engine farm started in this process. The journal
-// records the report written, so `summary` and `campaign` can say where it is. Exit status: 0
-// written, 1 an engine did not launch, 2 bad usage.
-import { writeFileSync } from 'node:fs';
+// `report`'s command line: the journal, the HTML file to write and the engines that picture it; the
+// report itself is src/tools/report/session.ts. Exit status: 0 written, 1 an engine did not
+// launch, 2 bad usage.
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { Journal } from '../campaign/journal.js';
-import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
+import { Journal } from '../campaign/journal/journal.js';
 import { FONT_SET_NAMES } from '../protocol/font-sets.js';
-import { renderReport } from '../report/render.js';
-import { reportInput, type Shots } from '../report/from-journal.js';
-import { log } from '../system/log.js';
 import { defaultOptions } from '../api/oracle.js';
+import { writeReport } from '../tools/report/session.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
 
@@ -52,38 +47,4 @@ export function registerReportCommand(program: Command): void {
     });
   });
   exitOnUsageError(command);
-}
-
-async function writeReport(journal: Journal, path: string, options: OracleOptions): Promise<number> {
-  const buckets = journal.summary().buckets.length;
-  // Nothing to picture: no engine needs to start.
-  const oracle = buckets ? await OracleService.start(options) : undefined;
-  try {
-    const missing = oracle ? options.engines.filter((e) => !oracle.engines.includes(e)) : [];
-    if (missing.length) {
-      log.error(`report: ${missing.join(', ')} did not launch (the reason is above); nothing was written`);
-      return 1;
-    }
-    log.info(`report: ${buckets} bucket(s); taking their examples' screenshots`);
-    let shots = 0;
-    const input = await reportInput(
-      journal,
-      async (request) => {
-        // In process, the answer's images are still bytes: base64 is only for a line on stdout.
-        const answer = (await oracle!.run('screenshot', request)).answer as Shots;
-        shots += Object.keys(answer.images).length;
-        return answer;
-      },
-      new Date().toISOString(),
-      // A screenshot is never batched: one per page, and as many again waiting.
-      oracle ? 2 * options.workers * options.pages : 1,
-    );
-    writeFileSync(path, renderReport(input));
-    journal.addReport(path, buckets);
-    log.info(`report: wrote ${path} (${buckets} bucket(s), ${shots} screenshot(s))`);
-    process.stdout.write(`${path}\n`);
-    return 0;
-  } finally {
-    await oracle?.close();
-  }
 }

@@ -9,7 +9,7 @@ import { firstSuccess } from './first-success.js';
 
 /** How ddmin runs its tests. */
 export interface DdminOptions {
-  /** How many candidates are tested at a time. */
+  /** How many trials are tested at a time. */
   parallel: number;
   /** True once the budget is spent: ddmin then returns the best configuration found so far. */
   halted: () => boolean;
@@ -32,12 +32,12 @@ export async function ddmin(size: number, passes: (keep: readonly number[]) => P
     const parts = chunks(config, Math.min(n, config.length));
     const subsets = parts.length > 2 ? parts : [];
     const complements = parts.map((_, i) => parts.filter((_, j) => j !== i).flat());
-    const candidates = [...(first ? [[]] : []), ...subsets, ...complements];
+    const trials = [...(first ? [[]] : []), ...subsets, ...complements];
     first = false;
-    const hit = await firstSuccess(candidates, passes, options.parallel, options.halted);
+    const hit = await firstSuccess(trials, passes, options.parallel, options.halted);
     if (hit >= 0) {
-      const isSubset = hit < candidates.length - complements.length;
-      config = candidates[hit]!;
+      const isSubset = hit < trials.length - complements.length;
+      config = trials[hit]!;
       options.onAccept?.(config);
       n = isSubset ? 2 : Math.max(n - 1, 2);
     } else if (n < config.length) {

@@ -15,7 +15,7 @@ export function removalBuilders(subject: Subject<HtmlDoc>, html: string): (() =>
 
 /**
  * Every text of `html` with one element removed (with its subtree) or hoisted (replaced by its
- * children), printed as the reducer prints candidates; a removal the parser undoes (an implied
+ * children), printed as the reducer prints trials; a removal the parser undoes (an implied
  * `<tbody>`) gives the same text back.
  */
 export function elementRemovals(html: string, kind: HtmlKind): string[] {

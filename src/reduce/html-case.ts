@@ -69,7 +69,7 @@ export function printHtml(d: HtmlDoc): string {
 }
 
 /**
- * The text of `d` as it reads once parsed again: the form every case and candidate is kept in,
+ * The text of `d` as it reads once parsed again: the form every case and trial is kept in,
  * so two texts of the same tree are the same string. Undefined when the text would parse in a
  * different quirks mode than `mode`.
  */
@@ -78,7 +78,7 @@ export function canonicalHtml(d: HtmlDoc, mode: string): string | undefined {
   return modeOf(reparsed) === mode ? printHtml(reparsed) : undefined;
 }
 
-/** Parsing and printing of `html` for the passes; candidates whose mode is not `mode` print as undefined. */
+/** Parsing and printing of `html` for the passes; trials whose mode is not `mode` print as undefined. */
 export function htmlSubject(kind: HtmlKind, mode: string): Subject<HtmlDoc> {
   return { parse: (text) => parseHtml(text, kind), print: (d) => canonicalHtml(d, mode) };
 }

@@ -1,9 +1,9 @@
 // What a reduction pass is. A pass lists the units it can delete from a freshly parsed case
 // (elements, attributes, declarations, words, statements...) in a fixed order, and deletes a
-// chosen subset of them. Every candidate is built from the case's text by parsing it again, so
+// chosen subset of them. Every trial is built from the case's text by parsing it again, so
 // units are plain references into that one parse and a pass never has to undo anything: the
 // same text always yields the same units in the same order, and index i names the same unit in
-// every candidate of one step.
+// every trial of one step.
 
 /** The request field a pass edits. */
 export type Field = 'html' | 'script';

@@ -66,7 +66,7 @@ function htmlKindOf(op: string): HtmlKind {
 
 /**
  * Deletes what it can from `request.html` and `request.script` while `predicate` holds on the
- * candidate request, in each of `options.runs` runs. Rejects with NotReproducibleError when the
+ * trial request, in each of `options.runs` runs. Rejects with NotReproducibleError when the
  * original fails the predicate in any of its runs, and with the predicate's own error if it throws.
  */
 export async function reduce<R extends ReducibleRequest>(

@@ -1,23 +1,23 @@
-// The one door to the predicate: every candidate goes through here, so results are cached by
-// the candidate's text (the same candidate is never tested twice, even while its first test is
+// The one door to the predicate: every trial goes through here, so results are cached by
+// the trial's text (the same trial is never tested twice, even while its first test is
 // still running) and the budget is counted in one place. A predicate that runs real engines may
 // not answer the same way every time (a case's script can draw random numbers): with `runs`
-// above one, a candidate holds only if it holds in each of that many runs, so that no step of a
+// above one, a trial holds only if it holds in each of that many runs, so that no step of a
 // reduction is taken on a pass that came by chance.
 import type { CaseTexts, StopReason } from './types.js';
 
 /** When the tester stops starting tests. */
 export interface Budget {
-  /** Candidates, not runs: the runs of a candidate already started are all made. */
+  /** Trials, not runs: the runs of a trial already started are all made. */
   maxTests: number;
   /** The clock's time after which no run starts. */
   deadline: number;
   signal: AbortSignal | undefined;
 }
 
-/** Caches predicate results by candidate text and stops starting tests once the budget is spent. */
+/** Caches predicate results by trial text and stops starting tests once the budget is spent. */
 export class Tester {
-  /** Candidates whose test started. */
+  /** Trials whose test started. */
   tested = 0;
   /** Predicate calls. */
   runs = 0;
@@ -25,7 +25,7 @@ export class Tester {
   stopped: StopReason | null = null;
   private readonly cache = new Map<string, Promise<boolean>>();
 
-  /** `runs`: how many times a candidate must hold; `clock`: what the deadline is read on. */
+  /** `runs`: how many times a trial must hold; `clock`: what the deadline is read on. */
   constructor(
     private readonly predicate: (texts: CaseTexts) => Promise<boolean>,
     private readonly budget: Budget,
@@ -105,7 +105,7 @@ export class Tester {
     return this.clock() >= this.budget.deadline ? 'time-limit' : null;
   }
 
-  /** True, and the reason kept, when the runs of a candidate already started must stop. */
+  /** True, and the reason kept, when the runs of a trial already started must stop. */
   private cutShort(): boolean {
     const reason = this.timeUp();
     this.stopped ??= reason;

@@ -15,17 +15,17 @@ export interface CaseTexts {
 }
 
 /**
- * Whether a candidate still shows what is being reduced (for the oracle: the same bucket
+ * Whether a trial still shows what is being reduced (for the oracle: the same bucket
  * signature). It receives the original request with `html` and `script` replaced, and may
  * be called many times concurrently.
  */
-export type Predicate<R> = (candidate: R) => Promise<boolean>;
+export type Predicate<R> = (trial: R) => Promise<boolean>;
 
 /** Why a reduction stopped before its fixpoint. */
 export type StopReason = 'max-tests' | 'time-limit' | 'aborted';
 
-/** A progress report: the pass running, predicate calls so far, and the current case's size. */
-export interface Progress {
+/** Where a reduction is, as it goes: the pass running, predicate calls so far, and the current case's size. */
+export interface ReductionStatus {
   pass: string;
   tested: number;
   /** UTF-8 bytes of html plus script. */
@@ -36,12 +36,12 @@ export interface Progress {
 
 /** How a reduction runs: parallelism, budget, and where progress goes. */
 export interface ReduceOptions {
-  /** Candidates tested at a time (default 8). */
+  /** Trials tested at a time (default 8). */
   parallel?: number;
-  /** Candidates tested at most, the original included (default 10 000); each may take `runs` predicate calls. */
+  /** Trials tested at most, the original included (default 10 000); each may take `runs` predicate calls. */
   maxTests?: number;
   /**
-   * How many times the original and every candidate that passes are run: a case holds only if
+   * How many times the original and every trial that passes are run: a case holds only if
    * the predicate holds in each run (default 1, for a predicate that always answers alike).
    */
   runs?: number;
@@ -52,7 +52,7 @@ export interface ReduceOptions {
   /** How `html` becomes a page; by default from `op`: body markup for reflect and trace, else a document. */
   htmlKind?: HtmlKind;
   /** Called as the reduction goes; never writes anywhere itself. */
-  onProgress?: (progress: Progress) => void;
+  onProgress?: (status: ReductionStatus) => void;
 }
 
 /** A case's size: elements in its DOM (html, head and body included) and UTF-8 bytes of html plus script. */
@@ -67,11 +67,11 @@ export interface ReduceResult<R> {
   request: R;
   before: CaseSize;
   after: CaseSize;
-  /** Candidates tested, the original included. */
+  /** Trials tested, the original included. */
   tests: number;
-  /** Predicate calls made: a candidate that passes is run `runs` times, one that fails until it fails. */
+  /** Predicate calls made: a trial that passes is run `runs` times, one that fails until it fails. */
   runs: number;
-  /** Candidates answered from the cache instead. */
+  /** Trials answered from the cache instead. */
   cacheHits: number;
   /** Null when the reduction reached its fixpoint. */
   stopped: StopReason | null;

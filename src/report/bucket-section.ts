@@ -1,7 +1,7 @@
 // One bucket of findings: its signature and count, then its example case (reduced when a
 // reduction exists): the vote, the failing node, the three engines' pictures (and the engine under
 // test's, a fourth column), the source.
-import type { SummaryBucket } from '../campaign/summary.js';
+import type { SummaryBucket } from '../campaign/journal/summary.js';
 import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
 import { candidateFigure } from './candidate-figure.js';

@@ -1,14 +1,14 @@
 // A report's input from a campaign journal: the summary, the runs, and for each bucket its first
 // case (reduced when a reduction is stored), with its dumps and errors as recorded and a picture
 // per engine taken now through `shoot` (the screenshot op, on a farm the caller runs).
-import type { CaseRecord, EngineOutcome, Journal, Reduction } from '../campaign/journal.js';
+import type { CaseRecord, EngineOutcome, Journal, Reduction } from '../campaign/journal/journal.js';
 import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js';
 import type { ScreenshotRequest } from '../protocol/screenshot-schema.js';
 import { OPS } from '../protocol/ops.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
 import type { RelayoutResult } from '../protocol/relayout-schema.js';
 import type { ReportCandidate, ReportCase, ReportEngine, ReportInput } from './input.js';
-import { rejudged, type CandidateRecord } from '../campaign/candidate-record.js';
+import { rejudged, type CandidateRecord } from '../campaign/loop/candidate-record.js';
 import { candidateFailingIndex } from '../comparator/candidate-signature.js';
 import type { CandidateDump } from '../protocol/candidate-schema.js';
 

@@ -1,11 +1,11 @@
 // What a report is drawn from: the campaign's summary, its runs, and for each bucket its example
 // case as the engines saw it. `browser-oracle report` fills this from the journal and the
 // screenshot op; the renderer reads nothing else.
-import type { CaseRecord, Reduction, RunInfo } from '../campaign/journal.js';
-import type { Summary } from '../campaign/summary.js';
+import type { CaseRecord, Reduction, RunInfo } from '../campaign/journal/journal.js';
+import type { Summary } from '../campaign/journal/summary.js';
 import type { Dump, EngineName } from '../protocol/schema.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
-import type { CandidateRecord } from '../campaign/candidate-record.js';
+import type { CandidateRecord } from '../campaign/loop/candidate-record.js';
 import type { Failure } from '../comparator/compare.js';
 import type { CandidateDump } from '../protocol/candidate-schema.js';
 import type { RelayoutResult } from '../protocol/relayout-schema.js';

@@ -1,6 +1,6 @@
 // The campaign at a glance: counts by verdict, the runs the journal holds, and the table of
 // buckets, each row linking to its section.
-import type { Summary } from '../campaign/summary.js';
+import type { Summary } from '../campaign/journal/summary.js';
 import { ENGINE_NAMES } from '../protocol/schema.js';
 import { bucketAnchor } from './bucket-section.js';
 import { html, type Html } from './html.js';

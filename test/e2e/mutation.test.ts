@@ -8,7 +8,7 @@
 // gen-23-9's #e0, 63 px where the page itself, and Chromium and Firefox, read 137 px.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateCase } from '../../src/campaign/generator.js';
+import { generateCase } from '../../src/campaign/generator/generator.js';
 import { relayoutBucket, signatureOf } from '../../src/comparator/signature.js';
 import type { RelayoutResult } from '../../src/protocol/relayout-schema.js';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';

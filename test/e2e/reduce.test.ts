@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { caseSignature } from '../../src/campaign/case-record.js';
+import { caseSignature } from '../../src/campaign/loop/case-record.js';
 import { answered } from '../support/answers.js';
-import type { CaseRequest } from '../../src/campaign/corpus.js';
+import type { CaseRequest } from '../../src/campaign/corpus/corpus.js';
 import { readJournal, runCli } from '../support/campaign-process.js';
 import { OracleProcess, UNHURRIED } from '../support/oracle-process.js';
 
@@ -55,9 +55,7 @@ test('a recorded disagreement is reduced: smaller, stored beside the original, a
   const run = await runCli(['reduce', '--db', db, '--case', recorded.id, '-o', out, ...FARM]);
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout, '', 'with -o, nothing on stdout');
-  const sizes = /reduce: (\d+) → (\d+) elements, (\d+) → (\d+) bytes; (\d+) candidates in [\d.]+ s; no single element can go/.exec(
-    run.stderr,
-  );
+  const sizes = /reduce: (\d+) → (\d+) elements, (\d+) → (\d+) bytes; (\d+) trials in [\d.]+ s; no single element can go/.exec(run.stderr);
   assert.ok(sizes, run.stderr);
   const [beforeNodes, afterNodes, beforeBytes, afterBytes] = sizes.slice(1, 5).map(Number) as [number, number, number, number];
   assert.ok(afterNodes < beforeNodes && afterBytes < beforeBytes, sizes[0]);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import type { TraceRequest } from '../../src/protocol/trace-schema.js';
-import { caseSignature, votedCase, wireRequest } from '../../src/campaign/case-record.js';
+import { caseSignature, votedCase, wireRequest } from '../../src/campaign/loop/case-record.js';
 import type { Answered } from '../../src/coordinator/oracle-service.js';
 import type { SentOp } from '../../src/protocol/ops.js';
 import { HARNESS_LABEL, NO_HARNESS } from '../../src/wpt/report-script.js';

@@ -2,7 +2,7 @@
 // recording is a case of one campaign, voted, bucketed and summarized by the project's own code;
 // each finding is its bucket's example. Screenshots come from the caller. The text-line case
 // is shown reduced from a longer original written here, so the sample has a reduced case.
-import { summarize, type VerdictCount } from '../../src/campaign/summary.js';
+import { summarize, type VerdictCount } from '../../src/campaign/journal/summary.js';
 import { bucketOf, invalidSignature, signatureOf } from '../../src/comparator/signature.js';
 import { voteGeometry } from '../../src/comparator/vote.js';
 import { ENGINE_NAMES, type EngineName } from '../../src/protocol/schema.js';

@@ -2,9 +2,9 @@
 // vote, a `vote` request's answer taken as is, outcomes with their in-page times.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { invalidRecord, outcomesOf, votedCase, votedRecord, wireRequest } from '../../src/campaign/case-record.js';
-import { contentHash } from '../../src/campaign/case-hash.js';
-import { Expectations } from '../../src/campaign/expectations.js';
+import { invalidRecord, outcomesOf, votedCase, votedRecord, wireRequest } from '../../src/campaign/loop/case-record.js';
+import { contentHash } from '../../src/campaign/corpus/case-hash.js';
+import { Expectations } from '../../src/campaign/loop/expectations.js';
 import { voteGeometry } from '../../src/comparator/vote.js';
 import { voteTraces } from '../../src/comparator/trace-vote.js';
 import { encodeJson } from '../../src/protocol/wire.js';

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Checkpointer } from '../../src/campaign/checkpointer.js';
-import { Journal, type CaseRecord } from '../../src/campaign/journal.js';
+import { Checkpointer } from '../../src/campaign/journal/checkpointer.js';
+import { Journal, type CaseRecord } from '../../src/campaign/journal/journal.js';
 
 const root = mkdtempSync(join(tmpdir(), 'checkpointer-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));

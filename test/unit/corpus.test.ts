@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { openCorpus, type CorpusItem } from '../../src/campaign/corpus.js';
-import { contentHash } from '../../src/campaign/case-hash.js';
+import { openCorpus, type CorpusItem } from '../../src/campaign/corpus/corpus.js';
+import { contentHash } from '../../src/campaign/corpus/case-hash.js';
 import { CampaignError } from '../../src/campaign/campaign-error.js';
 
 const root = mkdtempSync(join(tmpdir(), 'corpus-test-'));

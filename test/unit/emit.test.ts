@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
-import { emitNdjson, requestLine } from '../../src/campaign/emit.js';
-import { generateCases } from '../../src/campaign/generator.js';
+import { emitNdjson, requestLine } from '../../src/campaign/generator/emit.js';
+import { generateCases } from '../../src/campaign/generator/generator.js';
 import { parseRequestLine } from '../../src/protocol/validate.js';
 
 test('a request line is id, html, then script when there is one, and nothing else', () => {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { generateCases } from '../../src/campaign/generator.js';
+import { generateCases } from '../../src/campaign/generator/generator.js';
 
 const cases = [...generateCases({ count: 80, seed: 4242, script: true, text: true, minElements: 1, maxElements: 12 })];
 

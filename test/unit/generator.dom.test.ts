@@ -12,8 +12,8 @@ import {
   GENERATOR_LIMITS,
   type CaseOptions,
   type GeneratedCase,
-} from '../../src/campaign/generator.js';
-import { requestLine } from '../../src/campaign/emit.js';
+} from '../../src/campaign/generator/generator.js';
+import { requestLine } from '../../src/campaign/generator/emit.js';
 import { parseRequestLine } from '../../src/protocol/validate.js';
 import { STYLE_PROPERTIES } from '../../src/protocol/schema.js';
 

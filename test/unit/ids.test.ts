@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkRequest, parseRequestLine } from '../../src/protocol/validate.js';
-import { openCorpus, type CorpusItem } from '../../src/campaign/corpus.js';
-import { invalidRecord } from '../../src/campaign/case-record.js';
-import { Journal } from '../../src/campaign/journal.js';
-import { renderSummary } from '../../src/campaign/summary.js';
+import { openCorpus, type CorpusItem } from '../../src/campaign/corpus/corpus.js';
+import { invalidRecord } from '../../src/campaign/loop/case-record.js';
+import { Journal } from '../../src/campaign/journal/journal.js';
+import { renderSummary } from '../../src/campaign/journal/summary.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ids-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { generateCases } from '../../src/campaign/generator.js';
-import { hasInlineTrouble, hostFor } from '../../src/campaign/inline-boxes.js';
-import type { ElementNode } from '../../src/campaign/tree.js';
+import { generateCases } from '../../src/campaign/generator/generator.js';
+import { hasInlineTrouble, hostFor } from '../../src/campaign/generator/inline-boxes.js';
+import type { ElementNode } from '../../src/campaign/generator/tree.js';
 
 let next = 0;
 /** An element from `tag`, an inline style and children. */

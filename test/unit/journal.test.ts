@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Journal, type CaseRecord, type ReductionRecord, type RunInfo } from '../../src/campaign/journal.js';
-import { APPLICATION_ID, MIGRATIONS } from '../../src/campaign/journal-schema.js';
-import { openCorpus, type CorpusItem } from '../../src/campaign/corpus.js';
-import { invalidRecord, votedRecord } from '../../src/campaign/case-record.js';
+import { Journal, type CaseRecord, type ReductionRecord, type RunInfo } from '../../src/campaign/journal/journal.js';
+import { APPLICATION_ID, MIGRATIONS } from '../../src/campaign/journal/journal-schema.js';
+import { openCorpus, type CorpusItem } from '../../src/campaign/corpus/corpus.js';
+import { invalidRecord, votedRecord } from '../../src/campaign/loop/case-record.js';
 import { answered } from '../support/answers.js';
-import { Expectations } from '../../src/campaign/expectations.js';
+import { Expectations } from '../../src/campaign/loop/expectations.js';
 import { CampaignError } from '../../src/campaign/campaign-error.js';
 import { response } from '../fixtures/dumps/load.js';
 import { traceResponse } from '../fixtures/traces/load.js';
@@ -440,7 +440,7 @@ test('a writer killed with SIGKILL mid-run leaves a journal that opens, holds wh
     elapsedMs: 0,
     attempts: 1,
   };
-  const journalModule = new URL('../../src/campaign/journal.js', import.meta.url).href;
+  const journalModule = new URL('../../src/campaign/journal/journal.js', import.meta.url).href;
   // Records cases as fast as it can, saying so every 200.
   const writer = `
     import { Journal } from ${JSON.stringify(journalModule)};

@@ -124,6 +124,17 @@ test('flags override the config file, which overrides the command defaults', () 
   assert.deepEqual(resolved(['--config', file('empty.json', '{}')]), { ...defaultOptions(), workers: 1 });
 });
 
+test('--chromium-build picks the Chromium build, and --browsers, its old name, still does; --help shows the new name only', () => {
+  assert.equal(resolved(['--chromium-build=system']).browsers, 'system');
+  assert.equal(resolved(['--browsers=system']).browsers, 'system');
+  assert.equal(resolved(['--browsers', 'bundled']).browsers, 'bundled');
+  assert.equal(resolved([]).browsers, defaultOptions().browsers);
+  assert.throws(() => resolved(['--chromium-build=system', '--browsers=bundled']), /cannot be used with/);
+  const help = addEngineOptions(new Command(), defaultOptions()).helpInformation();
+  assert.match(help, /--chromium-build <which>\s+which Chromium/);
+  assert.doesNotMatch(help, /--browsers\b/);
+});
+
 test('--quiet and --log-level set the level workers start with', () => {
   const before = process.env[LOG_LEVEL_ENV];
   after(() => {

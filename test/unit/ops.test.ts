@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TSchema } from '@sinclair/typebox';
 import { Oracle } from '../../src/api/oracle.js';
-import { wireRequest } from '../../src/campaign/case-record.js';
+import { wireRequest } from '../../src/campaign/loop/case-record.js';
 import {
   CASE_OPS,
   CORPUS_OPS,

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { Progress } from '../../src/campaign/progress.js';
+import { CampaignProgressBar } from '../../src/campaign/loop/progress.js';
 
 /** A stream that keeps what is written to it; `isTTY` as a terminal or a file would say. */
 function fakeStream(isTTY: boolean) {
@@ -23,7 +23,7 @@ test('without a TTY: one status line at the start, one per interval, one at the 
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const stream = fakeStream(false);
   let clock = 0;
-  const progress = new Progress({ total: 10, stream, intervalMs: 3000, now: () => clock });
+  const progress = new CampaignProgressBar({ total: 10, stream, intervalMs: 3000, now: () => clock });
   progress.skipped(2);
   clock = 2000;
   progress.recorded({ verdict: 'unanimous', expected: null });
@@ -49,7 +49,7 @@ test('an unknown total (stdin): no total, no ETA', (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const stream = fakeStream(false);
   let clock = 0;
-  const progress = new Progress({ total: null, stream, now: () => clock });
+  const progress = new CampaignProgressBar({ total: null, stream, now: () => clock });
   clock = 60000;
   for (let i = 0; i < 90; i++) progress.recorded({ verdict: 'insufficient', expected: null });
   progress.stop();
@@ -63,7 +63,7 @@ test('on a TTY: a bar redrawn in place, and the cursor given back', (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const stream = fakeStream(true);
   let clock = 0;
-  const progress = new Progress({ total: 4, stream, now: () => clock });
+  const progress = new CampaignProgressBar({ total: 4, stream, now: () => clock });
   clock = 1000;
   progress.recorded({ verdict: 'unanimous', expected: null });
   progress.stop();
@@ -88,7 +88,7 @@ test('by default it writes to stderr, never to stdout', (t) => {
       return true;
     });
   }
-  const progress = new Progress({ total: 1 });
+  const progress = new CampaignProgressBar({ total: 1 });
   progress.recorded({ verdict: 'unanimous', expected: null });
   progress.stop();
   t.mock.restoreAll();

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkLaunchOptions, checkRequest, parseRequestLine } from '../../src/protocol/validate.js';
-import { Expectations } from '../../src/campaign/expectations.js';
+import { Expectations } from '../../src/campaign/loop/expectations.js';
 import { isOp } from '../../src/protocol/ops.js';
 import { compareTraces } from '../../src/comparator/trace-compare.js';
 import { fromRemoteValue } from '../../src/workers/engines/firefox/remote-value.js';

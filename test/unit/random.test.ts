@@ -1,7 +1,7 @@
 // The seeded generator under the case generator: reproducible, in range, and spread out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Random } from '../../src/campaign/random.js';
+import { Random } from '../../src/campaign/generator/random.js';
 
 const draws = (random: Random, n: number) => Array.from({ length: n }, () => random.uint32());
 

@@ -1,10 +1,10 @@
-// reduceCase on a fake oracle: every candidate is asked as a vote without dumps under an id of its
+// reduceCase on a fake oracle: every trial is asked as a vote without dumps under an id of its
 // own, at most `parallel` at once; the result keeps the signature, is smaller, and is run once more
 // with its dumps so its vote and outcomes can be stored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { caseSignature } from '../../src/campaign/case-record.js';
-import { reduceCase } from '../../src/campaign/reduce-case.js';
+import { caseSignature } from '../../src/campaign/loop/case-record.js';
+import { reduceCase } from '../../src/campaign/loop/reduce-case.js';
 import type { Answered } from '../../src/coordinator/oracle-service.js';
 import type { CaseService } from '../../src/coordinator/stdio.js';
 import { NotReproducibleError } from '../../src/reduce/index.js';
@@ -57,10 +57,10 @@ test('the reduced case keeps the signature, is smaller, and is stored with its v
     ['chromium'],
   );
   assert.equal(JSON.parse(r.vote!).verdict, 'outlier');
-  const candidates = oracle.ran.slice(0, -1);
-  assert.equal(candidates.length, r.tests);
-  assert.ok(candidates.every(({ op, request }) => op === 'vote' && !('dumps' in request)));
-  assert.equal(new Set(candidates.map(({ request }) => request.id)).size, candidates.length, 'an id per candidate');
+  const trials = oracle.ran.slice(0, -1);
+  assert.equal(trials.length, r.tests);
+  assert.ok(trials.every(({ op, request }) => op === 'vote' && !('dumps' in request)));
+  assert.equal(new Set(trials.map(({ request }) => request.id)).size, trials.length, 'an id per trial');
   assert.deepEqual(oracle.ran.at(-1)!.request, { ...r.reduced, op: 'vote', dumps: true, timing: true }, 'the result, with its dumps');
   assert.ok(oracle.maxInFlight > 1 && oracle.maxInFlight <= 3, `${oracle.maxInFlight} at once`);
   assert.equal(progress.at(-1), 'done');

@@ -146,7 +146,7 @@ test('the tester asks the predicate once per distinct text, even for concurrent 
   assert.equal(tester.cacheHits, 2);
 });
 
-test('the tester tells html from script: the same string in either field is two candidates', async () => {
+test('the tester tells html from script: the same string in either field is two trials', async () => {
   const tester = new Tester(async (t) => t.script === 'x', { maxTests: 100, deadline: Infinity, signal: undefined });
   assert.equal(await tester.test({ html: 'x' }), false);
   assert.equal(await tester.test({ script: 'x' }), true);

@@ -58,7 +58,7 @@ test('body markup prints without a doctype: the oracle adds its own', () => {
   assert.equal(printHtml(d), '<style>p{}</style><p id="a">x</p>');
 });
 
-test('a candidate that would parse in another mode is refused', () => {
+test('a trial that would parse in another mode is refused', () => {
   const d = parseHtml('<!DOCTYPE html><p>x</p>', 'document');
   const mode = modeOf(d);
   detach(d.doc.childNodes[0]!);

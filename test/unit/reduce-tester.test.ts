@@ -1,6 +1,6 @@
 // The tester, the reducer's one door to the predicate (issue 23, finding 8): with `runs` above one,
-// a candidate holds only if it holds in every one of its runs, the original's runs are all made
-// and counted, and a candidate a budget cuts short is not taken as holding.
+// a trial holds only if it holds in every one of its runs, the original's runs are all made
+// and counted, and a trial a budget cuts short is not taken as holding.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Tester } from '../../src/reduce/tester.js';
@@ -25,16 +25,16 @@ function scripted(answers: Record<string, boolean[]>) {
   return { predicate, calls, peak: () => peak };
 }
 
-test('a candidate holds only if it holds in each of its runs; the first run that fails ends its test', async () => {
+test('a trial holds only if it holds in each of its runs; the first run that fails ends its test', async () => {
   const p = scripted({ always: [true, true, true], flaky: [true, false, true], never: [false, true, true] });
   const tester = new Tester(p.predicate, OPEN, 3);
   assert.equal(await tester.test({ html: 'always' }), true);
   assert.equal(await tester.test({ html: 'flaky' }), false);
   assert.equal(await tester.test({ html: 'never' }), false);
   assert.deepEqual(p.calls, ['always', 'always', 'always', 'flaky', 'flaky', 'never']);
-  assert.equal(tester.tested, 3, 'three candidates');
+  assert.equal(tester.tested, 3, 'three trials');
   assert.equal(tester.runs, 6, 'six runs');
-  // The verdict is cached whole: a candidate once refused is not run again, to be lucky.
+  // The verdict is cached whole: a trial once refused is not run again, to be lucky.
   assert.equal(await tester.test({ html: 'flaky' }), false);
   assert.equal(tester.cacheHits, 1);
   assert.equal(p.calls.length, 6);
@@ -52,7 +52,7 @@ test("the original's runs are all made, at most `parallel` at once, and counted"
   assert.equal(p.calls.length, 5);
 });
 
-test('a candidate whose runs an abort cuts short does not hold', async () => {
+test('a trial whose runs an abort cuts short does not hold', async () => {
   const stop = new AbortController();
   const tester = new Tester(
     async () => {
@@ -67,7 +67,7 @@ test('a candidate whose runs an abort cuts short does not hold', async () => {
   assert.equal(tester.stopped, 'aborted');
 });
 
-test('a candidate whose runs the time limit cuts short does not hold, and the original counts only the runs made', async () => {
+test('a trial whose runs the time limit cuts short does not hold, and the original counts only the runs made', async () => {
   let now = 0;
   const tester = new Tester(
     async () => {
@@ -80,15 +80,15 @@ test('a candidate whose runs the time limit cuts short does not hold, and the or
   );
   assert.deepEqual(await tester.count({ html: 'original' }, 1), { held: 1, ran: 1 });
   assert.equal(tester.stopped, 'time-limit');
-  assert.equal(await tester.test({ html: 'candidate' }), false);
+  assert.equal(await tester.test({ html: 'trial' }), false);
   assert.equal(tester.runs, 1);
 });
 
-test('max-tests counts candidates: the runs of one already started are all made', async () => {
+test('max-tests counts trials: the runs of one already started are all made', async () => {
   const p = scripted({ a: [true, true, true], b: [true, true, true] });
   const tester = new Tester(p.predicate, { ...OPEN, maxTests: 1 }, 3);
   assert.equal(await tester.test({ html: 'a' }), true);
-  assert.equal(await tester.test({ html: 'b' }), false, 'no second candidate starts');
+  assert.equal(await tester.test({ html: 'b' }), false, 'no second trial starts');
   assert.deepEqual(p.calls, ['a', 'a', 'a']);
   assert.equal(tester.stopped, 'max-tests');
 });

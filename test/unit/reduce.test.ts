@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DefaultTreeAdapterTypes as T } from 'parse5';
-import { elementRemovals, NotReproducibleError, reduce, type Progress } from '../../src/reduce/index.js';
+import { elementRemovals, NotReproducibleError, reduce, type ReductionStatus } from '../../src/reduce/index.js';
 import { attr, dom, elements, hasClass, inlineDisplay, sheetDisplay } from './support/dom.js';
 
 interface Geometry {
@@ -108,7 +108,7 @@ test('doctype text and quirks mode survive reduction', async () => {
   }
 });
 
-test('no candidate is tested twice', async () => {
+test('no trial is tested twice', async () => {
   const seen: string[] = [];
   const result = await reduce<Geometry>({ html: CASE, script: 'a();\nb();\nc();\n' }, async (c) => {
     seen.push(JSON.stringify([c.html, c.script]));
@@ -116,7 +116,7 @@ test('no candidate is tested twice', async () => {
   });
   assert.equal(new Set(seen).size, seen.length);
   assert.equal(result.tests, seen.length);
-  assert.ok(result.cacheHits > 0, 'ddmin asked again for candidates it had seen');
+  assert.ok(result.cacheHits > 0, 'ddmin asked again for trials it had seen');
   assert.equal(result.request.script, 'b();\n');
 });
 
@@ -184,11 +184,11 @@ test('an original that holds in 3 of 5 runs is not reproducible, with the counts
   assert.ok(error instanceof NotReproducibleError);
   assert.deepEqual([error.held, error.runs], [3, 5]);
   assert.match(error.message, /^not_reproducible: the original case satisfied the predicate in 3 of 5 runs$/);
-  assert.equal(calls, 5, 'no candidate was tried');
+  assert.equal(calls, 5, 'no trial was tried');
 });
 
-test('a candidate that holds once by chance is not kept when every case must hold in each of its runs', async () => {
-  // The predicate needs the <h1> but for a first call, which holds whatever the case: a candidate
+test('a trial that holds once by chance is not kept when every case must hold in each of its runs', async () => {
+  // The predicate needs the <h1> but for a first call, which holds whatever the case: a trial
   // without the <h1> passes once, by chance, and never again.
   const called = new Set<string>();
   const chancy = async (c: Geometry) => {
@@ -202,7 +202,7 @@ test('a candidate that holds once by chance is not kept when every case must hol
   const thrice = await reduce<Geometry>({ html: CASE }, chancy, { runs: 3 });
   assert.ok(thrice.request.html.includes('<h1>'), thrice.request.html);
   assert.ok(xInFlex(thrice.request.html));
-  assert.ok(thrice.runs > thrice.tests, `${thrice.runs} runs of ${thrice.tests} candidates`);
+  assert.ok(thrice.runs > thrice.tests, `${thrice.runs} runs of ${thrice.tests} trials`);
 });
 
 test("the predicate's own error ends the reduction with that error", async () => {
@@ -217,7 +217,7 @@ test("the predicate's own error ends the reduction with that error", async () =>
 });
 
 test('progress is reported through the callback, pass by pass, ending with the final size', async () => {
-  const reports: Progress[] = [];
+  const reports: ReductionStatus[] = [];
   const needsWords = async (c: Geometry) => xInFlex(c.html) && c.html.includes('ipsum') && (c.script ?? '').includes('x()');
   const result = await reduce<Geometry>({ html: CASE, script: 'w();\nx();\n' }, needsWords, { onProgress: (p) => reports.push(p) });
   const passes = new Set(reports.map((p) => p.pass.replace(/@\d+$/, '')));

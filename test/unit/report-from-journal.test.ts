@@ -3,11 +3,11 @@
 // the recorded dumps and errors and a picture per engine from the screenshot op.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { invalidRecord, votedRecord } from '../../src/campaign/case-record.js';
+import { invalidRecord, votedRecord } from '../../src/campaign/loop/case-record.js';
 import { answered } from '../support/answers.js';
-import type { CorpusItem } from '../../src/campaign/corpus.js';
-import type { CaseKey, CaseRecord, Reduction, RunRecord } from '../../src/campaign/journal.js';
-import { summarize } from '../../src/campaign/summary.js';
+import type { CorpusItem } from '../../src/campaign/corpus/corpus.js';
+import type { CaseKey, CaseRecord, Reduction, RunRecord } from '../../src/campaign/journal/journal.js';
+import { summarize } from '../../src/campaign/journal/summary.js';
 import { reportInput, type ReportJournal, type Shots } from '../../src/report/from-journal.js';
 import type { ScreenshotRequest } from '../../src/protocol/screenshot-schema.js';
 import { response } from '../fixtures/dumps/load.js';

@@ -1,7 +1,7 @@
 // The summary object's shape and order, and its rendering for people.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderSummary, summarize, tallyOf } from '../../src/campaign/summary.js';
+import { renderSummary, summarize, tallyOf } from '../../src/campaign/journal/summary.js';
 
 const COUNTS = [
   { verdict: 'unanimous' as const, outlier: null, count: 55 },

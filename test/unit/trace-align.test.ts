@@ -7,7 +7,7 @@ import type { Trace, TraceRecord } from '../../src/protocol/trace-schema.js';
 import { alignByLabel, compareTraces } from '../../src/comparator/trace-compare.js';
 import { voteTraces } from '../../src/comparator/trace-vote.js';
 import { bucketOf, signatureOf } from '../../src/comparator/signature.js';
-import { caseSignature } from '../../src/campaign/case-record.js';
+import { caseSignature } from '../../src/campaign/loop/case-record.js';
 import { answered } from '../support/answers.js';
 import { traceFixture } from '../support/trace-fixture.js';
 

@@ -1,7 +1,7 @@
 // CSS deletions, through postcss: whole rules (and at-rules, level by level: a rule inside
 // @media is one level below it), then single declarations, both in `<style>` sheets and in
 // inline `style` attributes. postcss keeps every byte of formatting in its tree (its printed
-// root equals its input), so a candidate differs from the case only by the deleted nodes; css-tree
+// root equals its input), so a trial differs from the case only by the deleted nodes; css-tree
 // would print its own normalized CSS instead. A sheet or attribute postcss cannot parse, or
 // would not print back unchanged, is left alone.
 import { parse, type ChildNode, type Container, type Root } from 'postcss';

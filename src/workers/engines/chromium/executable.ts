@@ -1,5 +1,5 @@
 // Which Chromium runs: the path the user gave, else Playwright's own build where one is installed
-// (--browsers=auto, the default, or bundled), else Debian's binary (not its /usr/bin/chromium
+// (--chromium-build=auto, the default, or bundled), else Debian's binary (not its /usr/bin/chromium
 // wrapper, which adds host-dependent switches and Google API keys).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -32,13 +32,13 @@ function bundledChromium(): Promise<string | undefined> {
   return bundled;
 }
 
-/** The executable to launch; throws when `--browsers=bundled` asks for a build that is not installed. */
+/** The executable to launch; throws when `--chromium-build=bundled` asks for a build that is not installed. */
 export async function chromiumExecutable(options: LaunchOptions): Promise<string> {
   if (options.paths.chromium) return options.paths.chromium;
   if (options.browsers === 'system') return SYSTEM_CHROMIUM;
   const found = await bundledChromium();
   if (found) return found;
   if (options.browsers === 'bundled')
-    throw new Error("--browsers=bundled, but Playwright's chromium build is not installed (npx playwright install chromium)");
+    throw new Error("--chromium-build=bundled, but Playwright's chromium build is not installed (npx playwright install chromium)");
   return SYSTEM_CHROMIUM;
 }

@@ -1,15 +1,15 @@
 // A reduction's progress, on stderr only: on a TTY one line redrawn in place, otherwise one status
 // line every few seconds (cli-progress's no-TTY mode, as a campaign's progress):
 //
-//   browser-oracle: info: reduce: hoist | 212 candidates | 7 elements, 412 bytes (from 31, 2390) | 41s
-import type { Progress as ReducerProgress } from '../reduce/index.js';
-import { duration, statusBar } from '../campaign/progress.js';
-import { logLines } from '../system/log.js';
+//   browser-oracle: info: reduce: hoist | 212 trials | 7 elements, 412 bytes (from 31, 2390) | 41s
+import type { ReductionStatus } from '../../reduce/index.js';
+import { duration, statusBar } from '../../campaign/loop/progress.js';
+import { logLines } from '../../system/log.js';
 
-export class ReduceProgress {
+export class ReductionProgressBar {
   private readonly bar;
-  private last: ReducerProgress | undefined;
-  private first: ReducerProgress | undefined;
+  private last: ReductionStatus | undefined;
+  private first: ReductionStatus | undefined;
   private readonly started = Date.now();
 
   constructor(stream: NodeJS.WriteStream = process.stderr, intervalMs = 5000) {
@@ -19,10 +19,10 @@ export class ReduceProgress {
   }
 
   /** What the reducer reports as it goes. */
-  update(progress: ReducerProgress): void {
-    this.first ??= progress;
-    this.last = progress;
-    this.bar.update(progress.tested);
+  update(status: ReductionStatus): void {
+    this.first ??= status;
+    this.last = status;
+    this.bar.update(status.tested);
   }
 
   /** Draws the last state and lets go of the terminal. */
@@ -34,6 +34,6 @@ export class ReduceProgress {
     const p = this.last;
     const elapsed = duration((Date.now() - this.started) / 1000);
     if (!p || !this.first) return `starting | ${elapsed}`;
-    return `${p.pass} | ${p.tested} candidates | ${p.nodes} elements, ${p.size} bytes (from ${this.first.nodes}, ${this.first.size}) | ${elapsed}`;
+    return `${p.pass} | ${p.tested} trials | ${p.nodes} elements, ${p.size} bytes (from ${this.first.nodes}, ${this.first.size}) | ${elapsed}`;
   }
 }

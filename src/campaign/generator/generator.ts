@@ -10,7 +10,7 @@ import { hostFor } from './inline-boxes.js';
 import { drawScript, MAX_SCRIPT_CHANGES } from './mutation-script.js';
 import { Random } from './random.js';
 import { supportedBy } from './supported-css.js';
-import type { CandidateSupports } from '../protocol/candidate-schema.js';
+import type { CandidateSupports } from '../../protocol/candidate-schema.js';
 import { displayOf, elementHtml, isPositioned, type ElementNode } from './tree.js';
 
 /** What the generator makes: a geometry request. */

@@ -6,7 +6,7 @@
 // and reported, never opened. A regular file counts when its name ends in `.html`.
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
-import { fsErrorText } from '../system/fs-errors.js';
+import { fsErrorText } from '../../system/fs-errors.js';
 
 /** A case file of the folder. */
 export interface FolderFile {

@@ -9,14 +9,14 @@
 // line ends with how many of its answers this run recorded passed (`candidate pass 9/12`). With
 // no total (stdin) there is no bar and no ETA.
 import cliProgress, { type Options } from 'cli-progress';
-import { logLines } from '../system/log.js';
+import { logLines } from '../../system/log.js';
 import type { CandidateRecord } from './candidate-record.js';
-import type { CaseRecord } from './journal.js';
+import type { CaseRecord } from '../journal/journal.js';
 
 // cli-progress is CommonJS, and Node's static analysis of it does not find `Format` as a named export.
 const { Format, Presets, SingleBar } = cliProgress;
 
-export interface ProgressOptions {
+export interface CampaignProgressBarOptions {
   /** How many items the corpus holds, or null when unknown. */
   total: number | null;
   stream?: NodeJS.WriteStream;
@@ -55,7 +55,7 @@ export function statusBar(
 /** What the line counts, in its order. */
 const COUNTED = ['unanimous', 'outlier', 'split', 'insufficient', 'invalid', 'expected'] as const;
 
-export class Progress {
+export class CampaignProgressBar {
   private readonly bar: InstanceType<typeof SingleBar>;
   private readonly total: number | null;
   private readonly now: () => number;
@@ -66,7 +66,7 @@ export class Progress {
   /** The candidate's answers this run recorded, and how many passed; null without a candidate. */
   private candidate: { answered: number; passed: number } | null = null;
 
-  constructor({ total, stream = process.stderr, intervalMs = 5000, now = Date.now }: ProgressOptions) {
+  constructor({ total, stream = process.stderr, intervalMs = 5000, now = Date.now }: CampaignProgressBarOptions) {
     this.total = total;
     this.now = now;
     this.started = now();

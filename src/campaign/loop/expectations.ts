@@ -14,11 +14,11 @@
 import { readFileSync } from 'node:fs';
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { GEOMETRY_KINDS, signatureOf, type Bucket } from '../comparator/signature.js';
-import { ENGINE_NAMES, STYLE_PROPERTIES } from '../protocol/schema.js';
-import { describeValueError } from '../protocol/validate.js';
-import { CampaignError } from './campaign-error.js';
-import type { CaseRequest } from './corpus.js';
+import { GEOMETRY_KINDS, signatureOf, type Bucket } from '../../comparator/signature.js';
+import { ENGINE_NAMES, STYLE_PROPERTIES } from '../../protocol/schema.js';
+import { describeValueError } from '../../protocol/validate.js';
+import { CampaignError } from '../campaign-error.js';
+import type { CaseRequest } from '../corpus/corpus.js';
 import { nodeText } from './node-text.js';
 
 const anyOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));

@@ -17,11 +17,11 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { OracleError } from '../protocol/errors.js';
-import { CORPUS_OPS, UNNAMED_OP, type CorpusOp, type RequestOf } from '../protocol/ops.js';
-import { isCorpusRequest, parseRequestLine, type Parsed } from '../protocol/validate.js';
-import { log } from '../system/log.js';
-import { CampaignError } from './campaign-error.js';
+import { OracleError } from '../../protocol/errors.js';
+import { CORPUS_OPS, UNNAMED_OP, type CorpusOp, type RequestOf } from '../../protocol/ops.js';
+import { isCorpusRequest, parseRequestLine, type Parsed } from '../../protocol/validate.js';
+import { log } from '../../system/log.js';
+import { CampaignError } from '../campaign-error.js';
 import { contentHash } from './case-hash.js';
 import { type FolderFile, listFolder, readFolderFile, type SkippedEntry } from './corpus-folder.js';
 

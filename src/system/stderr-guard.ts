@@ -3,7 +3,7 @@
 // thread, or one in a worker, whose stderr Node pipes through this thread's — gets the prefix at
 // level warn instead of reaching the user bare (and is held back by --quiet like any warning).
 import { StringDecoder } from 'node:string_decoder';
-import { LOG_PREFIX, log } from '../system/log.js';
+import { LOG_PREFIX, log } from './log.js';
 
 type Write = (chunk: string | Uint8Array, ...rest: unknown[]) => boolean;
 

@@ -1,7 +1,7 @@
 // A disagreement made small: the reducer (src/reduce, docs/reduce.md) deletes what it can from a
-// case while the candidate, run on the engine farm, keeps the case's bucket signature, computed as
-// a campaign computes it. The candidates run on the oracle of this process, many at once; no
-// process is started per candidate. The reduced case is run once more, with its dumps, so what is
+// case while the trial, run on the engine farm, keeps the case's bucket signature, computed as
+// a campaign computes it. The trials run on the oracle of this process, many at once; no
+// process is started per trial. The reduced case is run once more, with its dumps, so what is
 // stored beside the original is what the engines made of it.
 //
 // A candidate's finding (`candidate`) is reduced while two things hold together: the candidate's
@@ -9,35 +9,35 @@
 // Without the second the reduction drifts into a disagreement of the browsers, which is not the
 // candidate's finding any more.
 import { performance } from 'node:perf_hooks';
-import { reduce, type Progress } from '../reduce/index.js';
+import { reduce, type ReductionStatus } from '../../reduce/index.js';
 import { caseSignature, outcomesOf, runSent, votedRecord, wireRequest } from './case-record.js';
-import { contentHash } from './case-hash.js';
-import type { CaseRequest } from './corpus.js';
-import type { ReductionRecord } from './journal.js';
+import { contentHash } from '../corpus/case-hash.js';
+import type { CaseRequest } from '../corpus/corpus.js';
+import type { ReductionRecord } from '../journal/journal.js';
 import type { CampaignOptions } from './run-campaign.js';
 import { candidateCase, candidateRecord, isLayoutCase } from './candidate-record.js';
-import type { Answered } from '../coordinator/oracle-service.js';
-import type { SentOp } from '../protocol/ops.js';
-import type { DumpSource } from '../engine-under-test/source.js';
+import type { Answered } from '../../coordinator/oracle-service.js';
+import type { SentOp } from '../../protocol/ops.js';
+import type { DumpSource } from '../../engine-under-test/source.js';
 
 export interface ReduceCaseOptions {
   oracle: CampaignOptions['oracle'];
   request: CaseRequest;
-  /** The engines' bucket signature every candidate must keep (null: their agreement, with `candidate`). */
+  /** The engines' bucket signature every trial must keep (null: their agreement, with `candidate`). */
   signature: string | null;
   /** An engine under test whose finding is reduced: its outcome must keep this signature too. */
   candidate?: { source: DumpSource; signature: string };
-  /** Candidates on the engines at once. */
+  /** Trials on the engines at once. */
   parallel: number;
-  /** Candidates run at most, the original's check included. */
+  /** Trials run at most, the original's check included. */
   maxTests?: number;
-  /** Runs of the original and of every candidate that passes: the signature must hold in each (default 1). */
+  /** Runs of the original and of every trial that passes: the signature must hold in each (default 1). */
   runs?: number;
-  /** No candidate starts after this many milliseconds. */
+  /** No trial starts after this many milliseconds. */
   timeLimitMs?: number;
   /** Aborting stops the reduction with the smallest case found so far. */
   signal?: AbortSignal;
-  onProgress?: (progress: Progress) => void;
+  onProgress?: (status: ReductionStatus) => void;
 }
 
 /** The reduced case as a journal stores it, and the reduced request itself. */
@@ -68,8 +68,8 @@ export async function reduceCase(o: ReduceCaseOptions): Promise<ReducedCase> {
   };
   const result = await reduce(
     o.request,
-    // Each candidate under an id of its own: the id names it in the oracle's diagnostics.
-    (candidate) => keeps({ ...candidate, id: `${candidate.id}~${++sent}` }),
+    // Each trial under an id of its own: the id names it in the oracle's diagnostics.
+    (trial) => keeps({ ...trial, id: `${trial.id}~${++sent}` }),
     { parallel: o.parallel, maxTests: o.maxTests, runs: o.runs, timeLimitMs: o.timeLimitMs, signal: o.signal, onProgress: o.onProgress },
   );
   const reduced = result.request;

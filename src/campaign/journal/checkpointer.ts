@@ -5,7 +5,7 @@
 // (Journal.autoCheckpoint), this second connection checkpoints every `intervalMs` instead; a
 // PASSIVE checkpoint never blocks the writer, and commits themselves wait for no fsync.
 import { Worker } from 'node:worker_threads';
-import { log } from '../system/log.js';
+import { log } from '../../system/log.js';
 
 /** Messages from the checkpoint thread. */
 export type CheckpointerMessage = { type: 'error'; message: string };

@@ -7,23 +7,24 @@
 // With --candidate, an engine under test (src/engine-under-test) is started beside the engines,
 // with their fonts, and answers every layout case; the corpus is made once it has said what it
 // supports (the generator keeps inside it).
-import { Checkpointer } from '../campaign/checkpointer.js';
-import { terminalStderr } from './stderr-guard.js';
-import { CampaignRunError, runCampaign, type CampaignOptions, type CampaignResult } from '../campaign/run-campaign.js';
-import type { Corpus } from '../campaign/corpus.js';
-import type { Expectations } from '../campaign/expectations.js';
-import type { Journal } from '../campaign/journal.js';
-import { Progress } from '../campaign/progress.js';
-import { renderSummary } from '../campaign/summary.js';
-import { OracleService, type OracleOptions } from '../coordinator/oracle-service.js';
-import { ConfigError } from '../protocol/errors.js';
-import type { EngineName, PingResponse } from '../protocol/schema.js';
-import { shown } from '../queue/connection.js';
-import { CandidateProcess, type CandidateProcessOptions } from '../engine-under-test/process-source.js';
-import type { DumpSource } from '../engine-under-test/source.js';
-import type { FontSetName } from '../protocol/font-sets.js';
-import { QueueOracle } from '../queue/queue-oracle.js';
-import { log } from '../system/log.js';
+import { Checkpointer } from '../../campaign/journal/checkpointer.js';
+import { terminalStderr } from '../../system/stderr-guard.js';
+import { CampaignRunError, runCampaign, type CampaignOptions, type CampaignResult } from '../../campaign/loop/run-campaign.js';
+import type { Corpus } from '../../campaign/corpus/corpus.js';
+import type { Expectations } from '../../campaign/loop/expectations.js';
+import type { Journal } from '../../campaign/journal/journal.js';
+import { CampaignProgressBar } from '../../campaign/loop/progress.js';
+import { renderSummary } from '../../campaign/journal/summary.js';
+import type { OracleOptions } from '../../coordinator/oracle-service.js';
+import { ConfigError } from '../../protocol/errors.js';
+import type { EngineName, PingResponse } from '../../protocol/schema.js';
+import { shown } from '../../queue/connection.js';
+import { CandidateProcess, type CandidateProcessOptions } from '../../engine-under-test/process-source.js';
+import type { DumpSource } from '../../engine-under-test/source.js';
+import type { FontSetName } from '../../protocol/font-sets.js';
+import { QueueOracle } from '../../queue/queue-oracle.js';
+import { log } from '../../system/log.js';
+import { handlingSignals, withEngines } from '../engine-session.js';
 
 /** What runs the cases: an engine farm in this process, or the workers of a queue, with at most `outstanding` jobs in Redis. */
 export type CaseEngines = { local: OracleOptions } | { queue: URL; outstanding: number };
@@ -65,25 +66,16 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       abandon.abort();
     }
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  let oracle: SessionOracle | { missing: EngineName[]; close(): Promise<void> } | undefined;
   let candidate: CandidateProcess | undefined;
   let checkpointer: Checkpointer | undefined;
   // Local engines' fonts are known now, so the candidate starts beside them; a queue's, once a worker answers.
   const startCandidate = (fonts: FontSetName) => (o.candidate ? CandidateProcess.start({ ...o.candidate, fonts }) : undefined);
   const early = 'local' in o.engines ? startCandidate(o.engines.local.fonts) : undefined;
   early?.catch(() => {}); // awaited below, once the engines are up
-  try {
-    oracle =
-      'local' in o.engines
-        ? await openLocal(o.engines.local)
-        : await openQueue(o.engines.queue, o.engines.outstanding, stop.signal, abandon.signal);
-    candidate = await (early ?? (oracle && 'fonts' in oracle ? startCandidate(oracle.fonts as FontSetName) : undefined));
-    if (oracle && 'missing' in oracle) {
-      closing(`error: ${oracle.missing.join(', ')} did not launch (the reason is above); nothing was run`);
-      return 1;
-    }
+
+  /** The run itself, on engines that are up; `oracle` is undefined when stopped before any worker answered. */
+  const run = async (oracle: SessionOracle | undefined): Promise<number> => {
+    candidate = await (early ?? (oracle ? startCandidate(oracle.fonts as FontSetName) : undefined));
     if (!oracle || stop.signal.aborted) {
       closing(`stopped by ${signalName} before any case ran; ${RESUME}`);
       return 1;
@@ -102,7 +94,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
     checkpointer = new Checkpointer(o.dbPath, () => o.journal.autoCheckpoint(true));
     const progress = o.quiet
       ? undefined
-      : new Progress({ total: await corpus.count(), stream: process.stderr.isTTY ? terminalStderr() : process.stderr });
+      : new CampaignProgressBar({ total: await corpus.count(), stream: process.stderr.isTTY ? terminalStderr() : process.stderr });
     let result: CampaignResult;
     let failure: string | undefined;
     try {
@@ -131,17 +123,29 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
     o.journal.endRun();
     process.stdout.write(renderSummary(o.journal.summary(), o.journal.lastReport()));
     return closingLine(result, failure, signalName, o);
+  };
+
+  try {
+    if ('local' in o.engines)
+      return await withEngines({ tool: 'campaign', options: o.engines.local, notDone: 'nothing was run', onSignal }, run);
+    const { queue, outstanding } = o.engines;
+    return await handlingSignals(onSignal, async () => {
+      const oracle = await openQueue(queue, outstanding, stop.signal, abandon.signal);
+      try {
+        return await run(oracle);
+      } finally {
+        await oracle?.close();
+      }
+    });
   } catch (error) {
     // A setting that cannot work (a bad executable, a password Redis refuses) is not cured by running again.
     closing(`error: ${(error as Error).message}${error instanceof ConfigError ? '' : `; ${RESUME}`}`);
     return 1;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     await checkpointer?.stop();
     o.journal.close();
     candidate ??= await early?.catch(() => undefined);
-    await Promise.all([oracle?.close(), candidate?.close()]);
+    await candidate?.close();
   }
 }
 
@@ -151,14 +155,6 @@ interface SessionOracle extends Pick<CampaignOptions['oracle'], 'run'> {
   versions: Partial<Record<EngineName, string>>;
   fonts: string;
   close(): Promise<void>;
-}
-
-/** The engine farm in this process, or the engines that did not launch (it is closed then). */
-async function openLocal(options: OracleOptions): Promise<SessionOracle | { missing: EngineName[]; close(): Promise<void> }> {
-  const oracle = await OracleService.start(options);
-  const missing = options.engines.filter((e) => !oracle.engines.includes(e));
-  if (missing.length) return { missing, close: () => oracle.close() };
-  return oracle;
 }
 
 /**

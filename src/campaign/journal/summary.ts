@@ -20,9 +20,9 @@
 // ones so tagged (each also counted under its verdict); `buckets` are its findings (every verdict
 // but pass and no_majority), ordered as the engines' are. `summary --cases` prints one line per
 // recorded case (`CaseLine`).
-import { CANDIDATE_VERDICTS, type CandidateVerdict } from '../comparator/candidate.js';
-import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
-import type { ClusterVerdict } from '../protocol/vote-schema.js';
+import { CANDIDATE_VERDICTS, type CandidateVerdict } from '../../comparator/candidate.js';
+import { ENGINE_NAMES, type EngineName } from '../../protocol/schema.js';
+import type { ClusterVerdict } from '../../protocol/vote-schema.js';
 
 export interface SummaryBucket {
   signature: string;

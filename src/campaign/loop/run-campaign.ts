@@ -10,13 +10,13 @@
 // without this candidate's answer (same name and version) is not run on the engines again: the
 // candidate alone is asked, and judged against the engines' recorded dumps.
 import { performance } from 'node:perf_hooks';
-import type { CaseService } from '../coordinator/stdio.js';
-import type { DumpSource } from '../engine-under-test/source.js';
+import type { CaseService } from '../../coordinator/stdio.js';
+import type { DumpSource } from '../../engine-under-test/source.js';
 import { candidateCase, candidateRecord, isLayoutCase, type CandidateRecord } from './candidate-record.js';
 import { invalidRecord, runSent, votedRecord, wireRequest } from './case-record.js';
-import type { CorpusItem } from './corpus.js';
+import type { CorpusItem } from '../corpus/corpus.js';
 import type { Expectations } from './expectations.js';
-import type { CaseRecord, Journal } from './journal.js';
+import type { CaseRecord, Journal } from '../journal/journal.js';
 
 export interface CampaignOptions {
   /** What runs the cases: OracleService in process, or a queue (never rejects for a case's own failures). */

@@ -4,8 +4,8 @@
 // resume the other.
 import { contentHash } from './case-hash.js';
 import type { Corpus, CorpusItem } from './corpus.js';
-import { requestLine } from './emit.js';
-import { generateCases, requestOf, type GeneratedCase, type GenerateOptions } from './generator.js';
+import { requestLine } from '../generator/emit.js';
+import { generateCases, requestOf, type GeneratedCase, type GenerateOptions } from '../generator/generator.js';
 
 /** Cases 0 … count − 1 of the seed as a corpus; bad options throw here (a RangeError naming the option). */
 export function generatedCorpus(options: GenerateOptions): Corpus {

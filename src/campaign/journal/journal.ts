@@ -22,12 +22,12 @@
 // (never corrupting the file), and no commit waits for an fsync.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import type { ClusterVerdict } from '../protocol/vote-schema.js';
-import { errorCode } from '../comparator/signature.js';
-import type { EngineName } from '../protocol/schema.js';
-import type { CorpusOp } from '../protocol/ops.js';
-import { CampaignError } from './campaign-error.js';
-import type { CandidateIdentity, CandidateRecord } from './candidate-record.js';
+import type { ClusterVerdict } from '../../protocol/vote-schema.js';
+import { errorCode } from '../../comparator/signature.js';
+import type { EngineName } from '../../protocol/schema.js';
+import type { CorpusOp } from '../../protocol/ops.js';
+import { CampaignError } from '../campaign-error.js';
+import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
 import { prepare } from './journal-schema.js';
 import {
   summarize,
@@ -121,7 +121,7 @@ export interface CaseSize {
 export interface ReductionRecord extends Reduction {
   before: CaseSize;
   after: CaseSize;
-  /** Candidates run on the engines. */
+  /** Trials run on the engines. */
   tests: number;
   elapsedMs: number;
   /** Null at the fixpoint; else why it stopped early (max-tests, time-limit, aborted). */

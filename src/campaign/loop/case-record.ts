@@ -7,16 +7,16 @@
 // says (src/protocol/ops.ts, `campaign`), so that its vote is taken in the worker, beside the
 // engines, and arrives as JSON text; the engines' dumps, traces and states go into the journal as
 // the text the worker made. Only the vote and each engine's relayout check are parsed here, once.
-import { bucketOf, invalidSignature, relayoutBucket, signatureOf, type VotedCase } from '../comparator/signature.js';
-import { ENGINE_NAMES } from '../protocol/schema.js';
-import { OPS, namesItsOp, type Answer, type RequestOf, type SentOp } from '../protocol/ops.js';
-import type { RelayoutResult } from '../protocol/relayout-schema.js';
-import { heldValue, textOf, type JsonText, type WireValue } from '../protocol/wire.js';
-import type { Answered } from '../coordinator/oracle-service.js';
-import type { CaseService } from '../coordinator/stdio.js';
-import { opOf, type CaseRequest, type CorpusItem } from './corpus.js';
+import { bucketOf, invalidSignature, relayoutBucket, signatureOf, type VotedCase } from '../../comparator/signature.js';
+import { ENGINE_NAMES } from '../../protocol/schema.js';
+import { OPS, namesItsOp, type Answer, type RequestOf, type SentOp } from '../../protocol/ops.js';
+import type { RelayoutResult } from '../../protocol/relayout-schema.js';
+import { heldValue, textOf, type JsonText, type WireValue } from '../../protocol/wire.js';
+import type { Answered } from '../../coordinator/oracle-service.js';
+import type { CaseService } from '../../coordinator/stdio.js';
+import { opOf, type CaseRequest, type CorpusItem } from '../corpus/corpus.js';
 import type { Expectations } from './expectations.js';
-import type { CaseRecord, EngineOutcome, SelfCheck } from './journal.js';
+import type { CaseRecord, EngineOutcome, SelfCheck } from '../journal/journal.js';
 
 /** What a campaign sends for a case: its op, and the request under it. */
 export type SentRequest<K extends SentOp = SentOp> = { [O in K]: { op: O; request: RequestOf<O> } }[K];
@@ -33,7 +33,7 @@ export interface CaseTiming {
 
 /**
  * What the oracle is asked for a case: its op's campaign form, with the fields that ask for each
- * engine's result and in-page time unless `dumps` is false (a reduction's candidates need only the
+ * engine's result and in-page time unless `dumps` is false (a reduction's trials need only the
  * vote). A geometry case goes as a `vote` with its dumps; a trace or reflect case as itself, voted.
  */
 export function wireRequest(request: CaseRequest, { dumps = true } = {}): SentRequest {

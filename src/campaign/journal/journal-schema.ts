@@ -2,7 +2,7 @@
 // schema (entry i takes user_version i to i + 1; an entry that has shipped is never edited), and
 // the checks that refuse a file that is not a journal. journal.ts reads and writes through it.
 import type Database from 'better-sqlite3';
-import { CampaignError } from './campaign-error.js';
+import { CampaignError } from '../campaign-error.js';
 
 /** `PRAGMA application_id` of a journal ("BrOr"), so any other SQLite file is refused. */
 export const APPLICATION_ID = 0x42724f72;

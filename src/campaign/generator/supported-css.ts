@@ -6,7 +6,7 @@
 // an absolutely positioned box must sit in a positioned parent. The generator keeps to this when
 // a campaign has a candidate.
 import valueParser from 'postcss-value-parser';
-import type { CandidateSupports } from '../protocol/candidate-schema.js';
+import type { CandidateSupports } from '../../protocol/candidate-schema.js';
 
 /** What the generator may write for an engine under test. */
 export interface Supported {

@@ -3,16 +3,16 @@
 // (src/comparator/candidate.ts), with the finding's bucket signature. The same function judges a
 // case the engines answer now and one recorded before the candidate was asked, so a campaign
 // resumed with a candidate judges its old cases exactly as a fresh one would.
-import { judgeCandidate, type CandidateResult, type CandidateVerdict } from '../comparator/candidate.js';
-import { candidateSignature } from '../comparator/candidate-signature.js';
-import { columnarFromDump, type ColumnarDump } from '../comparator/columnar.js';
-import type { EngineDumps } from '../comparator/vote.js';
-import type { CandidateCase } from '../protocol/candidate-schema.js';
-import type { CompareVerdict } from '../protocol/vote-schema.js';
-import type { Dump, EngineName } from '../protocol/schema.js';
-import { judgedOutcome, type SourceOutcome } from '../engine-under-test/source.js';
-import { OPS } from '../protocol/ops.js';
-import { opOf, type CaseRequest } from './corpus.js';
+import { judgeCandidate, type CandidateResult, type CandidateVerdict } from '../../comparator/candidate.js';
+import { candidateSignature } from '../../comparator/candidate-signature.js';
+import { columnarFromDump, type ColumnarDump } from '../../comparator/columnar.js';
+import type { EngineDumps } from '../../comparator/vote.js';
+import type { CandidateCase } from '../../protocol/candidate-schema.js';
+import type { CompareVerdict } from '../../protocol/vote-schema.js';
+import type { Dump, EngineName } from '../../protocol/schema.js';
+import { judgedOutcome, type SourceOutcome } from '../../engine-under-test/source.js';
+import { OPS } from '../../protocol/ops.js';
+import { opOf, type CaseRequest } from '../corpus/corpus.js';
 
 /** The candidate's outcome for one case, as the journal records it. */
 export interface CandidateRecord {
