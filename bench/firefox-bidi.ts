@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { firefox } from 'playwright-core';
-import type { LaunchOptions } from '../src/farm/launch.js';
+import type { EngineLaunch } from '../src/farm/launch.js';
 import { PROGRAMS } from '../src/page/sources.js';
 import type { WalkOptions } from '../src/page/walk.js';
 import { dumpJson } from '../src/protocol/dump.js';
@@ -61,7 +61,7 @@ interface Launched {
   close(): Promise<void>;
 }
 
-type Driver = (options: LaunchOptions, blankUrl: string) => Promise<Launched>;
+type Driver = (options: EngineLaunch, blankUrl: string) => Promise<Launched>;
 
 const bidi: Driver = async (options, blankUrl) => {
   const browser = await launchFirefox(options);
@@ -130,7 +130,7 @@ interface Measured {
   nodeMs: number;
 }
 
-async function measure(driver: Driver, perCall: number, options: LaunchOptions, blankUrl: string): Promise<Measured> {
+async function measure(driver: Driver, perCall: number, options: EngineLaunch, blankUrl: string): Promise<Measured> {
   const running = firefoxPids();
   const launched = await driver(options, blankUrl);
   const pid = [...firefoxPids()].find((p) => !running.has(p))!;
@@ -184,7 +184,7 @@ const VARIANTS: { label: string; driver: Driver; perCall: number }[] = [
 ];
 
 const { server, proxyUrl, blankUrl } = await startBlankProxy();
-const options: LaunchOptions = launchOptions(proxyUrl, { browsers: 'system' });
+const options: EngineLaunch = launchOptions(proxyUrl, { browsers: 'system' });
 const results = new Map<string, Measured[]>(VARIANTS.map((v) => [v.label, []]));
 try {
   for (let round = 0; round < ROUNDS; round++) {

@@ -7,7 +7,7 @@ import { Piscina } from 'piscina';
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import type { Executables } from '../protocol/launch-options.js';
 import { unpackResult } from '../protocol/wire.js';
-import type { LaunchOptions } from '../farm/launch.js';
+import type { EngineLaunch } from '../farm/launch.js';
 import { CONTROL_CHANNEL, type ControlMessage, type DumpLimits, type WorkerConfig, type WorkerTask } from '../farm/tasks.js';
 import { CASE_WORKER } from '../system/paths.js';
 import { log } from '../system/log.js';
@@ -21,7 +21,7 @@ export interface FarmOptions {
   timeoutMs: number;
   limits: DumpLimits;
   maxEngineMemory: number;
-  launch: LaunchOptions;
+  launch: EngineLaunch;
 }
 
 // Each engine bounds each step of its start at two minutes (START_LIMIT_MS); Firefox has two steps.

@@ -3,7 +3,8 @@
 import type { BrowserSource, Executables, LaunchExtras } from '../protocol/launch-options.js';
 import type { ProfileName } from '../protocol/schema.js';
 
-export interface LaunchOptions {
+/** The launch settings each worker applies, resolved once from the user's LaunchOptions (src/protocol/launch-options.ts). */
+export interface EngineLaunch {
   profile: ProfileName;
   /** The language every engine runs in (language-REGION): its switches and prefs, and the C library's locale. */
   locale: string;

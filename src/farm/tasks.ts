@@ -5,7 +5,7 @@
 import type { EngineName } from '../protocol/schema.js';
 import type { Executables } from '../protocol/launch-options.js';
 import type { CaseOp, RequestOf } from '../protocol/ops.js';
-import type { LaunchOptions } from './launch.js';
+import type { EngineLaunch } from './launch.js';
 
 /** How big a dump may grow before the walk stops and the case is answered dump_too_large. */
 export interface DumpLimits {
@@ -17,7 +17,7 @@ export interface DumpLimits {
 
 export interface WorkerConfig {
   engines: EngineName[];
-  launch: LaunchOptions;
+  launch: EngineLaunch;
   /** Pages per engine in each worker: the cases one worker runs at once per engine. */
   pages: number;
   /** The most script-free cases one driver call writes and walks. */

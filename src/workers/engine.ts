@@ -3,7 +3,7 @@
 // PageDelegate, for three engines driven three ways).
 import type { EngineName } from '../protocol/schema.js';
 import type { Executables } from '../protocol/launch-options.js';
-import type { LaunchOptions } from '../farm/launch.js';
+import type { EngineLaunch } from '../farm/launch.js';
 import type { ProgramName } from '../page/sources.js';
 import type { Emulate, EmulationFeature, FeatureOutcome } from '../protocol/emulation-schema.js';
 
@@ -125,7 +125,7 @@ export interface EngineBrowser {
   close(): Promise<void>;
 }
 
-export type LaunchEngine = (options: LaunchOptions) => Promise<EngineBrowser>;
+export type LaunchEngine = (options: EngineLaunch) => Promise<EngineBrowser>;
 
 /**
  * Thrown by an adapter when the page, its renderer, its driver or its browser went away under

@@ -6,7 +6,7 @@ import { CaseServer } from '../../src/coordinator/case-server.js';
 import { EgressLog } from '../../src/coordinator/egress-log.js';
 import { dumpLimits } from '../../src/coordinator/oracle-service.js';
 import { defaultOptions } from '../../src/api/oracle.js';
-import type { LaunchOptions } from '../../src/farm/launch.js';
+import type { EngineLaunch } from '../../src/farm/launch.js';
 import { FONT_SETS } from '../../src/fonts/font-sets.js';
 import { cLocaleName, localeCacheDir } from '../../src/system/locales.js';
 import { decodeBatchText, decodeWalk, decodeWalkText, type RawWalk } from '../../src/protocol/page-output.js';
@@ -20,7 +20,7 @@ const TIMEOUT_MS = 30_000;
 export const WALK = walkOptions(dumpLimits({ ...defaultOptions(), engines: [...ENGINE_NAMES] }));
 
 /** How the oracle launches an engine by default, with `proxyUrl` as its proxy. */
-export const launchOptions = (proxyUrl: string, overrides: Partial<LaunchOptions> = {}): LaunchOptions => ({
+export const launchOptions = (proxyUrl: string, overrides: Partial<EngineLaunch> = {}): EngineLaunch => ({
   profile: 'default',
   locale: 'en-US',
   // As the oracle compiles it; an adapter's own tests read no language, and WebKitGTK says en-US without it too.

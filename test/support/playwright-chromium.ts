@@ -5,14 +5,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import type { LaunchOptions } from '../../src/farm/launch.js';
+import type { EngineLaunch } from '../../src/farm/launch.js';
 import { browserEnv } from '../../src/workers/engines/env.js';
 import { chromiumExecutable } from '../../src/workers/engines/chromium/executable.js';
 import { transportSwitches } from '../../src/workers/engines/chromium/process.js';
 import { chromiumArgs } from '../../src/workers/engines/chromium/switches.js';
 
 /** Chromium as the adapter starts it for `options`, driven by Playwright; closing it removes its profile too. */
-export async function launchPlaywrightChromium(options: LaunchOptions): Promise<Browser> {
+export async function launchPlaywrightChromium(options: EngineLaunch): Promise<Browser> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'browser-oracle-playwright-'));
   try {
     const browser = await chromium.launch({

@@ -5,7 +5,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import type { LaunchOptions } from '../../src/farm/launch.js';
+import type { EngineLaunch } from '../../src/farm/launch.js';
 import { OracleError } from '../../src/protocol/errors.js';
 import type { RawWalk } from '../../src/protocol/page-output.js';
 import { BrowserSupervisor } from '../../src/workers/host/browser-supervisor.js';
@@ -68,7 +68,7 @@ function caseOf(name: string, job: Job): Case {
 
 /** One engine's runner on the fake engine, with its pool, queue and fast path as an engine host composes them. */
 async function host(fake: FakeEngine, pages = 1, maxBatch = 8) {
-  const supervisor: BrowserSupervisor = new BrowserSupervisor('chromium', fake.launch, {} as LaunchOptions, () => pool.browserLost());
+  const supervisor: BrowserSupervisor = new BrowserSupervisor('chromium', fake.launch, {} as EngineLaunch, () => pool.browserLost());
   const pool = new PagePool(supervisor, pages);
   const queue = new EngineQueue();
   const fastPath = new FastPath('chromium', () => supervisor, maxBatch, TIMEOUT_MS);

@@ -2,10 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FONT_SETS } from '../../src/fonts/font-sets.js';
-import type { LaunchOptions } from '../../src/farm/launch.js';
+import type { EngineLaunch } from '../../src/farm/launch.js';
 import { firefoxPrefs } from '../../src/workers/engines/firefox/prefs.js';
 
-const launch: LaunchOptions = {
+const launch: EngineLaunch = {
   profile: 'default',
   locale: 'en-US',
   cLocale: { name: 'en_US.UTF-8', dir: '/nonexistent' },

@@ -1,5 +1,5 @@
 // The environment every browser the oracle starts runs in.
-import type { LaunchOptions } from '../../farm/launch.js';
+import type { EngineLaunch } from '../../farm/launch.js';
 import { ownedEnv } from '../../system/processes.js';
 
 /**
@@ -7,7 +7,7 @@ import { ownedEnv } from '../../system/processes.js';
  * language, over the oracle's own environment. The machine's own language settings go: LANGUAGE
  * and each LC_* would otherwise win over LANG somewhere (gettext, one category of the C library).
  */
-export function browserEnv(options: LaunchOptions): Record<string, string> {
+export function browserEnv(options: EngineLaunch): Record<string, string> {
   const env = ownedEnv();
   for (const key of Object.keys(env)) if (key === 'LANGUAGE' || key.startsWith('LC_')) delete env[key];
   env.FONTCONFIG_FILE = options.fontconfigFile;

@@ -1,7 +1,7 @@
 // One engine's browser inside one worker, for the worker's life: launched once, relaunched with
 // backoff whenever its process goes away, and counted in generations so a failed call can tell
 // whether the browser died under it.
-import type { LaunchOptions } from '../../farm/launch.js';
+import type { EngineLaunch } from '../../farm/launch.js';
 import type { Executables } from '../../protocol/launch-options.js';
 import type { EngineName } from '../../protocol/schema.js';
 import type { EmulationFeature } from '../../protocol/emulation-schema.js';
@@ -32,7 +32,7 @@ export class BrowserSupervisor {
   constructor(
     readonly engine: EngineName,
     private readonly launchEngine: LaunchEngine,
-    private readonly options: LaunchOptions,
+    private readonly options: EngineLaunch,
     /** Told when a browser goes away, so the pages it held are replaced. */
     private readonly onLost: () => void,
   ) {}

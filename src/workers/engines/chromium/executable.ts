@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import type { LaunchOptions } from '../../../farm/launch.js';
+import type { EngineLaunch } from '../../../farm/launch.js';
 
 export const SYSTEM_CHROMIUM = '/usr/lib/chromium/chromium';
 
@@ -33,7 +33,7 @@ function bundledChromium(): Promise<string | undefined> {
 }
 
 /** The executable to launch; throws when `--chromium-build=bundled` asks for a build that is not installed. */
-export async function chromiumExecutable(options: LaunchOptions): Promise<string> {
+export async function chromiumExecutable(options: EngineLaunch): Promise<string> {
   if (options.paths.chromium) return options.paths.chromium;
   if (options.browsers === 'system') return SYSTEM_CHROMIUM;
   const found = await bundledChromium();

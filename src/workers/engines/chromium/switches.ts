@@ -1,7 +1,7 @@
 // Chromium's launch switches, by concern (Playwright keeps a chromiumSwitches.ts the same way):
 // what playwright-core 1.60 passed, which made every Chromium dump before this adapter, then the
 // oracle's own.
-import type { LaunchOptions } from '../../../farm/launch.js';
+import type { EngineLaunch } from '../../../farm/launch.js';
 import type { ProfileName } from '../../../protocol/schema.js';
 
 /**
@@ -146,7 +146,7 @@ export function chromiumArgs({
   profile,
   locale,
   extra,
-}: Pick<LaunchOptions, 'proxyUrl' | 'profile' | 'locale' | 'extra'>): string[] {
+}: Pick<EngineLaunch, 'proxyUrl' | 'profile' | 'locale' | 'extra'>): string[] {
   return [
     ...PLAYWRIGHT_SWITCHES,
     ...ORACLE_SWITCHES,

@@ -1,5 +1,5 @@
 // Every pref a Firefox profile is created with, and the user.js text that carries them.
-import type { LaunchOptions } from '../../../farm/launch.js';
+import type { EngineLaunch } from '../../../farm/launch.js';
 import { networkPrefs } from './network-prefs.js';
 import type { Prefs } from './pref-map.js';
 import { PLAYWRIGHT_PREFS } from './playwright-prefs.js';
@@ -55,7 +55,7 @@ function languagePrefs(locale: string): Prefs {
 }
 
 /** Playwright's defaults, then the oracle's (fonts and language included), the launch profile's, the user's (`extra`) and network isolation's, which none may undo: later ones win. */
-export function firefoxPrefs(options: LaunchOptions): Prefs {
+export function firefoxPrefs(options: EngineLaunch): Prefs {
   return {
     ...PLAYWRIGHT_PREFS,
     ...ORACLE_PREFS,

@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LaunchOptions } from '../../../farm/launch.js';
+import type { EngineLaunch } from '../../../farm/launch.js';
 import { type BrowserProcess, startBrowser } from '../browser-process.js';
 import { browserEnv } from '../env.js';
 import { START_LIMIT_MS } from '../time-limits.js';
@@ -26,7 +26,7 @@ export interface FirefoxProcess extends BrowserProcess {
  * MOZ_CRASHREPORTER_SHUTDOWN: with it, one crashed content process takes the whole browser (and
  * the other pages' cases) down. The adapter notices a crashed page from BiDi events instead.
  */
-function firefoxEnv(options: LaunchOptions): Record<string, string> {
+function firefoxEnv(options: EngineLaunch): Record<string, string> {
   const env = browserEnv(options);
   env.MOZ_CRASHREPORTER = '1';
   env.MOZ_CRASHREPORTER_NO_REPORT = '1';
@@ -64,7 +64,7 @@ function killCrashHelper(browserPid: number): void {
 }
 
 /** Starts firefox-esr headless on a fresh profile; rejects with a one-line reason when it does not come up. */
-export async function startFirefox(options: LaunchOptions, executable = SYSTEM_FIREFOX): Promise<FirefoxProcess> {
+export async function startFirefox(options: EngineLaunch, executable = SYSTEM_FIREFOX): Promise<FirefoxProcess> {
   let profileDir = '';
   const firefox = await startBrowser({
     executable,

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import type { Executables } from '../../../protocol/launch-options.js';
 import { webkitExecutables } from './minibrowser.js';
 import pTimeout from 'p-timeout';
-import type { LaunchOptions } from '../../../farm/launch.js';
+import type { EngineLaunch } from '../../../farm/launch.js';
 import { startXvfb, type Display } from '../../../system/xvfb.js';
 import type { EngineBrowser, EnginePage, LaunchEngine } from '../../engine.js';
 import { WebKitPage } from './page.js';
@@ -47,7 +47,7 @@ class WebKitBrowser implements EngineBrowser {
   private closing = false;
 
   constructor(
-    private readonly options: LaunchOptions,
+    private readonly options: EngineLaunch,
     first: WebKitSession,
     private readonly display: Display | undefined,
   ) {

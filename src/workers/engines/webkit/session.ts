@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout from 'p-timeout';
-import type { LaunchOptions } from '../../../farm/launch.js';
+import type { EngineLaunch } from '../../../farm/launch.js';
 import { VIEWPORT } from '../../engine.js';
 import { ownedFolder } from '../../../system/scratch.js';
 import { killGroup } from '../browser-process.js';
@@ -29,7 +29,7 @@ export class WebKitSession {
     this.closed = new Promise((resolve) => driver.once('exit', () => resolve()));
   }
 
-  static async start(options: LaunchOptions): Promise<WebKitSession> {
+  static async start(options: EngineLaunch): Promise<WebKitSession> {
     const port = await freePort();
     const home = ownedFolder('webkit');
     const env = {
