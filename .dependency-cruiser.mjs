@@ -25,9 +25,9 @@ export default {
     },
     {
       name: 'shared-leaves-import-only-protocol',
-      comment: 'src/page, src/system, src/farm and src/fonts are shared leaves: they import only src/protocol.',
+      comment: 'src/page, src/system, src/worker-contract and src/fonts are shared leaves: they import only src/protocol.',
       severity: 'error',
-      from: { path: '^src/(page|system|farm|fonts)/' },
+      from: { path: '^src/(page|system|worker-contract|fonts)/' },
       to: { ...ours, pathNot: ['^src/protocol/', '^src/$1/'] },
     },
     {
@@ -38,15 +38,15 @@ export default {
       to: { path: '^src/(coordinator|api|campaign|reduce|report|queue|tools)/' },
     },
     {
-      name: 'coordinator-through-farm',
-      comment: 'src/coordinator reaches the workers only through src/farm, and never imports what is built on it.',
+      name: 'coordinator-through-worker-contract',
+      comment: 'src/coordinator reaches the workers only through src/worker-contract, and never imports what is built on it.',
       severity: 'error',
       from: { path: '^src/coordinator/' },
       to: { path: '^src/(workers|api|campaign|reduce|report|queue|tools)/' },
     },
     {
       name: 'tools-above-coordinator',
-      comment: 'Only the coordinator talks to the workers (through src/farm).',
+      comment: 'Only the coordinator talks to the workers (through src/worker-contract).',
       severity: 'error',
       from: { path: '^src/(api|campaign|reduce|report|tools)/' },
       to: { path: '^src/workers/' },
@@ -57,7 +57,7 @@ export default {
         'src/queue reaches the engines only through an oracle (a stdio oracle it starts, or OracleService), never the worker threads or their contract.',
       severity: 'error',
       from: { path: '^src/queue/' },
-      to: { path: '^src/(workers|farm)/' },
+      to: { path: '^src/(workers|worker-contract)/' },
     },
     {
       name: 'cli-on-top',

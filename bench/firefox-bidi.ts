@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { firefox } from 'playwright-core';
-import type { EngineLaunch } from '../src/farm/launch.js';
+import type { EngineLaunch } from '../src/worker-contract/launch.js';
 import { PROGRAMS } from '../src/page/sources.js';
 import type { WalkOptions } from '../src/page/walk.js';
 import { dumpJson } from '../src/protocol/dump.js';

@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { EngineName } from '../protocol/schema.js';
-import type { DocumentCopy, ServedDocument } from '../farm/tasks.js';
+import type { DocumentCopy, ServedDocument } from '../worker-contract/tasks.js';
 import type { DocumentKind } from '../protocol/ops.js';
 import { caseDocument } from './case-documents.js';
 import type { EgressLog } from './egress-log.js';

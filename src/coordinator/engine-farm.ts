@@ -7,8 +7,8 @@ import { Piscina } from 'piscina';
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import type { Executables } from '../protocol/launch-options.js';
 import { unpackResult } from '../protocol/wire.js';
-import type { EngineLaunch } from '../farm/launch.js';
-import { CONTROL_CHANNEL, type ControlMessage, type DumpLimits, type WorkerConfig, type WorkerTask } from '../farm/tasks.js';
+import type { EngineLaunch } from '../worker-contract/launch.js';
+import { CONTROL_CHANNEL, type ControlMessage, type DumpLimits, type WorkerConfig, type WorkerTask } from '../worker-contract/tasks.js';
 import { CASE_WORKER } from '../system/paths.js';
 import { log } from '../system/log.js';
 

@@ -4,7 +4,7 @@
 import { errorWireText, ENGINE_NOT_LAUNCHED, OracleError } from '../protocol/errors.js';
 import { OPS, type Answer, type Descriptor, type AnswerFields, type CaseOp, type RequestOf } from '../protocol/ops.js';
 import type { EngineName, ProfileName } from '../protocol/schema.js';
-import type { CaseTask, WorkerTask } from '../farm/tasks.js';
+import type { CaseTask, WorkerTask } from '../worker-contract/tasks.js';
 import type { CaseServer } from './case-server.js';
 import type { EngineFarm } from './engine-farm.js';
 

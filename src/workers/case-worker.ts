@@ -3,8 +3,8 @@
 // then lives as long as the worker.
 import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { CaseTask, ControlMessage, WorkerConfig, WorkerTask } from '../farm/tasks.js';
-import { CONTROL_CHANNEL } from '../farm/tasks.js';
+import type { CaseTask, ControlMessage, WorkerConfig, WorkerTask } from '../worker-contract/tasks.js';
+import { CONTROL_CHANNEL } from '../worker-contract/tasks.js';
 import { errorWireText, firstLine } from '../protocol/errors.js';
 import type { CaseOp } from '../protocol/ops.js';
 import type { EngineName } from '../protocol/schema.js';

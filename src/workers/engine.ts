@@ -3,7 +3,7 @@
 // PageDelegate, for three engines driven three ways).
 import type { EngineName } from '../protocol/schema.js';
 import type { Executables } from '../protocol/launch-options.js';
-import type { EngineLaunch } from '../farm/launch.js';
+import type { EngineLaunch } from '../worker-contract/launch.js';
 import type { ProgramName } from '../page/sources.js';
 import type { Emulate, EmulationFeature, FeatureOutcome } from '../protocol/emulation-schema.js';
 

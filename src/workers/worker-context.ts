@@ -1,5 +1,5 @@
 // What every task runner in a worker has at hand: the engines it runs, and the run's settings.
-import type { DumpLimits, WorkerConfig } from '../farm/tasks.js';
+import type { DumpLimits, WorkerConfig } from '../worker-contract/tasks.js';
 import type { EngineName } from '../protocol/schema.js';
 import { STYLE_PROPERTIES } from '../protocol/schema.js';
 import type { WalkOptions } from '../page/walk.js';

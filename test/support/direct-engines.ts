@@ -6,7 +6,7 @@ import { CaseServer } from '../../src/coordinator/case-server.js';
 import { EgressLog } from '../../src/coordinator/egress-log.js';
 import { dumpLimits } from '../../src/coordinator/oracle-service.js';
 import { defaultOptions } from '../../src/api/oracle.js';
-import type { EngineLaunch } from '../../src/farm/launch.js';
+import type { EngineLaunch } from '../../src/worker-contract/launch.js';
 import { FONT_SETS } from '../../src/fonts/font-sets.js';
 import { cLocaleName, localeCacheDir } from '../../src/system/locales.js';
 import { decodeBatchText, decodeWalk, decodeWalkText, type RawWalk } from '../../src/protocol/page-output.js';

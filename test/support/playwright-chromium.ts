@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import type { EngineLaunch } from '../../src/farm/launch.js';
+import type { EngineLaunch } from '../../src/worker-contract/launch.js';
 import { browserEnv } from '../../src/workers/engines/env.js';
 import { chromiumExecutable } from '../../src/workers/engines/chromium/executable.js';
 import { transportSwitches } from '../../src/workers/engines/chromium/process.js';

@@ -5,7 +5,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import type { EngineLaunch } from '../../src/farm/launch.js';
+import type { EngineLaunch } from '../../src/worker-contract/launch.js';
 import { OracleError } from '../../src/protocol/errors.js';
 import type { RawWalk } from '../../src/protocol/page-output.js';
 import { BrowserSupervisor } from '../../src/workers/host/browser-supervisor.js';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FONT_SETS } from '../../src/fonts/font-sets.js';
-import type { EngineLaunch } from '../../src/farm/launch.js';
+import type { EngineLaunch } from '../../src/worker-contract/launch.js';
 import { firefoxPrefs } from '../../src/workers/engines/firefox/prefs.js';
 
 const launch: EngineLaunch = {

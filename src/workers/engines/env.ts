@@ -1,5 +1,5 @@
 // The environment every browser the oracle starts runs in.
-import type { EngineLaunch } from '../../farm/launch.js';
+import type { EngineLaunch } from '../../worker-contract/launch.js';
 import { ownedEnv } from '../../system/processes.js';
 
 /**

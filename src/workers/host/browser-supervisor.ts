@@ -1,7 +1,7 @@
 // One engine's browser inside one worker, for the worker's life: launched once, relaunched with
 // backoff whenever its process goes away, and counted in generations so a failed call can tell
 // whether the browser died under it.
-import type { EngineLaunch } from '../../farm/launch.js';
+import type { EngineLaunch } from '../../worker-contract/launch.js';
 import type { Executables } from '../../protocol/launch-options.js';
 import type { EngineName } from '../../protocol/schema.js';
 import type { EmulationFeature } from '../../protocol/emulation-schema.js';

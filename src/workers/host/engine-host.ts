@@ -2,7 +2,7 @@
 // work (EngineQueue), the fast path (FastPath) and the rules a case runs by (CaseRunner). Each
 // page is a lane that takes the next batch from the queue as soon as it is free, so engines run
 // independently of each other and a lone case waits for nothing but a page.
-import type { EngineLaunch } from '../../farm/launch.js';
+import type { EngineLaunch } from '../../worker-contract/launch.js';
 import type { Executables } from '../../protocol/launch-options.js';
 import { OracleError } from '../../protocol/errors.js';
 import type { EngineName } from '../../protocol/schema.js';

@@ -3,7 +3,7 @@
 // own document on a page of its own, which is retired afterwards so nothing the case started
 // reaches a later one. What a document job does on its page is its op's (src/workers/tasks/); how
 // its failures are judged is the case runner's.
-import type { ServedDocument } from '../../farm/tasks.js';
+import type { ServedDocument } from '../../worker-contract/tasks.js';
 import type { RawWalk } from '../../protocol/page-output.js';
 import type { CaseCheck } from '../../page/programs.js';
 import type { WalkOptions } from '../../page/walk.js';

@@ -1,7 +1,7 @@
 // A geometry case (no op): each engine's walk, the fast path for a script-free case and the case's
 // own document for any other, each walk checked and serialized in the contract's key order; with
 // `relayout`, each engine's walk also held to its walk after a fresh layout (the relayout check).
-import type { CaseTask } from '../../farm/tasks.js';
+import type { CaseTask } from '../../worker-contract/tasks.js';
 import { columnarFromRaw } from '../../comparator/columnar.js';
 import { checkRelayout } from '../../comparator/relayout.js';
 import { dumpJson } from '../../protocol/dump.js';

@@ -1,6 +1,6 @@
 // What an op's worker task is, and the loop every task runs its case in: on each requested engine
 // at once, each engine's failure its own.
-import type { CaseTask } from '../../farm/tasks.js';
+import type { CaseTask } from '../../worker-contract/tasks.js';
 import { ENGINE_NOT_LAUNCHED, errorWireText } from '../../protocol/errors.js';
 import type { AnswerFields, CaseOp } from '../../protocol/ops.js';
 import type { EngineName } from '../../protocol/schema.js';

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import type { EngineLaunch } from '../../../farm/launch.js';
+import type { EngineLaunch } from '../../../worker-contract/launch.js';
 
 export const SYSTEM_CHROMIUM = '/usr/lib/chromium/chromium';
 

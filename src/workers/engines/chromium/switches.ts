@@ -1,7 +1,7 @@
 // Chromium's launch switches, by concern (Playwright keeps a chromiumSwitches.ts the same way):
 // what playwright-core 1.60 passed, which made every Chromium dump before this adapter, then the
 // oracle's own.
-import type { EngineLaunch } from '../../../farm/launch.js';
+import type { EngineLaunch } from '../../../worker-contract/launch.js';
 import type { ProfileName } from '../../../protocol/schema.js';
 
 /**

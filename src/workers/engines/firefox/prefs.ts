@@ -1,5 +1,5 @@
 // Every pref a Firefox profile is created with, and the user.js text that carries them.
-import type { EngineLaunch } from '../../../farm/launch.js';
+import type { EngineLaunch } from '../../../worker-contract/launch.js';
 import { networkPrefs } from './network-prefs.js';
 import type { Prefs } from './pref-map.js';
 import { PLAYWRIGHT_PREFS } from './playwright-prefs.js';

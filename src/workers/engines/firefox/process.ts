@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EngineLaunch } from '../../../farm/launch.js';
+import type { EngineLaunch } from '../../../worker-contract/launch.js';
 import { type BrowserProcess, startBrowser } from '../browser-process.js';
 import { browserEnv } from '../env.js';
 import { START_LIMIT_MS } from '../time-limits.js';

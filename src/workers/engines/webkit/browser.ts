@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import type { Executables } from '../../../protocol/launch-options.js';
 import { webkitExecutables } from './minibrowser.js';
 import pTimeout from 'p-timeout';
-import type { EngineLaunch } from '../../../farm/launch.js';
+import type { EngineLaunch } from '../../../worker-contract/launch.js';
 import { startXvfb, type Display } from '../../../system/xvfb.js';
 import type { EngineBrowser, EnginePage, LaunchEngine } from '../../engine.js';
 import { WebKitPage } from './page.js';

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout from 'p-timeout';
-import type { EngineLaunch } from '../../../farm/launch.js';
+import type { EngineLaunch } from '../../../worker-contract/launch.js';
 import { VIEWPORT } from '../../engine.js';
 import { ownedFolder } from '../../../system/scratch.js';
 import { killGroup } from '../browser-process.js';
