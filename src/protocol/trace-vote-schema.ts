@@ -3,7 +3,7 @@
 // published schema says exactly what a client gets.
 import { Type, type Static } from '@sinclair/typebox';
 import { EngineNameSchema, literalUnion, strict } from './common.js';
-import { ClusterVerdictSchema, EngineStatusesSchema, PerPair } from './vote-schema.js';
+import { clusterVoteSchema, PerPair } from './vote-schema.js';
 
 /** How two traces can differ, the whole trace's failures first. */
 export const TRACE_FAILURE_KINDS = ['count_mismatch', 'timed_out', 'secure_context', 'missing', 'record', 'value', 'buffer'] as const;
@@ -85,15 +85,9 @@ const RecordVoteSchema = Type.Object(
   strict,
 );
 
-export const TraceVoteResultSchema = Type.Object(
-  {
-    verdict: ClusterVerdictSchema,
-    outlier: Type.Union([EngineNameSchema, Type.Null()]),
-    majority: Type.Array(EngineNameSchema, { description: 'The agreeing engines, sorted; empty for split and insufficient.' }),
-    engines: EngineStatusesSchema,
-    pairs: PerPair(TraceCompareResultSchema, 'Each pair of usable engines, compared record by record (or by label).'),
-    records: Type.Array(RecordVoteSchema, { description: 'Every record that fails in some pair, in record order.' }),
-  },
-  { ...strict, description: 'See docs/protocol.md, "The trace vote".' },
+export const TraceVoteResultSchema = clusterVoteSchema(
+  PerPair(TraceCompareResultSchema, 'Each pair of usable engines, compared record by record (or by label).'),
+  { records: Type.Array(RecordVoteSchema, { description: 'Every record that fails in some pair, in record order.' }) },
+  'See docs/protocol.md, "The trace vote".',
 );
 export type TraceVoteResult = Static<typeof TraceVoteResultSchema>;

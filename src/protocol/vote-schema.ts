@@ -84,15 +84,24 @@ const NodeVoteSchema = Type.Object(
 );
 export type NodeVote = Static<typeof NodeVoteSchema>;
 
-export const VoteResultSchema = Type.Object(
-  {
-    verdict: ClusterVerdictSchema,
-    outlier: Type.Union([EngineNameSchema, Type.Null()]),
-    majority: Type.Array(EngineNameSchema, { description: 'The agreeing engines, sorted; empty for split and insufficient.' }),
-    engines: EngineStatusesSchema,
-    pairs: PerPair(PairResultSchema, 'Each pair of usable engines: its compare verdict and delta summary.'),
-    nodes: Type.Array(NodeVoteSchema, { description: 'Every node that fails in some pair, in node order.' }),
-  },
-  { ...strict, description: 'See docs/protocol.md, "Vote".' },
+/** A three-way vote's result: verdict, outlier, majority, each engine's status, the pairs, then the rows (nodes, records) that fail in some pair. */
+export function clusterVoteSchema<P extends TSchema, R extends Record<string, TSchema>>(pairs: P, rows: R, description: string) {
+  return Type.Object(
+    {
+      verdict: ClusterVerdictSchema,
+      outlier: Type.Union([EngineNameSchema, Type.Null()]),
+      majority: Type.Array(EngineNameSchema, { description: 'The agreeing engines, sorted; empty for split and insufficient.' }),
+      engines: EngineStatusesSchema,
+      pairs,
+      ...rows,
+    },
+    { ...strict, description },
+  );
+}
+
+export const VoteResultSchema = clusterVoteSchema(
+  PerPair(PairResultSchema, 'Each pair of usable engines: its compare verdict and delta summary.'),
+  { nodes: Type.Array(NodeVoteSchema, { description: 'Every node that fails in some pair, in node order.' }) },
+  'See docs/protocol.md, "Vote".',
 );
 export type VoteResult = Static<typeof VoteResultSchema>;
