@@ -86,8 +86,8 @@ export function checkRequest(value: unknown): Parsed {
   if (id === null) {
     return fail(null, 'invalid_request', `field "id": ${Object.hasOwn(record, 'id') ? 'must be a string' : 'is required'}`);
   }
-  const unusable = idProblem(id);
-  if (unusable) return fail(null, 'invalid_request', `field "id": ${unusable}`);
+  const unusable = refusedId(id);
+  if (unusable) return unusable;
   const named = Object.hasOwn(record, 'op') ? record.op : undefined;
   const op = named === undefined ? UNNAMED_OP : isOp(named) && namesItsOp(named) ? named : undefined;
   if (op === undefined) {
@@ -102,6 +102,9 @@ export function checkRequest(value: unknown): Parsed {
 
 /** Validate `value` as a request of `op` (a library call's, which knows its op); `id` names it in a refusal. */
 export function checkRequestOf<K extends OpName>(op: K, value: unknown, id: string | null): Valid<K> | Extract<Parsed, { ok: false }> {
+  // A library call's id has not been checked yet (a line's was, before its op).
+  const unusable = id === null ? undefined : refusedId(id);
+  if (unusable) return unusable;
   const checker = checkers.get(op)!;
   if (!checker.Check(value)) return fail(id, 'invalid_request', describeValueError(checker.Errors(value).First()!));
   return { ok: true, op, request: value as RequestOf<K> } as Valid<K>;
@@ -115,6 +118,12 @@ export function checkLaunchOptions(value: unknown, source: string): LaunchOption
   if (launchOptionsCheck.Check(value)) return value;
   const first = launchOptionsCheck.Errors(value).First()!;
   throw new ConfigError(`${source}: ${first.path ? describeValueError(first) : 'must be a JSON object'}`);
+}
+
+/** The refusal of an id that cannot come back unchanged; it is not echoed (UTF-8 cannot carry it). */
+function refusedId(id: string): Extract<Parsed, { ok: false }> | undefined {
+  const unusable = idProblem(id);
+  return unusable ? fail(null, 'invalid_request', `field "id": ${unusable}`) : undefined;
 }
 
 function fail(id: string | null, code: 'invalid_json' | 'invalid_request', message: string): Extract<Parsed, { ok: false }> {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkRequest, parseRequestLine } from '../../src/protocol/validate.js';
+import { checkRequest, checkRequestOf, parseRequestLine } from '../../src/protocol/validate.js';
 import { openCorpus, type CorpusItem } from '../../src/campaign/corpus/corpus.js';
 import { invalidRecord } from '../../src/campaign/loop/case-record.js';
 import { Journal } from '../../src/campaign/journal/journal.js';
@@ -29,10 +29,18 @@ const wellFormed = (text: string) => Buffer.from(text, 'utf8').toString('utf8') 
 /** Ids that are well-formed however odd: each survives. */
 const ODD = ['😀', 'x\u0000y', '\uffff\u2028\u2029', 'a\\b"c', ' ', 'é\u0301'];
 
-test('an id with a lone surrogate is refused, by line and by value, naming the field and where', () => {
+test('an id with a lone surrogate is refused, by line, by value and by a library call, naming the field and where', () => {
   for (const [escaped, where] of LONE) {
     const line = `{"id":"${escaped}","html":"<p>x</p>"}`;
-    for (const parsed of [parseRequestLine(line), parseRequestLine(Buffer.from(line)), checkRequest(JSON.parse(line))]) {
+    const value = JSON.parse(line) as { id: string };
+    // A library call's request is checked as its method's op, with no line before it.
+    const ways = [
+      parseRequestLine(line),
+      parseRequestLine(Buffer.from(line)),
+      checkRequest(value),
+      checkRequestOf('geometry', value, value.id),
+    ];
+    for (const parsed of ways) {
       assert.equal(parsed.ok, false, escaped);
       if (parsed.ok) continue;
       // The id cannot be echoed: it is not one.
