@@ -220,6 +220,8 @@ type Answer = { ok: true; value: unknown } | { ok: false; outcome: SourceOutcome
 /** A line written and not yet answered. */
 interface Waiting {
   id: string;
+  /** How long it may take once it is the oldest. */
+  timeoutMs: number;
   settle: (answer: Answer) => void;
 }
 
@@ -234,7 +236,6 @@ class Child {
   private readonly waiting: Waiting[] = [];
   /** The oldest case's deadline. */
   private deadline: NodeJS.Timeout | undefined;
-  private timeoutMs = 0;
 
   constructor(
     argv: string[],
@@ -273,8 +274,7 @@ class Child {
   ask(id: string, line: string, timeoutMs: number): Promise<Answer> {
     // Gone before the line was written: the case is the replacement's.
     if (!this.alive) return Promise.resolve({ ok: false, outcome: undefined });
-    this.timeoutMs = timeoutMs;
-    const answered = new Promise<Answer>((settle) => this.waiting.push({ id, settle }));
+    const answered = new Promise<Answer>((settle) => this.waiting.push({ id, timeoutMs, settle }));
     if (this.waiting.length === 1) this.startDeadline();
     this.process.stdin!.write(`${line}\n`);
     return answered;
@@ -282,11 +282,12 @@ class Child {
 
   private startDeadline(): void {
     clearTimeout(this.deadline);
-    this.deadline = this.waiting.length
+    const oldest = this.waiting[0];
+    this.deadline = oldest
       ? setTimeout(() => {
-          this.fail('candidate_timeout', `no answer within ${this.timeoutMs} ms; the candidate was killed`);
+          this.fail('candidate_timeout', `no answer within ${oldest.timeoutMs} ms; the candidate was killed`);
           this.kill();
-        }, this.timeoutMs)
+        }, oldest.timeoutMs)
       : undefined;
   }
 
