@@ -45,7 +45,7 @@ export const TraceRequestSchema = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: TRACE_TIMEOUT.maxMs,
-        description: `Milliseconds after the recorder is installed at which a trace that did not call trace.done() ends, timed out (default ${TRACE_TIMEOUT.defaultMs}).`,
+        description: `Milliseconds after its script is handed to the loaded page at which a trace that did not call trace.done() ends, timed out (default ${TRACE_TIMEOUT.defaultMs}).`,
       }),
     ),
     files: Type.Optional(

@@ -235,6 +235,23 @@ describe('completion', () => {
     for (const t of Object.values(soon.traces) as Line[]) assert.equal(t.timed_out, true);
   });
 
+  test("the completion clock starts with the script: a page slower to load than timeout_ms takes none of the trace's time", async () => {
+    // The page busies itself for 2 s as it loads, past a 1 s timeout_ms: a clock started at the
+    // recorder's install would end the trace before its script ran, whatever the machine's speed.
+    const slow = await oracle.request({
+      id: `trace-${seq++}`,
+      op: 'trace',
+      timeout_ms: 1000,
+      html: '<script>const t=Date.now();while(Date.now()-t<2000);</script>',
+      script: "trace.value('ran', 1); trace.done();",
+    });
+    assert.equal(slow.errors, undefined, JSON.stringify(slow.errors));
+    for (const t of Object.values(slow.traces) as Line[]) {
+      assert.equal(t.timed_out, false, t.engine);
+      assert.deepEqual(t.records, [{ seq: 0, kind: 'value', label: 'ran', value: 1 }], t.engine);
+    }
+  });
+
   test('a script that throws synchronously is recorded, not fatal', async () => {
     const traces = await trace("trace.value('before', 1); setTimeout(() => trace.done(), 0); undefinedFunction();");
     for (const t of Object.values(traces)) assert.equal(t.timed_out, false);
