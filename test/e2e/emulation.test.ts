@@ -204,11 +204,12 @@ describe('under the devices profile', () => {
 
   test('after an emulated trace, the next plain trace on the worker sees no sensor, authenticator or peripheral', async () => {
     // What a case can see of each: a sensor's first reading, whether a user-verifying authenticator is there, the adapter.
+    // The trace ends once all three have settled (each is recorded first), not after a fixed wait that a slow machine could outrun.
     const look =
-      "trace.settle('sensor', new Promise((resolve) => { const s = new Accelerometer(); s.onreading = () => { resolve(s.x); s.stop(); }; s.onerror = (e) => resolve(e.error.name); s.start(); }));" +
-      " trace.settle('authenticator', PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable());" +
-      " trace.settle('adapter', navigator.bluetooth.getAvailability());" +
-      ' setTimeout(() => trace.done(), 2000);';
+      "const looks = [['sensor', () => new Promise((resolve) => { const s = new Accelerometer(); s.onreading = () => { resolve(s.x); s.stop(); }; s.onerror = (e) => resolve(e.error.name); s.start(); })]," +
+      " ['authenticator', () => PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable()]," +
+      " ['adapter', () => navigator.bluetooth.getAvailability()]].map(([label, look]) => { const p = look(); trace.settle(label, p); return p; });" +
+      ' Promise.allSettled(looks).then(() => trace.done());';
     const emulated = await trace(oracle, look, {
       sensors: { accelerometer: { reading: { xyz: { x: 1, y: 2, z: 3 } } } },
       authenticator: AUTHENTICATOR,

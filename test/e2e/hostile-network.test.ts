@@ -10,7 +10,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { OracleProcess } from '../support/oracle-process.js';
+import { type Line, OracleProcess } from '../support/oracle-process.js';
 
 /** A TCP listener that counts connections. */
 async function listener(host: string): Promise<{ server: Server; port: number; connections: () => number }> {
@@ -30,9 +30,13 @@ function loopbackAttempts(port: number): { html: string; script: string } {
   );
   return {
     html: `<!doctype html>${targets.map((t) => `<img src="${t}"><link rel=stylesheet href="${t}">`).join('')}`,
+    // The trace ends once every fetch has settled (so each was answered, by the proxy or by the
+    // namespace's empty loopback) and every WebSocket has closed or failed: a fixed wait would count on
+    // a loaded machine having sent them all by then.
     script:
-      `for (const t of ${JSON.stringify(targets)}) { fetch(t, {mode:'no-cors'}).catch(()=>{}); try { new WebSocket(t.replace('http','ws')) } catch (e) {} }` +
-      'setTimeout(()=>trace.done(),1500)',
+      `const tried = ${JSON.stringify(targets)}.flatMap((t) => [fetch(t, {mode:'no-cors'}).catch(()=>{}),` +
+      ` new Promise((settle) => { try { const s = new WebSocket(t.replace('http','ws')); s.onclose = settle; s.onerror = settle; } catch (e) { settle(); } })]);` +
+      ' Promise.all(tried).then(()=>trace.done())',
   };
 }
 
@@ -45,6 +49,8 @@ async function expectUnreached(oracle: OracleProcess, port: number, connections:
   ]) {
     const answer = await oracle.request(request);
     assert.equal(answer.errors, undefined, JSON.stringify(answer.errors));
+    for (const [engine, trace] of Object.entries<Line>(answer.traces ?? {}))
+      assert.equal(trace.timed_out, false, `${tag} ${engine}: every attempt settled`);
   }
   assert.equal(connections(), 0, `${tag}: a case reached the test's loopback listener`);
 }

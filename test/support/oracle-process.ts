@@ -86,6 +86,36 @@ export class OracleProcess {
     });
   }
 
+  /**
+   * Resolves once stderr matches `pattern`, as it arrives; rejects, with stderr, if the oracle exits
+   * first or `withinMs` passes. For what the oracle logs on its own time (a refused request a page
+   * sent without waiting for it): a look at stderr the moment an answer arrives would race it.
+   */
+  saidOnStderr(pattern: RegExp, withinMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stderr = this.child.stderr;
+      const settle = (error?: Error) => {
+        stderr.off('data', check);
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+      const check = () => {
+        if (pattern.test(this.stderr)) settle();
+      };
+      const timer = setTimeout(
+        () => settle(new Error(`not said on stderr within ${withinMs} ms: ${pattern}\n${this.stderr.slice(-3000)}`)),
+        withinMs,
+      );
+      stderr.on('data', check);
+      check();
+      void this.closed.then(() => {
+        if (pattern.test(this.stderr)) settle();
+        else settle(new Error(`the oracle exited before saying ${pattern} on stderr:\n${this.stderr.slice(-3000)}`));
+      });
+    });
+  }
+
   async ready(): Promise<Line> {
     return this.request({ id: '__ready', op: 'ping' });
   }
