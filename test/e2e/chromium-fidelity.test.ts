@@ -1,10 +1,12 @@
 // Fidelity of the CDP adapter: its Chromium dumps are byte for byte those of the playwright-core
 // adapter it replaced, on the bench's layout corpus. The other side is the same Chromium with the
-// same command line, driven as the old adapter drove it: a new context per page at 800×600 and
-// scale 1, goto until load, then the walk in an isolated world over a CDP session.
+// same command line, driven as the old adapter drove it: one context with one page at 800×600 and
+// scale 1 and a CDP session on it, kept for case after case (the old adapter reused its pages
+// too); goto until load, then the walk in a new isolated world. Each case goes to both browsers at
+// once: they are separate processes, and each side still takes its cases one after another.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { CaseServer } from '../../src/coordinator/case-server.js';
 import { EgressLog } from '../../src/coordinator/egress-log.js';
 import { PROGRAMS } from '../../src/page/sources.js';
@@ -18,11 +20,16 @@ import { launchPlaywrightChromium } from '../support/playwright-chromium.js';
 let adapter: DirectEngines;
 let server: CaseServer;
 let browser: Browser;
+let page: Page;
+let cdp: CDPSession;
 
 before(async () => {
   adapter = await DirectEngines.open(['chromium'], false);
   server = await CaseServer.start(new EgressLog(), WALK.maxBytes);
   browser = await launchPlaywrightChromium(launchOptions(server.proxyUrl));
+  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, acceptDownloads: false });
+  page = await context.newPage();
+  cdp = await context.newCDPSession(page);
 });
 
 after(async () => {
@@ -34,12 +41,9 @@ after(async () => {
 /** `html` walked as the playwright-core adapter walked a case. */
 async function playwrightWalk(id: string, html: string): Promise<RawWalk> {
   const published = server.publish(id, 'document', { html }, ['chromium'], new Set());
-  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1, acceptDownloads: false });
   try {
     const { url, nonce } = published.documents.chromium!;
-    const page = await context.newPage();
     await page.goto(url, { waitUntil: 'load' });
-    const cdp = await context.newCDPSession(page);
     const { frameTree } = await cdp.send('Page.getFrameTree');
     const { executionContextId } = await cdp.send('Page.createIsolatedWorld', {
       frameId: frameTree.frame.id,
@@ -59,7 +63,6 @@ async function playwrightWalk(id: string, html: string): Promise<RawWalk> {
     return answer.walk;
   } finally {
     published.release();
-    await context.close();
   }
 }
 
@@ -71,9 +74,9 @@ test("every layout corpus case: the CDP adapter's dump is the Playwright adapter
   const cases = layoutCorpus();
   const differing: string[] = [];
   for (const { id, html } of cases) {
-    const ours = dumpJson('chromium', browser.version(), await adapter.loadAndWalk('chromium', id, html));
-    const theirs = dumpJson('chromium', browser.version(), await playwrightWalk(id, html));
-    if (String(ours) !== String(theirs)) differing.push(id);
+    const [ours, theirs] = await Promise.all([adapter.loadAndWalk('chromium', id, html), playwrightWalk(id, html)]);
+    if (String(dumpJson('chromium', browser.version(), ours)) !== String(dumpJson('chromium', browser.version(), theirs)))
+      differing.push(id);
   }
   assert.deepEqual(differing, [], `${cases.length - differing.length}/${cases.length} identical`);
 });
