@@ -2,7 +2,7 @@
 // means; everything it cannot express exactly is unsupported, never dropped. The binding turns
 // some values into others without a word (intrinsic sizes into auto, a fit-content() track into
 // an empty track list), so those are refused here before they reach it.
-import { isDeepStrictEqual } from 'node:util';
+import equal from 'fast-deep-equal';
 import {
   AlignContent,
   AlignItems,
@@ -217,13 +217,19 @@ function readDefaults(): Record<string, unknown> {
   return values;
 }
 
-/** The Style with `props` set, leaving Taffy's defaults where they already are what the page means. */
+/**
+ * The Style with `props` set, leaving Taffy's defaults where they already are what the page means.
+ * (fast-deep-equal: node's isDeepStrictEqual, with its prototype and key checks, was a quarter of
+ * the layout stage; the values here are plain numbers, strings, objects and arrays.)
+ */
 function toStyle(props: Props): Style {
   const style = new Style();
   const write = style as unknown as Record<string, unknown>;
   const initial = taffyDefaults();
-  for (const [key, value] of Object.entries(props))
-    if (!Object.hasOwn(initial, key) || !isDeepStrictEqual(value, initial[key])) write[key] = value;
+  for (const key in props) {
+    const value = props[key as keyof Props];
+    if (!Object.hasOwn(initial, key) || !equal(value, initial[key])) write[key] = value;
+  }
   return style;
 }
 
