@@ -5,8 +5,10 @@
 // through the adapter (src/candidates/engine.ts), its answer line, and the oracle's side of that
 // answer — the line parsed, checked against the candidate schema, and judged against three
 // browser dumps (the candidate's own dump under each browser's name, so every comparison runs
-// whole). The first round warms up and is not counted; the figures are ms per case, the mean of
-// the other rounds, in CPU time (process.cpuUsage around each stage). The load average is printed beside them.
+// whole). A warm-up round runs other cases first (the next seed's), so that the caches hold what a
+// campaign's would after as many cases, not these cases themselves; then `rounds` rounds of the
+// seed's cases are counted. The figures are CPU ms per case (process.cpuUsage around each stage;
+// wall time on a shared machine is mostly other processes'). The load average is printed beside them.
 import { loadavg } from 'node:os';
 import { generateCases } from '../src/campaign/generator/generator.js';
 import { candidateRecord } from '../src/campaign/loop/candidate-record.js';
@@ -21,18 +23,19 @@ const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.s
 const flag = (name: string, fallback: number) => Number(option(name) ?? fallback);
 const cases = flag('cases', 1000);
 const seed = flag('seed', 3);
-const rounds = flag('rounds', 3);
+const rounds = flag('rounds', 2);
 const name = (option('engine') ?? 'taffy') as ReferenceCandidate;
 
 const engine = await referenceEngine(name);
-const requests = [
-  ...generateCases({ count: cases, seed, text: false, script: false, relayout: false, supports: engine.supports('square') }),
+const casesOf = (s: number) => [
+  ...generateCases({ count: cases, seed: s, text: false, script: false, relayout: false, supports: engine.supports('square') }),
 ];
+const warmUp = casesOf(seed + 1);
+const requests = casesOf(seed);
 
 const SIDE = ['answer line', 'read line', 'check', 'judge'] as const;
 type Row = (typeof STAGES)[number] | (typeof SIDE)[number];
 const totals = new Map<Row, number>();
-/** CPU ms, not wall: on a shared machine a stage's wall time is mostly other processes'. */
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
@@ -49,11 +52,10 @@ const stage: StageRunner = (s, run) => time(s, run);
 
 let dumps = 0;
 const load = loadavg().map((l) => l.toFixed(2));
-const cpuBefore = process.cpuUsage();
-for (let round = 0; round < rounds; round++) {
+for (let round = 0; round <= rounds; round++) {
   if (round === 1) totals.clear();
   dumps = 0;
-  for (const request of requests) {
+  for (const request of round === 0 ? warmUp : requests) {
     const answer = layOutCase(engine, { id: request.id, html: request.html }, 'square', stage);
     const line = time('answer line', () => JSON.stringify(answer));
     const value = time('read line', () => JSON.parse(line) as unknown);
@@ -65,20 +67,17 @@ for (let round = 0; round < rounds; round++) {
     time('judge', () => candidateRecord({ name: engine.name, version: engine.version }, outcome, outcomes));
   }
 }
-const cpu = process.cpuUsage(cpuBefore);
-const counted = Math.max(1, rounds - 1);
-const perCase = (row: Row) => (totals.get(row) ?? 0) / counted / requests.length;
+const perCase = (row: Row) => (totals.get(row) ?? 0) / rounds / requests.length;
 const adapter = STAGES.reduce((n, s) => n + perCase(s), 0);
 const side = SIDE.reduce((n, s) => n + perCase(s), 0);
 
 console.log(
-  `${name} candidate stages: ${requests.length} cases (seed ${seed}), ${dumps} dumps, ${counted} counted round(s) after a warm-up`,
+  `${name} candidate stages: ${requests.length} cases (seed ${seed}), ${dumps} dumps, ${rounds} round(s) after a warm-up on seed ${seed + 1}`,
 );
 console.log(`load average before: ${load.join(' ')}`);
 for (const row of [...STAGES, ...SIDE]) console.log(`  ${row.padEnd(12)} ${perCase(row).toFixed(3).padStart(7)} CPU ms/case`);
 console.log(`  adapter      ${adapter.toFixed(3).padStart(7)} ms/case (the stages above the answer line)`);
 console.log(`  line + judge ${side.toFixed(3).padStart(7)} ms/case`);
-console.log(`CPU: ${((cpu.user + cpu.system) / 1000 / rounds / requests.length).toFixed(3)} ms/case over all rounds`);
 console.log(
   `load average after: ${loadavg()
     .map((l) => l.toFixed(2))
