@@ -44,7 +44,8 @@ async function campaign(label: string, round: number, extra: string[]): Promise<
   const before = childrenCpuMs();
   const run = await runCli(['campaign', '--db', db, '--corpus', corpus, '--fonts=square', ...farmArgs, ...extra]);
   const cpu = childrenCpuMs() - before;
-  const done = /campaign: done: (\d+) case\(s\) recorded .*\(([\d.]+) cases\/s\)\n$/.exec(run.stderr);
+  // The closing line, wherever it is: the oracle may warn after it (processes it killed on closing).
+  const done = /campaign: done: (\d+) case\(s\) recorded .*\(([\d.]+) cases\/s\)$/m.exec(run.stderr);
   if (run.code !== 0 || !done || Number(done[1]) !== cases) throw new Error(`campaign failed (exit ${run.code}):\n${run.stderr}`);
   return { casesPerSecond: Number(done[2]), cpuMsPerCase: cpu / cases };
 }

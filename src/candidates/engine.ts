@@ -23,18 +23,35 @@ export interface LayoutEngine {
   layout(page: Page, fonts: Fonts): Map<Element, Placed>;
 }
 
+/** The stages of a case, in order. */
+export const STAGES = ['parse', 'cascade', 'style', 'boxes', 'layout', 'dump'] as const;
+type Stage = (typeof STAGES)[number];
+
+/** Runs one stage of a case; bench/candidate-stages.ts times each through it. */
+export type StageRunner = <T>(stage: Stage, run: () => T) => T;
+const untimed: StageRunner = (_stage, run) => run();
+
 /** One case through the engine: its answer line's value. */
-export function layOutCase(engine: LayoutEngine, request: CandidateCase, fontMode: FontMode): CandidateAnswer {
+export function layOutCase(
+  engine: LayoutEngine,
+  request: CandidateCase,
+  fontMode: FontMode,
+  stage: StageRunner = untimed,
+): CandidateAnswer {
   const { id } = request;
   try {
     if (request.script !== undefined) throw new Unsupported('script (a reference candidate runs no JavaScript)');
-    const document = parseDocument(request.html);
-    const cascaded = cascade(document, USER_AGENT_SHEET);
-    const styled = computeStyles(document, cascaded);
-    const html = buildBoxes(document.root, styled, { keepContents: engine.keepsContents });
-    const page = pageOf(document, html, styled.styles);
-    const boxes = engine.layout(page, { mode: fontMode, fontFaces: cascaded.fontFaces });
-    const dump = buildDump(engine.name, engine.version, document, styled.styles, { boxes, items: flexAndGridItems(html) });
+    const document = stage('parse', () => parseDocument(request.html));
+    const cascaded = stage('cascade', () => cascade(document, USER_AGENT_SHEET));
+    const styled = stage('style', () => computeStyles(document, cascaded));
+    const { html, page } = stage('boxes', () => {
+      const html = buildBoxes(document.root, styled, { keepContents: engine.keepsContents });
+      return { html, page: pageOf(document, html, styled.styles) };
+    });
+    const boxes = stage('layout', () => engine.layout(page, { mode: fontMode, fontFaces: cascaded.fontFaces }));
+    const dump = stage('dump', () =>
+      buildDump(engine.name, engine.version, document, styled.styles, { boxes, items: flexAndGridItems(html) }),
+    );
     return page.roots.length ? { id, dump, roots: [...page.roots] } : { id, dump };
   } catch (error) {
     if (error instanceof Unsupported) return { id, unsupported: error.message };

@@ -145,7 +145,7 @@ export class CandidateProcess implements DumpSource {
         return answer.outcome;
       }
       this.failures = 0;
-      return this.outcomeOf(answer.value);
+      return answerOutcome(answer.value, this.name);
     }
   }
 
@@ -186,27 +186,25 @@ export class CandidateProcess implements DumpSource {
     this.supports = ping.supports;
     return true;
   }
+}
 
-  private outcomeOf(value: unknown): SourceOutcome {
-    if (!checkAnswer.Check(value)) {
-      const kind = typeof value === 'object' && value !== null ? ANSWER_KINDS.find(([field]) => field in value) : undefined;
-      return failure(
-        'candidate_protocol',
-        `not a candidate answer: ${kind ? problem(kind[1], value) : 'it has none of dump, unsupported, error'}`,
-      );
-    }
-    if ('dump' in value) {
-      if (value.dump.engine !== this.name) {
-        return failure(
-          'candidate_protocol',
-          `its dump names engine ${JSON.stringify(value.dump.engine)}, its ping ${JSON.stringify(this.name)}`,
-        );
-      }
-      return { kind: 'dump', dump: value.dump, ...(value.roots ? { roots: value.roots } : {}) };
-    }
-    if ('unsupported' in value) return { kind: 'unsupported', what: value.unsupported };
-    return { kind: 'error', message: value.error };
+/** An answer line's value, checked against the candidate schema, as the outcome of a case of the candidate called `name`. */
+export function answerOutcome(value: unknown, name: string): SourceOutcome {
+  if (!checkAnswer.Check(value)) {
+    const kind = typeof value === 'object' && value !== null ? ANSWER_KINDS.find(([field]) => field in value) : undefined;
+    return failure(
+      'candidate_protocol',
+      `not a candidate answer: ${kind ? problem(kind[1], value) : 'it has none of dump, unsupported, error'}`,
+    );
   }
+  if ('dump' in value) {
+    if (value.dump.engine !== name) {
+      return failure('candidate_protocol', `its dump names engine ${JSON.stringify(value.dump.engine)}, its ping ${JSON.stringify(name)}`);
+    }
+    return { kind: 'dump', dump: value.dump, ...(value.roots ? { roots: value.roots } : {}) };
+  }
+  if ('unsupported' in value) return { kind: 'unsupported', what: value.unsupported };
+  return { kind: 'error', message: value.error };
 }
 
 function problem(check: { Errors: typeof checkAnswer.Errors }, value: unknown): string {

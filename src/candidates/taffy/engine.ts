@@ -40,56 +40,61 @@ export const taffy: LayoutEngine = {
   },
 };
 
+/** A node as built: its id, the box it lays out (none for a viewport), and its children, as Taffy holds them. */
+interface Built {
+  readonly id: bigint;
+  readonly box?: Box;
+  readonly children: readonly Built[];
+}
+
 function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed> {
   const styles = page.styles;
-  const nodes = new Map<Box, bigint>();
-  const node = (box: Box, context: Context): bigint => {
-    let id: bigint;
+  /** Whether any node is text: without one, layout needs no measure function, which Taffy calls back into JavaScript for every leaf. */
+  let measures = false;
+  const node = (box: Box, context: Context): Built => {
     if (box.text !== undefined) {
+      measures = true;
       const leaf = fresh((s) => {
         s.display = Display.Block;
         s.direction = box.style.direction === 'rtl' ? Direction.Rtl : Direction.Ltr;
       });
-      id = tree.newLeafWithContext(leaf, measureText(box, fonts));
+      const id = tree.newLeafWithContext(leaf, measureText(box, fonts));
       leaf.free();
-    } else {
-      const inBlock = BLOCK_CONTAINERS.has(box.style.display);
-      const children = box.children.map((c) => node(c, { inBlock, root: false, parent: box.element, styles }));
-      const style = taffyStyle(box, context);
-      id = tree.newWithChildren(style, children);
-      style.free();
+      return { id, box, children: [] };
     }
-    nodes.set(box, id);
+    const inBlock = BLOCK_CONTAINERS.has(box.style.display);
+    const children = box.children.map((c) => node(c, { inBlock, root: false, parent: box.element, styles }));
+    return { id: withChildren(taffyStyle(box, context), children), box, children };
+  };
+  /** A node of `style` (freed here: Taffy keeps its own copy) over `children`. */
+  const withChildren = (style: Style, children: readonly Built[]): bigint => {
+    const id = tree.newWithChildren(
+      style,
+      children.map((c) => c.id),
+    );
+    style.free();
     return id;
   };
-  const viewport = (children: bigint[]) => {
+  const viewport = (children: Built[]): Built => {
     const style = fresh((s) => {
       s.display = Display.FlowRoot;
       s.size = { width: VIEWPORT.width, height: VIEWPORT.height };
     });
-    const id = tree.newWithChildren(style, children);
-    style.free();
-    return id;
+    return { id: withChildren(style, children), children };
   };
 
   // In flow: html (a block formatting context, as the root always is) > body > its in-flow boxes.
   const body = page.body;
   const bodyStyle = taffyStyle(body, { inBlock: true, root: false, parent: page.html.element, styles });
-  const bodyNode = tree.newWithChildren(
-    bodyStyle,
-    page.inFlow.map((b) => node(b, { inBlock: true, root: false, parent: body.element, styles })),
-  );
-  bodyStyle.free();
-  nodes.set(body, bodyNode);
+  const inBody = page.inFlow.map((b) => node(b, { inBlock: true, root: false, parent: body.element, styles }));
+  const bodyNode: Built = { id: withChildren(bodyStyle, inBody), box: body, children: inBody };
   const htmlStyle = taffyStyle(page.html, { inBlock: true, root: true, parent: null, styles });
   htmlStyle.display = Display.FlowRoot;
-  const htmlNode = tree.newWithChildren(htmlStyle, [bodyNode]);
-  htmlStyle.free();
-  nodes.set(page.html, htmlNode);
+  const htmlNode: Built = { id: withChildren(htmlStyle, [bodyNode]), box: page.html, children: [bodyNode] };
   const inFlowRoot = viewport([htmlNode]);
-  compute(tree, inFlowRoot);
+  compute(tree, inFlowRoot.id, measures);
   const placed = new Map<Element, Placed>();
-  read(tree, inFlowRoot, 0, 0, nodes, placed);
+  read(tree, inFlowRoot, 0, 0, placed);
 
   if (page.outOfFlow.length) {
     const b = placed.get(body.element!)!;
@@ -98,8 +103,8 @@ function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed>
       node(box, { inBlock: true, root: true, insets: rootInsets(page, box, content), parent: null, styles }),
     );
     const outOfFlowRoot = viewport(roots);
-    compute(tree, outOfFlowRoot);
-    read(tree, outOfFlowRoot, 0, 0, nodes, placed);
+    compute(tree, outOfFlowRoot.id, measures);
+    read(tree, outOfFlowRoot, 0, 0, placed);
   }
   return placed;
 }
@@ -111,8 +116,14 @@ function fresh(set: (s: Style) => void): Style {
   return s;
 }
 
-function compute(tree: TaffyTree, root: bigint): void {
-  tree.computeLayoutWithMeasure(root, { width: VIEWPORT.width, height: VIEWPORT.height }, (known, available, _node, context) => {
+function compute(tree: TaffyTree, root: bigint, measures: boolean): void {
+  const space = { width: VIEWPORT.width, height: VIEWPORT.height };
+  // A leaf without a measure function has no content size, as one measured by `measure` below has none without text.
+  if (!measures) {
+    tree.computeLayout(root, space);
+    return;
+  }
+  tree.computeLayoutWithMeasure(root, space, (known, available, _node, context) => {
     const text = context as MeasuredText | undefined;
     if (!text) return { width: known.width ?? 0, height: known.height ?? 0 };
     const size = lineBox(text, known.width ?? room(available));
@@ -123,27 +134,23 @@ function compute(tree: TaffyTree, root: bigint): void {
 const room = (available: Size<AvailableSpace>): number =>
   typeof available.width === 'number' ? available.width : available.width === 'min-content' ? 0 : Number.POSITIVE_INFINITY;
 
-/** Every element box under `id`, placed in viewport coordinates (Taffy places a box relative to its parent's). */
-function read(tree: TaffyTree, id: bigint, x: number, y: number, nodes: ReadonlyMap<Box, bigint>, placed: Map<Element, Placed>): void {
-  const byNode = new Map<bigint, Box>([...nodes].map(([box, n]) => [n, box]));
-  const visit = (n: bigint, px: number, py: number) => {
-    const layout = tree.getLayout(n);
-    const left = px + layout.x;
-    const top = py + layout.y;
-    const box = byNode.get(n);
-    if (box?.element) {
-      placed.set(box.element, {
-        x: left,
-        y: top,
-        width: layout.width,
-        height: layout.height,
-        margin: [layout.marginTop, layout.marginRight, layout.marginBottom, layout.marginLeft],
-        padding: [layout.paddingTop, layout.paddingRight, layout.paddingBottom, layout.paddingLeft],
-        border: [layout.borderTop, layout.borderRight, layout.borderBottom, layout.borderLeft],
-      });
-    }
-    layout.free();
-    for (const child of tree.children(n)) visit(child, left, top);
-  };
-  visit(id, x, y);
+/** Every element box under `node`, placed in viewport coordinates (Taffy places a box relative to its parent's). */
+function read(tree: TaffyTree, node: Built, px: number, py: number, placed: Map<Element, Placed>): void {
+  const layout = tree.getLayout(node.id);
+  const left = px + layout.x;
+  const top = py + layout.y;
+  const element = node.box?.element;
+  if (element) {
+    placed.set(element, {
+      x: left,
+      y: top,
+      width: layout.width,
+      height: layout.height,
+      margin: [layout.marginTop, layout.marginRight, layout.marginBottom, layout.marginLeft],
+      padding: [layout.paddingTop, layout.paddingRight, layout.paddingBottom, layout.paddingLeft],
+      border: [layout.borderTop, layout.borderRight, layout.borderBottom, layout.borderLeft],
+    });
+  }
+  layout.free();
+  for (const child of node.children) read(tree, child, left, top, placed);
 }

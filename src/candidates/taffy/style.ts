@@ -2,7 +2,7 @@
 // means; everything it cannot express exactly is unsupported, never dropped. The binding turns
 // some values into others without a word (intrinsic sizes into auto, a fit-content() track into
 // an empty track list), so those are refused here before they reach it.
-import { isDeepStrictEqual } from 'node:util';
+import equal from 'fast-deep-equal';
 import {
   AlignContent,
   AlignItems,
@@ -178,52 +178,39 @@ export interface Context {
 /** A Style's properties as plain values, before any reaches WebAssembly. */
 type Props = { -readonly [K in Exclude<keyof Style, 'free' | 'get' | 'set' | typeof Symbol.dispose>]?: Style[K] };
 
-/** Taffy's own default of each property: a property left at it is not set (each setter crosses into WebAssembly). */
-let defaults: Record<string, unknown> | undefined;
-const taffyDefaults = (): Record<string, unknown> => (defaults ??= readDefaults());
-
-function readDefaults(): Record<string, unknown> {
-  const style = new Style();
-  const read = style as unknown as Record<string, unknown>;
-  const keys = [
-    'display',
-    'position',
-    'inset',
-    'boxSizing',
-    'direction',
-    'float',
-    'clear',
-    'size',
-    'minSize',
-    'maxSize',
-    'margin',
-    'padding',
-  ];
-  const more = [
-    'border',
-    'overflow',
-    'scrollbarWidth',
-    'flexDirection',
-    'flexWrap',
-    'flexGrow',
-    'flexShrink',
-    'flexBasis',
-    'justifyContent',
-  ];
-  const grid = ['alignContent', 'alignItems', 'justifyItems', 'alignSelf', 'justifySelf', 'gap', 'gridTemplateColumns', 'gridTemplateRows'];
-  const rest = ['gridAutoColumns', 'gridAutoRows', 'gridAutoFlow', 'gridRow', 'gridColumn', 'aspectRatio', 'textAlign'];
-  const values = Object.fromEntries([...keys, ...more, ...grid, ...rest].map((k) => [k, read[k]]));
-  style.free();
-  return values;
+/** A Style property: Taffy's own default, and its setter (each call crosses into WebAssembly). */
+interface Property {
+  initial: unknown;
+  set: (style: Style, value: unknown) => void;
 }
 
-/** The Style with `props` set, leaving Taffy's defaults where they already are what the page means. */
+const PROPERTIES = new Map<string, Property>();
+/** A Style left at Taffy's defaults, read once per property. */
+let pristine: Style | undefined;
+
+function property(key: string): Property {
+  let found = PROPERTIES.get(key);
+  if (!found) {
+    pristine ??= new Style();
+    const setter = Object.getOwnPropertyDescriptor(Style.prototype, key)!.set!;
+    found = { initial: (pristine as unknown as Record<string, unknown>)[key], set: (style, value) => setter.call(style, value) };
+    PROPERTIES.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * The Style with `props` set, leaving Taffy's defaults where they already are what the page means.
+ * Each setter is called directly: a store by a computed key into the accessors, and node's
+ * isDeepStrictEqual, were half of the layout stage in a profile of the candidate bench's cases.
+ */
 function toStyle(props: Props): Style {
   const style = new Style();
-  const write = style as unknown as Record<string, unknown>;
-  const initial = taffyDefaults();
-  for (const [key, value] of Object.entries(props))
-    if (!Object.hasOwn(initial, key) || !isDeepStrictEqual(value, initial[key])) write[key] = value;
+  for (const key in props) {
+    const value = props[key as keyof Props];
+    const { initial, set } = property(key);
+    if (!equal(value, initial)) set(style, value);
+  }
   return style;
 }
 

@@ -69,6 +69,11 @@ export interface Cascaded {
 const SHEETS = new LRUCache<string, Sheet | Unsupported>({ max: 256 });
 /** Parsed style attributes, for the same reason. */
 const INLINE_STYLES = new LRUCache<string, Rule['settings'] | Unsupported>({ max: 4096 });
+/**
+ * Expanded declarations, by property and value: generated cases' style attributes are each new,
+ * but made of declarations drawn from a small set, and expanding them was the cascade's largest cost.
+ */
+const DECLARATIONS = new LRUCache<string, Setting[]>({ max: 32768 });
 
 /** Declarations of one sheet are ordered within it; sheets come this far apart. */
 const SHEET_ORDER = 1e7;
@@ -93,7 +98,7 @@ export function cascade(document: Document, userAgentSheet: string): Cascaded {
   const sheets = [userAgentSheet, ...document.styleSheets].map((text, i) => {
     const sheet = cached(SHEETS, text, () => parseSheet(text));
     for (const family of sheet.fontFaces) fontFaces.add(family);
-    return { layer: i === 0 ? Layer.UserAgent : Layer.Author, rules: sheet.rules, offset: i * SHEET_ORDER };
+    return { layer: i === 0 ? Layer.UserAgent : Layer.Author, sheet, offset: i * SHEET_ORDER };
   });
   const result = new Map<Element, Map<string, unknown>>();
   for (const element of document.elements) {
@@ -102,8 +107,9 @@ export function cascade(document: Document, userAgentSheet: string): Cascaded {
       const current = winners.get(property);
       if (!current || beats(candidate, current)) winners.set(property, candidate);
     };
-    for (const { layer, rules, offset } of sheets) {
-      for (const rule of rules) {
+    for (const { layer, sheet, offset } of sheets) {
+      for (const at of rulesFor(sheet, element)) {
+        const rule = sheet.rules[at]!;
         const specificity = matchSpecificity(rule.selectors, element);
         if (specificity < 0) continue;
         for (const { setting, important, order: at } of rule.settings) {
@@ -150,7 +156,50 @@ function parseOrUnsupported(text: string, what: string): postcss.Root {
 
 interface Sheet {
   rules: Rule[];
+  /** Each rule's index under what its selectors' subjects demand: an id, else a class, else a tag; `rest` for the others. */
+  byId: Map<string, number[]>;
+  byClass: Map<string, number[]>;
+  byTag: Map<string, number[]>;
+  rest: number[];
   fontFaces: Set<string>;
+}
+
+/**
+ * The indices of the rules of `sheet` that can match `element`, in sheet order (the order in which
+ * their declarations are first offered decides which unsupported one a case is refused for). The
+ * sheet is indexed by each selector's subject, as browsers index theirs: testing every selector of
+ * the default stylesheet against every element was most of the cascade's time.
+ */
+function rulesFor(sheet: Sheet, element: Element): number[] {
+  const found = [...sheet.rest, ...(sheet.byTag.get(element.name.toLowerCase()) ?? [])];
+  const id = element.attributes.get('id');
+  if (id !== undefined) found.push(...(sheet.byId.get(id) ?? []));
+  for (const c of element.classes) found.push(...(sheet.byClass.get(c) ?? []));
+  return [...new Set(found)].sort((a, b) => a - b);
+}
+
+function indexRules(rules: Rule[]): Pick<Sheet, 'byId' | 'byClass' | 'byTag' | 'rest'> {
+  const index = {
+    byId: new Map<string, number[]>(),
+    byClass: new Map<string, number[]>(),
+    byTag: new Map<string, number[]>(),
+    rest: [] as number[],
+  };
+  const add = (map: Map<string, number[]>, key: string, at: number) => {
+    const list = map.get(key);
+    if (!list) map.set(key, [at]);
+    else if (list.at(-1) !== at) list.push(at);
+  };
+  rules.forEach((rule, at) => {
+    for (const { compounds } of rule.selectors) {
+      const subject = compounds[compounds.length - 1]!;
+      if (subject.ids.length) add(index.byId, subject.ids[0]!, at);
+      else if (subject.classes.length) add(index.byClass, subject.classes[0]!, at);
+      else if (subject.tag !== undefined) add(index.byTag, subject.tag, at);
+      else if (index.rest.at(-1) !== at) index.rest.push(at);
+    }
+  });
+  return index;
 }
 
 function parseSheet(text: string): Sheet {
@@ -183,13 +232,26 @@ function parseSheet(text: string): Sheet {
     const selectors = compileSelectors(node.selector, settings);
     if (selectors && settings.length) rules.push({ selectors, settings });
   }
-  return { rules, fontFaces };
+  return { rules, ...indexRules(rules), fontFaces };
 }
 
 function declarationsOf(nodes: ChildNode[], next: () => number): Rule['settings'] {
   return nodes
     .filter((n): n is Declaration => n.type === 'decl')
-    .flatMap((d) => expand(d.prop.toLowerCase(), d.value).map((setting) => ({ setting, important: d.important === true, order: next() })));
+    .flatMap((d) =>
+      expanded(d.prop.toLowerCase(), d.value).map((setting) => ({ setting, important: d.important === true, order: next() })),
+    );
+}
+
+/** What `expand` makes of a declaration; its settings are never changed, so every case that has it shares them. */
+function expanded(property: string, value: string): Setting[] {
+  const key = `${property}:${value}`;
+  let settings = DECLARATIONS.get(key);
+  if (settings === undefined) {
+    settings = expand(property, value);
+    DECLARATIONS.set(key, settings);
+  }
+  return settings;
 }
 
 /** A rule's selector list, compiled; null when a browser would drop the rule (an invalid selector). */

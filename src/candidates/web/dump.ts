@@ -58,30 +58,39 @@ export function buildDump(
   return { engine, engine_version: version, viewport: { ...VIEWPORT }, overflowed: overflowed(document, styles, geometry), nodes };
 }
 
+type Subset = (style: Style, box: Placed | undefined, item: boolean) => string;
+
+/** How each property of the subset is reported, side by side for the four sides of margin, padding and border. */
+const SUBSET: Record<(typeof STYLE_PROPERTIES)[number], Subset> = {
+  display: (style) => style.display,
+  position: (style) => style.position,
+  'box-sizing': (style) => style['box-sizing'],
+  direction: (style) => style.direction,
+  'writing-mode': (style) => style['writing-mode'],
+  float: (style) => style.float,
+  clear: (style) => style.clear,
+  width: (style, box) => (box ? px(usedSize(box, style, 'width')) : size(style.width)),
+  height: (style, box) => (box ? px(usedSize(box, style, 'height')) : size(style.height)),
+  'min-width': (style, _box, item) => minSize(style['min-width'], item),
+  'max-width': (style) => size(style['max-width']),
+  'min-height': (style, _box, item) => minSize(style['min-height'], item),
+  'max-height': (style) => size(style['max-height']),
+  'overflow-x': (style) => style['overflow-x'],
+  'overflow-y': (style) => style['overflow-y'],
+  ...(Object.fromEntries(
+    SIDES.flatMap((side, i): [string, Subset][] => [
+      [`margin-${side}`, (style, box) => (box ? px(box.margin[i]!) : lengthAuto(style[`margin-${side}`]))],
+      [`padding-${side}`, (style, box) => (box ? px(box.padding[i]!) : length(style[`padding-${side}`]))],
+      [`border-${side}-width`, (style) => length(style[`border-${side}-width`])],
+    ]),
+  ) as Record<`${'margin' | 'padding'}-${(typeof SIDES)[number]}` | `border-${(typeof SIDES)[number]}-width`, Subset>),
+};
+
+/** The subset, built in the contract's order in one pass (every node's object then has the same shape, which JSON.stringify is fastest on). */
 function styleSubset(style: Style, box: Placed | undefined, item: boolean): Record<string, string> {
-  const values: Record<string, string> = {
-    display: style.display,
-    position: style.position,
-    'box-sizing': style['box-sizing'],
-    direction: style.direction,
-    'writing-mode': style['writing-mode'],
-    float: style.float,
-    clear: style.clear,
-    width: box ? px(usedSize(box, style, 'width')) : size(style.width),
-    height: box ? px(usedSize(box, style, 'height')) : size(style.height),
-    'min-width': minSize(style['min-width'], item),
-    'max-width': size(style['max-width']),
-    'min-height': minSize(style['min-height'], item),
-    'max-height': size(style['max-height']),
-    'overflow-x': style['overflow-x'],
-    'overflow-y': style['overflow-y'],
-  };
-  SIDES.forEach((side, i) => {
-    values[`margin-${side}`] = box ? px(box.margin[i]!) : lengthAuto(style[`margin-${side}`]);
-    values[`padding-${side}`] = box ? px(box.padding[i]!) : length(style[`padding-${side}`]);
-    values[`border-${side}-width`] = length(style[`border-${side}-width`]);
-  });
-  return Object.fromEntries(STYLE_PROPERTIES.map((p) => [p, values[p]!]));
+  const values: Record<string, string> = {};
+  for (const property of STYLE_PROPERTIES) values[property] = SUBSET[property](style, box, item);
+  return values;
 }
 
 /** The used width or height as getComputedStyle reports it: the border box for border-box sizing, else the content box. */
