@@ -61,6 +61,8 @@ test('taffy: a run without it, then runs with it, record one candidate answer pe
   const third = await campaign('--candidate', 'taffy');
   assert.equal(third.code, 0, third.stderr);
   assert.match(third.stderr, new RegExp(`: ${IDS.length - 12} case\\(s\\) recorded in this run, 12 skipped as already recorded;`));
+  // The candidate ends with its input, before the engines close: it is not one of the processes they left behind.
+  for (const run of [second, third]) assert.doesNotMatch(run.stderr, /left behind by the engines/);
 
   assert.deepEqual(enginesWhole(db), { ids: IDS, partial: [] }, 'the engines ran each case once');
   const rows = candidateRows(db);

@@ -119,6 +119,9 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       failure = error.message;
     } finally {
       progress?.stop();
+      // Before the engines close: their close ends every process the oracle left running, and a
+      // candidate still open would be killed as one, with a warning, rather than end with its input.
+      await candidate?.close();
     }
     o.journal.endRun();
     process.stdout.write(renderSummary(o.journal.summary(), o.journal.lastReport()));
