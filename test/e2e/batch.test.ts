@@ -14,7 +14,9 @@ import { engineProcesses, killAll } from '../support/processes.js';
 /** The default --max-batch: every size up to it is held to the navigation route. */
 const K_MAX = defaultOptions().maxBatch;
 
-describe('every batch size gives the dumps of the navigation route, byte for byte', () => {
+// The engines at once: each has its own browser and page, and the case server they share serves
+// every publication at a path of its own, as it does for the oracle's engines side by side.
+describe('every batch size gives the dumps of the navigation route, byte for byte', { concurrency: true }, () => {
   // K_MAX + 1 cases, so that the largest batch is full and followed by one more; the families
   // interleaved, so that every batch mixes them.
   const perFamily = Math.ceil((K_MAX + 1) / 9);
@@ -155,7 +157,9 @@ async function pipeline(oracle: OracleProcess, requests: Line[], whenFirstAnswer
   return new Map(answers.map((a) => [a.id as string, a]));
 }
 
-describe('faults inside a batch', () => {
+// Side by side: each test has an oracle of its own (its own case server, port and browsers), and
+// a test's kills reach only its own oracle's descendants.
+describe('faults inside a batch', { concurrency: true }, () => {
   // One page per engine, so the queued cases go out as batches of up to K_MAX.
   const cases = layoutCorpus(8).slice(0, 2 * K_MAX);
 
