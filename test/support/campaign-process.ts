@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { descendantsOf } from '../../src/system/processes.js';
 import { ORACLE_BIN, ORACLE_ENV } from './oracle-process.js';
+import { saidOnStderr } from './said-on-stderr.js';
 
 export class CliProcess {
   stdout = '';
@@ -22,21 +23,7 @@ export class CliProcess {
 
   /** Resolves once stderr matches `pattern` (as it arrives, no polling); rejects, with stderr, if the process exits first. */
   saidOnStderr(pattern: RegExp): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const stderr = this.child.stderr!;
-      const check = () => {
-        if (!pattern.test(this.stderr)) return;
-        stderr.off('data', check);
-        resolve();
-      };
-      stderr.on('data', check);
-      check();
-      void this.exited.then(() => {
-        stderr.off('data', check);
-        if (!pattern.test(this.stderr)) reject(new Error(`exited before saying ${pattern} on stderr:\n${this.stderr}`));
-        else resolve();
-      });
-    });
+    return saidOnStderr({ stream: this.child.stderr!, text: () => this.stderr, ended: this.exited }, pattern);
   }
 
   get pid(): number {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { descendantsOf } from '../../src/system/processes.js';
+import { saidOnStderr } from './said-on-stderr.js';
 
 /** The executable users run: it puts the oracle in a network namespace of its own where it can. */
 export const ORACLE_BIN = fileURLToPath(new URL('../../../bin/browser-oracle', import.meta.url));
@@ -92,28 +93,7 @@ export class OracleProcess {
    * sent without waiting for it): a look at stderr the moment an answer arrives would race it.
    */
   saidOnStderr(pattern: RegExp, withinMs: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const stderr = this.child.stderr;
-      const settle = (error?: Error) => {
-        stderr.off('data', check);
-        clearTimeout(timer);
-        if (error) reject(error);
-        else resolve();
-      };
-      const check = () => {
-        if (pattern.test(this.stderr)) settle();
-      };
-      const timer = setTimeout(
-        () => settle(new Error(`not said on stderr within ${withinMs} ms: ${pattern}\n${this.stderr.slice(-3000)}`)),
-        withinMs,
-      );
-      stderr.on('data', check);
-      check();
-      void this.closed.then(() => {
-        if (pattern.test(this.stderr)) settle();
-        else settle(new Error(`the oracle exited before saying ${pattern} on stderr:\n${this.stderr.slice(-3000)}`));
-      });
-    });
+    return saidOnStderr({ stream: this.child.stderr, text: () => this.stderr, ended: this.closed }, pattern, withinMs);
   }
 
   async ready(): Promise<Line> {
