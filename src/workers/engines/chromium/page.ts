@@ -157,6 +157,7 @@ export class ChromiumPage implements EnginePage {
 
   async callMain(functionSource: string, args: readonly unknown[]): Promise<unknown> {
     return this.calling(async () => {
+      await this.activate();
       const evaluated = await this.send<Evaluated>(
         'Runtime.evaluate',
         {
@@ -204,6 +205,7 @@ export class ChromiumPage implements EnginePage {
 
   /** The case's script, in the main world, as a classic script at global scope, with a user activation as Playwright's evaluate gave it. */
   private async script(source: string): Promise<void> {
+    await this.activate();
     let evaluated: Evaluated;
     try {
       // The host made its completion value undefined, so an answer over the limit can only be what it threw.
@@ -219,6 +221,16 @@ export class ChromiumPage implements EnginePage {
       throw error;
     }
     if (evaluated.exceptionDetails) throw new OracleError('script_error', describe(evaluated));
+  }
+
+  /**
+   * A user activation one round trip before the script's own. The renderer tells the browser of an
+   * activation on another channel than a later request for a device, so a script that asks at once
+   * (requestDevice()) could reach the browser first and be refused for want of one, as seen one
+   * time in twelve at load 30; by the time this call has answered, the browser has it.
+   */
+  private async activate(): Promise<void> {
+    await this.send('Runtime.evaluate', { expression: '0', returnByValue: true, userGesture: true, silent: true });
   }
 
   /** A trusted program in the isolated world of the page's current document: its JSON text. */
