@@ -19,20 +19,27 @@ const KNOWN = fileURLToPath(new URL('../../../config/known-differences.json', im
 const FARM = ['--workers=1', '--pages=2', UNHURRIED, '--concurrency=4'];
 
 /**
- * n small geometry cases, each a box of its own size. Each has a script (an empty one), so it is
- * loaded as a document of its own: a run slow enough to be stopped in the middle, where the fast
- * path's batches would finish the whole corpus at once.
+ * 8 small geometry cases as NDJSON lines, each a box of its own size. A run stopped partway is
+ * given the first 6 and signalled once 2 are recorded: those are cheap (no script: laid out in a
+ * batch), the 4 after them have a script (an empty one), so each is loaded as a document of its
+ * own and is most likely still in flight then. The last 2 are left for the next run.
  */
-function boxCorpus(name: string, n: number): { path: string; ids: string[] } {
-  const ids = Array.from({ length: n }, (_, i) => `box-${i}`);
-  const path = join(root, name);
-  writeFileSync(
-    path,
-    ids
-      .map((id, i) => JSON.stringify({ id, html: `<!doctype html><div style="width:${10 + i}px;height:7px"></div>`, script: '' }))
-      .join('\n') + '\n',
+const BOXES = Array.from({ length: 8 }, (_, i) => ({
+  id: `box-${i}`,
+  line: `${JSON.stringify({ id: `box-${i}`, html: `<!doctype html><div style="width:${10 + i}px;height:7px"></div>`, ...(i >= 2 && i < 6 && { script: '' }) })}\n`,
+}));
+const GIVEN = 6;
+const ALL_BOXES = BOXES.map((b) => b.line).join('');
+
+/** A campaign on the boxes on stdin, given the first GIVEN with the input left open: it is in the middle of its corpus until it is stopped. */
+function partway(args: string[]): CliProcess {
+  const run = new CliProcess(args, { open: true });
+  run.write(
+    BOXES.slice(0, GIVEN)
+      .map((b) => b.line)
+      .join(''),
   );
-  return { path, ids };
+  return run;
 }
 
 /** What must hold of any journal: one row per (id, hash), three outcomes per voted case, no orphans, an intact file. */
@@ -51,23 +58,21 @@ function consistent(db: string) {
 const CONSISTENT = { integrity: 'ok', repeated: [], partial: [], orphans: 0 };
 
 test('SIGKILL in the middle of a run, then the same command: every case of the corpus recorded exactly once', async () => {
-  // 24: only the few in flight (--concurrency=4) finish between the fifth being seen and the kill, so most are still to run.
-  const { path, ids } = boxCorpus('kill.ndjson', 24);
   const db = join(root, 'kill.sqlite');
-  const args = ['campaign', '--db', db, '--corpus', path, ...FARM];
-  const first = new CliProcess(args);
-  await recordedAtLeast(first, db, 5);
+  const args = ['campaign', '--db', db, '--corpus', '-', ...FARM];
+  const first = partway(args);
+  await recordedAtLeast(first, db, 2);
   first.kill('SIGKILL');
   await first.exited;
   const before = readJournal(db, (sql) => sql.prepare<[], number>('SELECT COUNT(*) FROM cases').pluck().get()!);
-  assert.ok(before >= 5 && before < 24, `killed mid-run (${before} cases recorded)`);
+  assert.ok(before >= 2 && before <= GIVEN, `killed mid-run (${before} cases recorded)`);
   assert.deepEqual(consistent(db), CONSISTENT, 'a kill -9 leaves only whole cases');
 
-  const second = await runCli(args);
+  const second = await runCli(args, ALL_BOXES);
   assert.equal(second.code, 0, second.stderr);
   assert.match(
     second.stderr,
-    new RegExp(`campaign: done: ${24 - before} case\\(s\\) recorded in this run, ${before} skipped as already recorded`),
+    new RegExp(`campaign: done: ${BOXES.length - before} case\\(s\\) recorded in this run, ${before} skipped as already recorded`),
   );
   assert.deepEqual(consistent(db), CONSISTENT);
   const journal = readJournal(db, (sql) => ({
@@ -75,20 +80,22 @@ test('SIGKILL in the middle of a run, then the same command: every case of the c
     perRun: sql.prepare('SELECT run, COUNT(*) AS n FROM cases GROUP BY run ORDER BY run').raw().all(),
     ended: sql.prepare('SELECT ended_at IS NOT NULL FROM runs ORDER BY id').pluck().all(),
   }));
-  assert.deepEqual(journal.ids, [...ids].sort());
+  assert.deepEqual(
+    journal.ids,
+    BOXES.map((b) => b.id),
+  );
   assert.deepEqual(journal.perRun, [
     [1, before],
-    [2, 24 - before],
+    [2, BOXES.length - before],
   ]);
   assert.deepEqual(journal.ended, [0, 1], 'the killed run never ended; the second did');
   assert.deepEqual(processesOwnedBy(first.pid), [], "the killed campaign's browsers are gone");
 });
 
 test('SIGINT: no new case, the cases in flight recorded whole, browsers closed, exit 1 with a line saying it is resumable', async () => {
-  const { path, ids } = boxCorpus('interrupt.ndjson', 16);
   const db = join(root, 'interrupt.sqlite');
-  const args = ['campaign', '--db', db, '--corpus', path, ...FARM];
-  const run = new CliProcess(args);
+  const args = ['campaign', '--db', db, '--corpus', '-', ...FARM];
+  const run = partway(args);
   await recordedAtLeast(run, db, 2);
   const children = run.descendants();
   run.kill('SIGINT');
@@ -102,11 +109,11 @@ test('SIGINT: no new case, the cases in flight recorded whole, browsers closed, 
   const stopped = readJournal(db, (sql) => sql.prepare('SELECT ended_at IS NOT NULL FROM runs').pluck().get());
   assert.equal(stopped, 1, 'a run stopped by a signal has ended');
 
-  const resumed = await runCli(args);
+  const resumed = await runCli(args, ALL_BOXES);
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.deepEqual(
     readJournal(db, (sql) => sql.prepare('SELECT id FROM cases ORDER BY id').pluck().all()),
-    [...ids].sort(),
+    BOXES.map((b) => b.id),
   );
 });
 

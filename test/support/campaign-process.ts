@@ -13,11 +13,12 @@ export class CliProcess {
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
 
-  constructor(args: string[], stdin?: string) {
+  /** `stdin` is written and the input closed (at once, without it); `{ open: true }` leaves the input open for write(). */
+  constructor(args: string[], stdin?: string | { open: true }) {
     this.child = spawn(ORACLE_BIN, args, { stdio: ['pipe', 'pipe', 'pipe'], env: ORACLE_ENV });
     this.child.stdout!.on('data', (chunk) => (this.stdout += chunk));
     this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
-    this.child.stdin!.end(stdin);
+    if (typeof stdin !== 'object') this.child.stdin!.end(stdin);
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
   }
 
@@ -33,6 +34,11 @@ export class CliProcess {
   /** Every process below it (browsers, drivers, Xvfb). */
   descendants(): number[] {
     return descendantsOf(this.pid);
+  }
+
+  /** Writes on its input, left open by the constructor. */
+  write(text: string): void {
+    this.child.stdin!.write(text);
   }
 
   kill(signal: NodeJS.Signals): void {
