@@ -204,6 +204,8 @@ test("reduce: yoga's failure on a case the browsers agree on is shrunk while bot
   const out = join(root, 'reduced.json');
   const run = await runCli(['reduce', '--db', db, '--case', finding.id, '-o', out, '--runs', '2', ...FARM]);
   assert.equal(run.code, 0, run.stderr);
+  // The candidate is closed before the engines, as in a campaign: not one of the processes they left behind.
+  assert.doesNotMatch(run.stderr, /left behind by the engines/);
   assert.match(
     run.stderr,
     new RegExp(`keeping the candidate's signature ${finding.signature.replace(/[|]/g, '\\|')}, with the engines' agreement`),

@@ -55,8 +55,7 @@ export async function reduceSession(source: Source, flags: ReduceSettings, optio
   const starting = source.candidate && startCandidate(source.candidate.command, options.fonts);
   starting?.catch(() => {});
   let progress: ReductionProgressBar | undefined;
-  const work = async (oracle: OracleService): Promise<number> => {
-    const candidate = await starting;
+  const reduceWith = async (oracle: OracleService, candidate: CandidateProcess | undefined): Promise<number> => {
     let signature = source.signature;
     // A recorded case's signatures are the journal's; a request file's are found here.
     if (!source.journal) {
@@ -111,6 +110,16 @@ export async function reduceSession(source: Source, flags: ReduceSettings, optio
     }
     writeResult(result, flags.output);
     return 0;
+  };
+  const work = async (oracle: OracleService): Promise<number> => {
+    const candidate = await starting;
+    try {
+      return await reduceWith(oracle, candidate);
+    } finally {
+      // Before the engines close: their close ends every process the oracle left running, and a
+      // candidate still open would be killed as one, with a warning, rather than end with its input.
+      await candidate?.close();
+    }
   };
   try {
     return await withEngines({ tool: 'reduce', options, notDone: 'nothing was run', onSignal }, work);
