@@ -226,8 +226,8 @@ export class ChromiumPage implements EnginePage {
   /**
    * A user activation one round trip before the script's own. The renderer tells the browser of an
    * activation on another channel than a later request for a device, so a script that asks at once
-   * (requestDevice()) could reach the browser first and be refused for want of one, as seen one
-   * time in twelve at load 30; by the time this call has answered, the browser has it.
+   * (requestDevice()) could reach the browser first and be refused for want of one, as seen 10
+   * times in 160 at load 20 to 40; by the time this call has answered, the browser has it.
    */
   private async activate(): Promise<void> {
     await this.send('Runtime.evaluate', { expression: '0', returnByValue: true, userGesture: true, silent: true });
