@@ -40,7 +40,10 @@ export function dumpJson(engine: EngineName, engineVersion: string, raw: RawWalk
     for (let s = 0, at = i * STYLE_COUNT; s < STYLE_COUNT; s++, at++) {
       const value = raw.styles[at]!;
       let json = quoted.get(value);
-      if (json === undefined) quoted.set(value, (json = JSON.stringify(value)));
+      if (json === undefined) {
+        json = JSON.stringify(value);
+        quoted.set(value, json);
+      }
       style += (s ? ',' : '') + STYLE_KEYS[s] + json;
     }
     nodes +=
