@@ -77,7 +77,11 @@ ${tree(rng(seed), elements)}
   };
 }
 
-/** `count` fixtures of 5 to 60 divs each. */
+/**
+ * `count` fixtures of 5 to 60 divs each, their sizes drawn from one seeded stream: the first draw
+ * of each of the seeds 1 to 300 alone fell between 18 and 24.
+ */
 export function boxCorpus(count = 300): BenchCase[] {
-  return Array.from({ length: count }, (_, i) => boxCase(7_000 + i, int(rng(i + 1), 5, 60)));
+  const sizes = rng(1);
+  return Array.from({ length: count }, (_, i) => boxCase(7_000 + i, int(sizes, 5, 60)));
 }
