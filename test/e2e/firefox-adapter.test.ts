@@ -195,25 +195,6 @@ describe('firefox adapter', () => {
     assert.deepEqual(await windowsOf(page), []);
   });
 
-  test('a page is a tab in a window kept for the next page: closing one and opening another opens no window', async () => {
-    const topLevel = async () =>
-      (
-        await connectionOf(browser).send<{ contexts: { context: string; clientWindow: string }[] }>('browsingContext.getTree', {
-          maxDepth: 0,
-        })
-      ).contexts;
-    const first = await browser.newPage({ freshStorage: false });
-    const firstWindow = (await topLevel()).find((c) => c.context === (first as FirefoxPage).context)!.clientWindow;
-    await first.close();
-    const between = await topLevel();
-    const second = await browser.newPage({ freshStorage: false });
-    const after = await topLevel();
-    assert.equal(after.length, between.length + 1, "only the page's own tab was opened");
-    assert.equal(after.find((c) => c.context === (second as FirefoxPage).context)!.clientWindow, firstWindow);
-    await second.close();
-    assert.equal((await topLevel()).length, between.length, "the page's tab closed and its window stayed");
-  });
-
   test('a download is refused: nothing is written, the viewport is unchanged', async () => {
     const { page, args } = await caseOn('<!doctype html><p>download</p>');
     const began = new Promise<void>((resolve) => {

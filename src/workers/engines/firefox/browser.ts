@@ -1,6 +1,5 @@
-// The browser: one BiDi session on one firefox-esr process. It opens pages (each a tab in a user
-// context of its own, sized like Playwright's, in a window that outlives it) and routes Firefox's
-// events to them.
+// The browser: one BiDi session on one firefox-esr process. It opens pages (each a window in a
+// user context of its own, sized like Playwright's) and routes Firefox's events to them.
 import { log } from '../../../system/log.js';
 import type { Executables } from '../../../protocol/launch-options.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage } from '../../engine.js';
@@ -44,13 +43,6 @@ export class FirefoxBrowser implements EngineBrowser {
   /** The current main-world realm of each window or frame, and back. */
   private readonly mainRealmOf = new Map<string, string>();
   private readonly contextOfRealm = new Map<string, string>();
-  /**
-   * The windows pages open in, by the blank tab each keeps, and whether a page's tab is in it. A
-   * window is opened once and holds one page at a time: a new window per page cost Firefox's parent
-   * process about 420 ms of CPU, a tab in a kept window about 175 (measured, a page opened,
-   * navigated and closed). The blank tab keeps the window open while it holds no page.
-   */
-  private readonly windows = new Map<string, boolean>();
 
   private constructor(
     private readonly process: FirefoxProcess,
@@ -89,7 +81,6 @@ export class FirefoxBrowser implements EngineBrowser {
     const { userContext } = await this.connection.send<{ userContext: string }>('browser.createUserContext', {});
     const userContexts = [userContext];
     let page: FirefoxPage | undefined;
-    let keeper: string | undefined;
     try {
       // Per user context, so every popup a case opens inherits them too.
       await Promise.all([
@@ -102,54 +93,17 @@ export class FirefoxBrowser implements EngineBrowser {
         // Without it `screen` is 1366×768 and device-width media queries see that.
         this.connection.send('emulation.setScreenSettingsOverride', { screenArea: VIEWPORT, userContexts }),
       ]);
-      // The window's selected tab, as a page of its own window would be: its other tab, the blank
-      // one, is hidden.
-      keeper = await this.freeWindow();
-      const { context } = await this.connection.send<{ context: string }>('browsingContext.create', {
-        type: 'tab',
-        referenceContext: keeper,
-        userContext,
-      });
-      const window = keeper;
-      page = new FirefoxPage(
-        this.connection,
-        context,
-        userContext,
-        () => {
-          this.pages.delete(context);
-          if (this.windows.has(window)) this.windows.set(window, false);
-        },
-        this.marionette,
-      );
+      // A window, as Playwright's pages are: tabs other than a window's selected one are hidden.
+      const { context } = await this.connection.send<{ context: string }>('browsingContext.create', { type: 'window', userContext });
+      page = new FirefoxPage(this.connection, context, userContext, () => this.pages.delete(context), this.marionette);
       this.pages.set(context, page);
       await checkViewport('firefox', page);
       return page;
     } catch (error) {
       if (page) await page.close();
-      else {
-        await withGrace(this.connection.send('browser.removeUserContext', { userContext }), PAGE_CLOSE_GRACE_MS);
-        // A window that took no tab may be broken: the next page gets another.
-        if (keeper !== undefined) await this.closeWindow(keeper);
-      }
+      else await withGrace(this.connection.send('browser.removeUserContext', { userContext }), PAGE_CLOSE_GRACE_MS);
       throw error;
     }
-  }
-
-  /** A kept window holding no page, now marked as holding one; a new window when there is none. */
-  private async freeWindow(): Promise<string> {
-    for (const [keeper, busy] of this.windows) {
-      if (busy) continue;
-      this.windows.set(keeper, true);
-      return keeper;
-    }
-    const { context } = await this.connection.send<{ context: string }>('browsingContext.create', { type: 'window' });
-    this.windows.set(context, true);
-    return context;
-  }
-
-  private async closeWindow(keeper: string): Promise<void> {
-    this.windows.delete(keeper);
-    await withGrace(this.connection.send('browsingContext.close', { context: keeper }), PAGE_CLOSE_GRACE_MS);
   }
 
   processGroups(): readonly number[] {
@@ -193,7 +147,6 @@ export class FirefoxBrowser implements EngineBrowser {
       case 'browsingContext.contextDestroyed':
         this.pages.get(context!)?.gone('its window was closed');
         this.mainRealmOf.delete(context!);
-        this.windows.delete(context!);
         break;
       case 'browsingContext.contextCreated':
         if (params.originalOpener) log.debug(`firefox: a case opened another window (${String(params.url)}); it closes with its page`);
