@@ -19,40 +19,34 @@ function rectJson(values: number[], at: number): string {
   return `{"x":${num(values[at]!)},"y":${num(values[at + 1]!)},"w":${num(values[at + 2]!)},"h":${num(values[at + 3]!)}}`;
 }
 
-/**
- * The contract's dump object, as JSON text. Built by concatenation, each distinct style value
- * quoted once: a document repeats a few dozen values over thousands of slots, and arrays joined
- * per node cost about twice the time (190 against 115 µs for a 22-node dump, flattened).
- */
+/** Depth per node from the parent indices (a parent always precedes its children). */
+function depthsOf(parents: number[]): number[] {
+  const depths = new Array<number>(parents.length);
+  for (let i = 0; i < parents.length; i++) {
+    const p = parents[i]!;
+    depths[i] = p < 0 ? 0 : depths[p]! + 1;
+  }
+  return depths;
+}
+
+/** The contract's dump object, as JSON text. */
 export function dumpJson(engine: EngineName, engineVersion: string, raw: RawWalk): JsonText<Dump> {
-  const n = raw.tags.length;
-  // A parent always precedes its children, so its depth is known first.
-  const depths = new Array<number>(n);
-  const quoted = new Map<string, string>();
-  let nodes = '';
+  const depths = depthsOf(raw.parents);
+  const parts: string[] = [];
   let rectAt = 0;
-  for (let i = 0; i < n; i++) {
-    const parent = raw.parents[i]!;
-    depths[i] = parent < 0 ? 0 : depths[parent]! + 1;
-    let rects = '';
-    for (let f = 0; f < raw.rectCounts[i]!; f++, rectAt += 4) rects += (f ? ',' : '') + rectJson(raw.rects, rectAt);
-    let style = '';
-    for (let s = 0, at = i * STYLE_COUNT; s < STYLE_COUNT; s++, at++) {
-      const value = raw.styles[at]!;
-      let json = quoted.get(value);
-      if (json === undefined) {
-        json = JSON.stringify(value);
-        quoted.set(value, json);
-      }
-      style += (s ? ',' : '') + STYLE_KEYS[s] + json;
-    }
-    nodes +=
-      `${i ? ',' : ''}{"index":${i},"parent":${parent},"tag":${JSON.stringify(raw.tags[i])},"depth":${depths[i]},` +
-      `"bounding":${rectJson(raw.bounding, i * 4)},"rects":[${rects}],"style":{${style}}}`;
+  for (let i = 0; i < raw.tags.length; i++) {
+    const fragments: string[] = [];
+    for (let f = 0; f < raw.rectCounts[i]!; f++, rectAt += 4) fragments.push(rectJson(raw.rects, rectAt));
+    const style: string[] = [];
+    for (let s = 0; s < STYLE_COUNT; s++) style.push(STYLE_KEYS[s] + JSON.stringify(raw.styles[i * STYLE_COUNT + s]));
+    parts.push(
+      `{"index":${i},"parent":${raw.parents[i]},"tag":${JSON.stringify(raw.tags[i])},"depth":${depths[i]},` +
+        `"bounding":${rectJson(raw.bounding, i * 4)},"rects":[${fragments.join(',')}],"style":{${style.join(',')}}}`,
+    );
   }
   return JsonText.mint(
     `{"engine":${JSON.stringify(engine)},"engine_version":${JSON.stringify(engineVersion)},` +
       `"viewport":{"width":${num(raw.viewport[0])},"height":${num(raw.viewport[1])}},` +
-      `"overflowed":${raw.overflowed},"nodes":[${nodes}]}`,
+      `"overflowed":${raw.overflowed},"nodes":[${parts.join(',')}]}`,
   );
 }
