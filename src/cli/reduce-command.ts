@@ -9,7 +9,7 @@ import type { CaseRequest } from '../campaign/corpus/corpus.js';
 import { Journal } from '../campaign/journal/journal.js';
 import { isLayoutCase } from '../campaign/loop/candidate-record.js';
 import { FONT_SET_NAMES } from '../protocol/font-sets.js';
-import { CORPUS_OPS } from '../protocol/ops.js';
+import { CORPUS_OPS, listOps } from '../protocol/ops.js';
 import { checkRequest, isCorpusRequest } from '../protocol/validate.js';
 import { defaultOptions } from '../api/oracle.js';
 import { reduceSession, type Source } from '../tools/reduce/session.js';
@@ -46,8 +46,8 @@ export function registerReduceCommand(program: Command): void {
           "statements of its script — while the engines still disagree the same way (the case's bucket signature, as a " +
           'campaign records it). The trials (smaller versions of the case) run on an engine farm in this process, many at once. The case is a ' +
           'recorded one (--db FILE --case ID: the reduced case is stored in the journal beside it, and the case is run ' +
-          'with the fonts it was recorded with unless --fonts says otherwise) or a request file (geometry, vote, reflect ' +
-          'or trace, as on stdio). Progress and the sizes before and after go to stderr; the reduced request goes to ' +
+          `with the fonts it was recorded with unless --fonts says otherwise) or a request file (${listOps(CORPUS_OPS, 'or')}, ` +
+          'as on stdio). Progress and the sizes before and after go to stderr; the reduced request goes to ' +
           'stdout as one JSON line, or to the file -o names. Ctrl-C stops early with the smallest case found so far. ' +
           'docs/reduce.md has the details.',
       )
@@ -146,7 +146,7 @@ function caseRequest(text: string, source: string): CaseRequest {
   if (!parsed.ok) throw new UsageError(`${source}: ${parsed.error.wireText}`);
   if (!isCorpusRequest(parsed))
     throw new UsageError(
-      `${source}: a ${parsed.op} request is not a case (${new Intl.ListFormat('en-GB', { type: 'disjunction' }).format(CORPUS_OPS)})`,
+      `${source}: a ${parsed.op} request is not a case (${listOps(CORPUS_OPS, 'or')})`,
     );
   return parsed.request;
 }

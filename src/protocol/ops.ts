@@ -144,6 +144,10 @@ export const CASE_OPS: readonly CaseOp[] = OP_NAMES.filter(isCaseOp);
 
 export const CORPUS_OPS: readonly CorpusOp[] = OP_NAMES.filter(isCorpusOp);
 
+/** `ops` as a sentence lists them, the last joined by "and" or by "or". */
+export const listOps = (ops: readonly OpName[], joiner: 'and' | 'or'): string =>
+  new Intl.ListFormat('en-GB', { type: joiner === 'and' ? 'conjunction' : 'disjunction' }).format(ops);
+
 /** Whether a request of `op` names its op; one op's requests (geometry's) are those without an `op` field. */
 export const namesItsOp = (op: OpName): boolean => Object.hasOwn(OPS[op].request.properties, 'op');
 

@@ -18,7 +18,7 @@ import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { OracleError } from '../../protocol/errors.js';
-import { CORPUS_OPS, UNNAMED_OP, type CorpusOp, type RequestOf } from '../../protocol/ops.js';
+import { CORPUS_OPS, listOps, UNNAMED_OP, type CorpusOp, type RequestOf } from '../../protocol/ops.js';
 import { isCorpusRequest, parseRequestLine, type Parsed } from '../../protocol/validate.js';
 import { log } from '../../system/log.js';
 import { CampaignError } from '../campaign-error.js';
@@ -78,7 +78,7 @@ async function* lines(input: Readable): AsyncGenerator<{ n: number; bytes: Buffe
 }
 
 /** What a corpus may hold, as a refusal says it. */
-const corpusHolds = `a corpus holds ${new Intl.ListFormat('en-GB', { type: 'conjunction' }).format(CORPUS_OPS)} requests`;
+const corpusHolds = `a corpus holds ${listOps(CORPUS_OPS, 'and')} requests`;
 
 function lineItem(n: number, bytes: Buffer): CorpusItem {
   const given = bytes.toString('utf8');
