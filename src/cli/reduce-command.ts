@@ -144,9 +144,6 @@ function caseRequest(text: string, source: string): CaseRequest {
   }
   const parsed = checkRequest(value);
   if (!parsed.ok) throw new UsageError(`${source}: ${parsed.error.wireText}`);
-  if (!isCorpusRequest(parsed))
-    throw new UsageError(
-      `${source}: a ${parsed.op} request is not a case (${listOps(CORPUS_OPS, 'or')})`,
-    );
+  if (!isCorpusRequest(parsed)) throw new UsageError(`${source}: a ${parsed.op} request is not a case (${listOps(CORPUS_OPS, 'or')})`);
   return parsed.request;
 }
