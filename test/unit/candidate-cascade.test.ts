@@ -3,7 +3,9 @@
 // default stylesheet, declarations a browser drops, and what makes a case unsupported.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cascade } from '../../src/candidates/web/cascade.js';
+import fc from 'fast-check';
+import postcss from 'postcss';
+import { cascade, plainDeclarations } from '../../src/candidates/web/cascade.js';
 import { parseDocument } from '../../src/candidates/web/document.js';
 import { computeStyles, type Style } from '../../src/candidates/web/style.js';
 import { Unsupported } from '../../src/candidates/web/unsupported.js';
@@ -140,4 +142,85 @@ test('what the candidates cannot match or compute exactly is unsupported, when i
   assert.doesNotThrow(() =>
     styles(`@font-face { font-family: ahem; src: url(x) } div { background: red; cursor: pointer }`, `<div></div>`),
   );
+});
+
+test('a plain style attribute is split into the declarations postcss parses it into', () => {
+  // Words, spaces and punctuation of the plain alphabet and beyond it (quotes, comments, !, braces, url()).
+  const part = fc.constantFrom(
+    'width',
+    'margin-top',
+    '-webkit-box-flex',
+    '--x',
+    '_a',
+    'url',
+    ':',
+    ';',
+    ' ',
+    '\t',
+    '\n',
+    '\f',
+    '\v',
+    '\u00a0',
+    '10px',
+    '1 / 4',
+    '(',
+    ')',
+    'repeat(2, 1fr)',
+    '#e1',
+    '!important',
+    '/*c*/',
+    '"a"',
+    "'b'",
+    '{',
+    '}',
+    '@x',
+    '\\',
+    ',',
+    '.5',
+    '+',
+    '%',
+    'A',
+    '*',
+  );
+  // And mostly of the plain alphabet, with a few of the others.
+  const plainPart = fc.oneof(
+    {
+      weight: 20,
+      arbitrary: fc.constantFrom(' ', '\t', '\n', '10px', '-3px', '1 / 4', '(', ')', 'minmax(1px, 2fr)', '#a', '.5%', '+1', 'auto'),
+    },
+    { weight: 1, arbitrary: part },
+  );
+  const declaration = (values: fc.Arbitrary<string>) =>
+    fc
+      .tuple(fc.constantFrom('width', 'Grid-Row', 'gap', 'a1', ' margin ', '-x'), fc.array(values, { maxLength: 4 }))
+      .map(([p, v]) => `${p}:${v.join('')}`);
+  const text = fc.oneof(
+    fc.array(part, { maxLength: 12 }).map((a) => a.join('')),
+    fc.array(declaration(part), { maxLength: 4 }).map((a) => a.join(';')),
+    fc.array(declaration(plainPart), { maxLength: 4 }).map((a) => a.join(';')),
+  );
+  fc.assert(
+    fc.property(text, (css) => {
+      const plain = plainDeclarations(css);
+      if (plain === null) return;
+      const nodes = postcss.parse(css).nodes;
+      assert.ok(
+        nodes.every((n) => n.type === 'decl' && !n.important),
+        css,
+      );
+      assert.deepEqual(
+        plain,
+        nodes.map((n) => (n.type === 'decl' ? [n.prop, n.value] : [])),
+        css,
+      );
+    }),
+    { numRuns: 20000 },
+  );
+  assert.deepEqual(plainDeclarations(' display:block ;; margin : 8px\n11px ;grid-row:1 / 4;'), [
+    ['display', 'block'],
+    ['margin', '8px\n11px'],
+    ['grid-row', '1 / 4'],
+  ]);
+  for (const css of ['width: 1px !important', 'a: b: c', 'width', 'width:', 'x: url(a)', 'a: (b;c)', 'a: b)', "font-family: 'x'", '--x: 1'])
+    assert.equal(plainDeclarations(css), null, css);
 });

@@ -214,7 +214,7 @@ function toStyle(props: Props): Style {
   return style;
 }
 
-/** The taffy Style of an element's box. */
+/** The taffy Style of an element's box, set property by property (flat: the setter of an object value, size or margin, has the binding read it back field by field). */
 export function taffyStyle(box: Box, context: Context): Style {
   const c = box.style;
   const s: Props = {};
@@ -228,18 +228,26 @@ export function taffyStyle(box: Box, context: Context): Style {
   // Floats float only in block containers; in flex and grid they are items like any other.
   s.float = context.inBlock && c.float === 'left' ? Float.Left : context.inBlock && c.float === 'right' ? Float.Right : Float.None;
   s.clear = { left: Clear.Left, right: Clear.Right, both: Clear.Both }[c.clear] ?? Clear.None;
-  s.size = { width: dimension('width', c.width), height: dimension('height', c.height) };
-  s.minSize = { width: dimension('min-width', c['min-width']), height: dimension('min-height', c['min-height']) };
-  s.maxSize = { width: dimension('max-width', c['max-width']), height: dimension('max-height', c['max-height']) };
-  s.margin = { top: lpa(c['margin-top']), right: lpa(c['margin-right']), bottom: lpa(c['margin-bottom']), left: lpa(c['margin-left']) };
-  s.padding = { top: lp(c['padding-top']), right: lp(c['padding-right']), bottom: lp(c['padding-bottom']), left: lp(c['padding-left']) };
-  s.border = {
-    top: lp(c['border-top-width']),
-    right: lp(c['border-right-width']),
-    bottom: lp(c['border-bottom-width']),
-    left: lp(c['border-left-width']),
-  };
-  s.overflow = { x: mapped(OVERFLOW, 'overflow-x', c['overflow-x']), y: mapped(OVERFLOW, 'overflow-y', c['overflow-y']) };
+  s.width = dimension('width', c.width);
+  s.height = dimension('height', c.height);
+  s.minWidth = dimension('min-width', c['min-width']);
+  s.minHeight = dimension('min-height', c['min-height']);
+  s.maxWidth = dimension('max-width', c['max-width']);
+  s.maxHeight = dimension('max-height', c['max-height']);
+  s.marginTop = lpa(c['margin-top']);
+  s.marginRight = lpa(c['margin-right']);
+  s.marginBottom = lpa(c['margin-bottom']);
+  s.marginLeft = lpa(c['margin-left']);
+  s.paddingTop = lp(c['padding-top']);
+  s.paddingRight = lp(c['padding-right']);
+  s.paddingBottom = lp(c['padding-bottom']);
+  s.paddingLeft = lp(c['padding-left']);
+  s.borderTop = lp(c['border-top-width']);
+  s.borderRight = lp(c['border-right-width']);
+  s.borderBottom = lp(c['border-bottom-width']);
+  s.borderLeft = lp(c['border-left-width']);
+  s.overflowX = mapped(OVERFLOW, 'overflow-x', c['overflow-x']);
+  s.overflowY = mapped(OVERFLOW, 'overflow-y', c['overflow-y']);
   s.scrollbarWidth = 0;
   s.flexDirection = FLEX_DIRECTION[c['flex-direction']]!;
   s.flexWrap = FLEX_WRAP[c['flex-wrap']]!;
@@ -248,14 +256,17 @@ export function taffyStyle(box: Box, context: Context): Style {
   s.flexBasis = c['flex-basis'] === 'content' ? refuse('flex-basis', 'content') : dimension('flex-basis', c['flex-basis']);
   if (c.order !== 0) refuse('order', String(c.order), 'taffy has no order');
   alignment(s, c);
-  s.gap = { width: c['column-gap'] === 'normal' ? 0 : lp(c['column-gap']), height: c['row-gap'] === 'normal' ? 0 : lp(c['row-gap']) };
+  s.columnGap = c['column-gap'] === 'normal' ? 0 : lp(c['column-gap']);
+  s.rowGap = c['row-gap'] === 'normal' ? 0 : lp(c['row-gap']);
   s.gridTemplateColumns = template('grid-template-columns', c['grid-template-columns']);
   s.gridTemplateRows = template('grid-template-rows', c['grid-template-rows']);
   s.gridAutoColumns = autoTracks('grid-auto-columns', c['grid-auto-columns']);
   s.gridAutoRows = autoTracks('grid-auto-rows', c['grid-auto-rows']);
   s.gridAutoFlow = AUTO_FLOW[c['grid-auto-flow']]!;
-  s.gridRow = { start: placement(c['grid-row-start']), end: placement(c['grid-row-end']) };
-  s.gridColumn = { start: placement(c['grid-column-start']), end: placement(c['grid-column-end']) };
+  s.gridRowStart = placement(c['grid-row-start']);
+  s.gridRowEnd = placement(c['grid-row-end']);
+  s.gridColumnStart = placement(c['grid-column-start']);
+  s.gridColumnEnd = placement(c['grid-column-end']);
   s.aspectRatio = c['aspect-ratio'] === 'auto' ? undefined : c['aspect-ratio'];
   s.textAlign = LEGACY_ALIGN[c['text-align']] ?? TextAlign.Auto;
   return toStyle(s);
@@ -267,7 +278,7 @@ function position(s: Props, box: Box, context: Context): void {
   switch (c.position) {
     case 'static':
       s.position = Position.Relative;
-      s.inset = { top: 'auto', right: 'auto', bottom: 'auto', left: 'auto' };
+      s.top = s.right = s.bottom = s.left = 'auto';
       return;
     case 'relative':
       s.position = Position.Relative;
@@ -287,7 +298,10 @@ function position(s: Props, box: Box, context: Context): void {
     default:
       refuse('position', c.position);
   }
-  s.inset = { top: lpa(insets.top), right: lpa(insets.right), bottom: lpa(insets.bottom), left: lpa(insets.left) };
+  s.top = lpa(insets.top);
+  s.right = lpa(insets.right);
+  s.bottom = lpa(insets.bottom);
+  s.left = lpa(insets.left);
 }
 
 function alignment(s: Props, c: Computed): void {

@@ -73,7 +73,10 @@ const INLINE_STYLES = new LRUCache<string, Rule['settings'] | Unsupported>({ max
  * Expanded declarations, by property and value: generated cases' style attributes are each new,
  * but made of declarations drawn from a small set, and expanding them was the cascade's largest cost.
  */
-const DECLARATIONS = new LRUCache<string, Setting[]>({ max: 32768 });
+const DECLARATIONS = new Map<string, Map<string, Setting[]>>();
+/** How many DECLARATIONS holds; past the limit it starts afresh (what it holds is only ever a saving). */
+let declarationCount = 0;
+const DECLARATION_LIMIT = 32768;
 
 /** Declarations of one sheet are ordered within it; sheets come this far apart. */
 const SHEET_ORDER = 1e7;
@@ -108,15 +111,22 @@ export function cascade(document: Document, userAgentSheet: string): Cascaded {
       if (!current || beats(candidate, current)) winners.set(property, candidate);
     };
     for (const { layer, sheet, offset } of sheets) {
-      for (const at of rulesFor(sheet, element)) {
-        const rule = sheet.rules[at]!;
-        const specificity = matchSpecificity(rule.selectors, element);
+      const found = selectorsFor(sheet, element);
+      // The selectors come grouped by rule, in sheet order; a rule applies at the highest specificity of those that match.
+      for (let i = 0; i < found.length; ) {
+        const at = found[i]!.rule;
+        let specificity = -1;
+        for (; i < found.length && found[i]!.rule === at; i++) {
+          const { selector } = found[i]!;
+          if (selector.specificity > specificity && matches(selector, selector.compounds.length - 1, element))
+            specificity = selector.specificity;
+        }
         if (specificity < 0) continue;
-        for (const { setting, important, order: at } of rule.settings) {
+        for (const { setting, important, order } of sheet.rules[at]!.settings) {
           offer(setting.property, {
             layer: important ? Layer.AuthorImportant : layer,
             specificity,
-            order: offset + at,
+            order: offset + order,
             value: setting.value,
           });
         }
@@ -124,11 +134,7 @@ export function cascade(document: Document, userAgentSheet: string): Cascaded {
     }
     const inline = element.attributes.get('style');
     if (inline !== undefined && element.html) {
-      const settings = cached(INLINE_STYLES, inline, () => {
-        let order = 0;
-        return declarationsOf(parseOrUnsupported(inline, 'style attribute').nodes, () => order++);
-      });
-      for (const { setting, important, order: at } of settings) {
+      for (const { setting, important, order: at } of inlineSettings(inline)) {
         offer(setting.property, {
           layer: important ? Layer.AuthorImportant : Layer.Author,
           specificity: INLINE,
@@ -137,9 +143,64 @@ export function cascade(document: Document, userAgentSheet: string): Cascaded {
         });
       }
     }
-    result.set(element, new Map([...winners].map(([p, c]) => [p, c.value])));
+    const settings = new Map<string, unknown>();
+    for (const [property, candidate] of winners) settings.set(property, candidate.value);
+    result.set(element, settings);
   }
   return { settings: result, fontFaces };
+}
+
+/** A style attribute's declarations, expanded, in order. */
+function inlineSettings(text: string): Rule['settings'] {
+  const plain = plainDeclarations(text);
+  if (plain === null) {
+    return cached(INLINE_STYLES, text, () => {
+      let order = 0;
+      return declarationsOf(parseOrUnsupported(text, 'style attribute').nodes, () => order++);
+    });
+  }
+  let order = 0;
+  return plain.flatMap(([property, value]) =>
+    expanded(property.toLowerCase(), value).map((setting) => ({ setting, important: false, order: order++ })),
+  );
+}
+
+/**
+ * Text postcss reads as nothing but words, spaces, parentheses, colons and semicolons: no strings,
+ * escapes, comments, blocks, at-rules or `!important`.
+ */
+const PLAIN_STYLE = /^[-a-zA-Z0-9 \t\n\r\f:;.,%#+/()]*$/;
+/** One such declaration (not a custom property, whose value postcss keeps as written), its value without the spaces around it. */
+const PLAIN_DECLARATION = /^[ \t\n\r\f]*(-?[a-zA-Z][-a-zA-Z0-9]*)[ \t\n\r\f]*:[ \t\n\r\f]*([^:]*[^: \t\n\r\f])[ \t\n\r\f]*$/;
+const BLANK = /^[ \t\n\r\f]*$/;
+
+/**
+ * A style attribute's declarations, property and value as postcss gives them, when the text is
+ * plain enough that they are its `;`-separated parts; null for any other, which postcss parses.
+ * Generated cases' attributes are plain and each new: postcss's parse of them was the largest
+ * part of the cascade.
+ */
+export function plainDeclarations(text: string): [property: string, value: string][] | null {
+  if (!PLAIN_STYLE.test(text) || /url\(/i.test(text) || ((text.includes('(') || text.includes(')')) && !balanced(text))) return null;
+  const declarations: [string, string][] = [];
+  for (const part of text.split(';')) {
+    if (BLANK.test(part)) continue;
+    const match = PLAIN_DECLARATION.exec(part);
+    if (!match) return null;
+    declarations.push([match[1]!, match[2]!]);
+  }
+  return declarations;
+}
+
+/** Parentheses that close in order with no semicolon inside (where postcss would not end a declaration). */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const c of text) {
+    if (c === '(') depth++;
+    else if (c === ')' && --depth < 0) return false;
+    else if (c === ';' && depth > 0) return false;
+  }
+  return depth === 0;
 }
 
 const beats = (a: Candidate, b: Candidate) =>
@@ -154,49 +215,70 @@ function parseOrUnsupported(text: string, what: string): postcss.Root {
   }
 }
 
+/** A selector under the key its subject demands, with the rule it belongs to. */
+interface Indexed {
+  readonly rule: number;
+  readonly selector: Selector;
+}
+
 interface Sheet {
   rules: Rule[];
-  /** Each rule's index under what its selectors' subjects demand: an id, else a class, else a tag; `rest` for the others. */
-  byId: Map<string, number[]>;
-  byClass: Map<string, number[]>;
-  byTag: Map<string, number[]>;
-  rest: number[];
+  /** Each selector under what its subject demands: an id, else a class, else a tag; `rest` for the others. Each list is in sheet order. */
+  byId: Map<string, Indexed[]>;
+  byClass: Map<string, Indexed[]>;
+  byTag: Map<string, Indexed[]>;
+  rest: Indexed[];
+  /** `rest` and the tag's own merged, in sheet order, per tag (made on first use). */
+  forTag: Map<string, Indexed[]>;
   fontFaces: Set<string>;
 }
 
+const bySheetOrder = (a: Indexed, b: Indexed) => a.rule - b.rule;
+
 /**
- * The indices of the rules of `sheet` that can match `element`, in sheet order (the order in which
- * their declarations are first offered decides which unsupported one a case is refused for). The
- * sheet is indexed by each selector's subject, as browsers index theirs: testing every selector of
- * the default stylesheet against every element was most of the cascade's time.
+ * The selectors of `sheet` that can match `element`, in sheet order (the order in which their
+ * rules' declarations are first offered decides which unsupported one a case is refused for).
+ * The sheet is indexed by each selector's subject, as browsers index theirs: testing every
+ * selector of the default stylesheet against every element was most of the cascade's time, and
+ * an element of the default sheet's usual case (no author rule under its id or classes) takes
+ * its tag's list as it is.
  */
-function rulesFor(sheet: Sheet, element: Element): number[] {
-  const found = [...sheet.rest, ...(sheet.byTag.get(element.name.toLowerCase()) ?? [])];
+function selectorsFor(sheet: Sheet, element: Element): readonly Indexed[] {
+  const tag = element.name.toLowerCase();
+  let common = sheet.forTag.get(tag);
+  if (common === undefined) {
+    common = [...sheet.rest, ...(sheet.byTag.get(tag) ?? [])].sort(bySheetOrder);
+    sheet.forTag.set(tag, common);
+  }
+  const extra: Indexed[] = [];
   const id = element.attributes.get('id');
-  if (id !== undefined) found.push(...(sheet.byId.get(id) ?? []));
-  for (const c of element.classes) found.push(...(sheet.byClass.get(c) ?? []));
-  return [...new Set(found)].sort((a, b) => a - b);
+  if (id !== undefined) extra.push(...(sheet.byId.get(id) ?? []));
+  for (const c of element.classes) extra.push(...(sheet.byClass.get(c) ?? []));
+  // Each selector is under one key only, so the lists never share one.
+  return extra.length ? [...common, ...extra].sort(bySheetOrder) : common;
 }
 
-function indexRules(rules: Rule[]): Pick<Sheet, 'byId' | 'byClass' | 'byTag' | 'rest'> {
+function indexRules(rules: Rule[]): Omit<Sheet, 'rules' | 'fontFaces'> {
   const index = {
-    byId: new Map<string, number[]>(),
-    byClass: new Map<string, number[]>(),
-    byTag: new Map<string, number[]>(),
-    rest: [] as number[],
+    byId: new Map<string, Indexed[]>(),
+    byClass: new Map<string, Indexed[]>(),
+    byTag: new Map<string, Indexed[]>(),
+    rest: [] as Indexed[],
+    forTag: new Map<string, Indexed[]>(),
   };
-  const add = (map: Map<string, number[]>, key: string, at: number) => {
+  const add = (map: Map<string, Indexed[]>, key: string, indexed: Indexed) => {
     const list = map.get(key);
-    if (!list) map.set(key, [at]);
-    else if (list.at(-1) !== at) list.push(at);
+    if (!list) map.set(key, [indexed]);
+    else list.push(indexed);
   };
   rules.forEach((rule, at) => {
-    for (const { compounds } of rule.selectors) {
-      const subject = compounds[compounds.length - 1]!;
-      if (subject.ids.length) add(index.byId, subject.ids[0]!, at);
-      else if (subject.classes.length) add(index.byClass, subject.classes[0]!, at);
-      else if (subject.tag !== undefined) add(index.byTag, subject.tag, at);
-      else if (index.rest.at(-1) !== at) index.rest.push(at);
+    for (const selector of rule.selectors) {
+      const subject = selector.compounds[selector.compounds.length - 1]!;
+      const indexed = { rule: at, selector };
+      if (subject.ids.length) add(index.byId, subject.ids[0]!, indexed);
+      else if (subject.classes.length) add(index.byClass, subject.classes[0]!, indexed);
+      else if (subject.tag !== undefined) add(index.byTag, subject.tag, indexed);
+      else index.rest.push(indexed);
     }
   });
   return index;
@@ -245,11 +327,21 @@ function declarationsOf(nodes: ChildNode[], next: () => number): Rule['settings'
 
 /** What `expand` makes of a declaration; its settings are never changed, so every case that has it shares them. */
 function expanded(property: string, value: string): Setting[] {
-  const key = `${property}:${value}`;
-  let settings = DECLARATIONS.get(key);
+  // By property, then value: a key of the two would be a new string to hash for every declaration.
+  let byValue = DECLARATIONS.get(property);
+  let settings = byValue?.get(value);
   if (settings === undefined) {
     settings = expand(property, value);
-    DECLARATIONS.set(key, settings);
+    if (++declarationCount > DECLARATION_LIMIT) {
+      DECLARATIONS.clear();
+      declarationCount = 1;
+      byValue = undefined;
+    }
+    if (byValue === undefined) {
+      byValue = new Map();
+      DECLARATIONS.set(property, byValue);
+    }
+    byValue.set(value, settings);
   }
   return settings;
 }
@@ -341,13 +433,6 @@ const emptyCompound = (): Compound => ({ universal: false, ids: [], classes: [],
 /** A compound with nothing in it: a selector list entry that is empty, or a combinator with nothing on one side. */
 const isEmpty = (c: Compound) =>
   !c.universal && c.tag === undefined && !c.ids.length && !c.classes.length && !c.attributes.length && !c.pseudo.length;
-
-/** The highest specificity of the selectors that match, or -1. */
-function matchSpecificity(selectors: Selector[], element: Element): number {
-  let best = -1;
-  for (const s of selectors) if (s.specificity > best && matches(s, s.compounds.length - 1, element)) best = s.specificity;
-  return best;
-}
 
 function matches(selector: Selector, at: number, element: Element): boolean {
   if (!matchesCompound(selector.compounds[at]!, element)) return false;

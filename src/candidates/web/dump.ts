@@ -2,7 +2,7 @@
 // the boxes its engine placed (elements without a box get no fragment and a zeroed bounding box),
 // and the style subset on every node, as getComputedStyle gives it where the candidate knows the
 // value (used sizes, margins and padding for boxes; computed values otherwise).
-import { STYLE_PROPERTIES } from '../../protocol/common.js';
+import type { STYLE_PROPERTIES } from '../../protocol/common.js';
 import type { CandidateDump } from '../../protocol/candidate-schema.js';
 import type { Document, Element } from './document.js';
 import type { Size } from './properties.js';
@@ -30,8 +30,6 @@ export interface Geometry {
   readonly items: ReadonlySet<Element>;
 }
 
-const SIDES = ['top', 'right', 'bottom', 'left'] as const;
-
 export function buildDump(
   engine: string,
   version: string,
@@ -39,10 +37,11 @@ export function buildDump(
   styles: ReadonlyMap<Element, Style>,
   geometry: Geometry,
 ): CandidateDump {
-  const depth = new Map<Element, number>();
+  // Per element, by its index (elements come in document order, parents first).
+  const depth: number[] = [];
   const nodes = document.elements.map((element) => {
-    const d = element.parent ? depth.get(element.parent)! + 1 : 0;
-    depth.set(element, d);
+    const d = element.parent ? depth[element.parent.index]! + 1 : 0;
+    depth.push(d);
     const box = geometry.boxes.get(element);
     const rect = box ? { x: box.x, y: box.y, w: box.width, h: box.height } : { x: 0, y: 0, w: 0, h: 0 };
     return {
@@ -58,39 +57,42 @@ export function buildDump(
   return { engine, engine_version: version, viewport: { ...VIEWPORT }, overflowed: overflowed(document, styles, geometry), nodes };
 }
 
-type Subset = (style: Style, box: Placed | undefined, item: boolean) => string;
-
-/** How each property of the subset is reported, side by side for the four sides of margin, padding and border. */
-const SUBSET: Record<(typeof STYLE_PROPERTIES)[number], Subset> = {
-  display: (style) => style.display,
-  position: (style) => style.position,
-  'box-sizing': (style) => style['box-sizing'],
-  direction: (style) => style.direction,
-  'writing-mode': (style) => style['writing-mode'],
-  float: (style) => style.float,
-  clear: (style) => style.clear,
-  width: (style, box) => (box ? px(usedSize(box, style, 'width')) : size(style.width)),
-  height: (style, box) => (box ? px(usedSize(box, style, 'height')) : size(style.height)),
-  'min-width': (style, _box, item) => minSize(style['min-width'], item),
-  'max-width': (style) => size(style['max-width']),
-  'min-height': (style, _box, item) => minSize(style['min-height'], item),
-  'max-height': (style) => size(style['max-height']),
-  'overflow-x': (style) => style['overflow-x'],
-  'overflow-y': (style) => style['overflow-y'],
-  ...(Object.fromEntries(
-    SIDES.flatMap((side, i): [string, Subset][] => [
-      [`margin-${side}`, (style, box) => (box ? px(box.margin[i]!) : lengthAuto(style[`margin-${side}`]))],
-      [`padding-${side}`, (style, box) => (box ? px(box.padding[i]!) : length(style[`padding-${side}`]))],
-      [`border-${side}-width`, (style) => length(style[`border-${side}-width`])],
-    ]),
-  ) as Record<`${'margin' | 'padding'}-${(typeof SIDES)[number]}` | `border-${(typeof SIDES)[number]}-width`, Subset>),
-};
-
-/** The subset, built in the contract's order in one pass (every node's object then has the same shape, which JSON.stringify is fastest on). */
-function styleSubset(style: Style, box: Placed | undefined, item: boolean): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const property of STYLE_PROPERTIES) values[property] = SUBSET[property](style, box, item);
-  return values;
+/**
+ * The subset as getComputedStyle reports it, in the contract's order (STYLE_PROPERTIES): one
+ * object literal, so that every node's object has the same shape and no property is stored by a
+ * computed key (a table of one function per property was most of the dump's time).
+ */
+function styleSubset(s: Style, box: Placed | undefined, item: boolean): Record<(typeof STYLE_PROPERTIES)[number], string> {
+  return {
+    display: s.display,
+    position: s.position,
+    'box-sizing': s['box-sizing'],
+    direction: s.direction,
+    'writing-mode': s['writing-mode'],
+    float: s.float,
+    clear: s.clear,
+    width: box ? px(usedSize(box, s, 'width')) : size(s.width),
+    height: box ? px(usedSize(box, s, 'height')) : size(s.height),
+    'min-width': minSize(s['min-width'], item),
+    'max-width': size(s['max-width']),
+    'min-height': minSize(s['min-height'], item),
+    'max-height': size(s['max-height']),
+    // Boxes report their used margins and padding; elements without one their computed values.
+    'margin-top': box ? px(box.margin[0]) : lengthAuto(s['margin-top']),
+    'margin-right': box ? px(box.margin[1]) : lengthAuto(s['margin-right']),
+    'margin-bottom': box ? px(box.margin[2]) : lengthAuto(s['margin-bottom']),
+    'margin-left': box ? px(box.margin[3]) : lengthAuto(s['margin-left']),
+    'padding-top': box ? px(box.padding[0]) : length(s['padding-top']),
+    'padding-right': box ? px(box.padding[1]) : length(s['padding-right']),
+    'padding-bottom': box ? px(box.padding[2]) : length(s['padding-bottom']),
+    'padding-left': box ? px(box.padding[3]) : length(s['padding-left']),
+    'border-top-width': length(s['border-top-width']),
+    'border-right-width': length(s['border-right-width']),
+    'border-bottom-width': length(s['border-bottom-width']),
+    'border-left-width': length(s['border-left-width']),
+    'overflow-x': s['overflow-x'],
+    'overflow-y': s['overflow-y'],
+  };
 }
 
 /** The used width or height as getComputedStyle reports it: the border box for border-box sizing, else the content box. */
@@ -101,8 +103,8 @@ function usedSize(box: Placed, style: Style, axis: 'width' | 'height'): number {
   return Math.max(0, outer - box.padding[a]! - box.padding[b]! - box.border[a]! - box.border[b]!);
 }
 
-/** A px value as the browsers print one: at most four decimals, no trailing zeros. */
-const px = (n: number) => `${Number(n.toFixed(4))}px`;
+/** A px value as the browsers print one: at most four decimals, no trailing zeros (a whole number prints as itself, without toFixed's cost). */
+const px = (n: number) => (Number.isInteger(n) ? `${n}px` : `${Number(n.toFixed(4))}px`);
 const length = (l: Length) => (l.unit === '%' ? `${l.n}%` : px(l.n));
 const lengthAuto = (l: Length | 'auto') => (l === 'auto' ? 'auto' : length(l));
 
@@ -121,22 +123,24 @@ const minSize = (s: Size, item: boolean) => (s === 'auto' && !item ? '0px' : siz
  */
 function overflowed(document: Document, styles: ReadonlyMap<Element, Style>, geometry: Geometry): boolean {
   const EPSILON = 1 / 128;
+  // Per element, by index, from its parent's (parents come first): whether an ancestor clips each axis, and whether it or one is fixed.
+  const clipsX: boolean[] = [];
+  const clipsY: boolean[] = [];
+  const fixed: boolean[] = [];
   for (const element of document.elements) {
+    const style = styles.get(element)!;
+    const parent = element.parent;
+    const parentStyle = parent ? styles.get(parent)! : undefined;
+    const x = parent ? clipsX[parent.index]! || parentStyle!['overflow-x'] !== 'visible' : false;
+    const y = parent ? clipsY[parent.index]! || parentStyle!['overflow-y'] !== 'visible' : false;
+    const f = (parent ? fixed[parent.index]! : false) || style.position === 'fixed';
+    clipsX.push(x);
+    clipsY.push(y);
+    fixed.push(f);
     const box = geometry.boxes.get(element);
-    if (!box) continue;
-    let clipsX = false;
-    let clipsY = false;
-    let fixed = false;
-    for (let e: Element | null = element; e; e = e.parent) {
-      const style = styles.get(e)!;
-      if (style.position === 'fixed') fixed = true;
-      if (e === element) continue;
-      if (style['overflow-x'] !== 'visible') clipsX = true;
-      if (style['overflow-y'] !== 'visible') clipsY = true;
-    }
-    if (fixed) continue;
-    if (!clipsX && box.x + box.width > VIEWPORT.width + EPSILON) return true;
-    if (!clipsY && box.y + box.height > VIEWPORT.height + EPSILON) return true;
+    if (!box || f) continue;
+    if (!x && box.x + box.width > VIEWPORT.width + EPSILON) return true;
+    if (!y && box.y + box.height > VIEWPORT.height + EPSILON) return true;
   }
   return false;
 }

@@ -22,7 +22,12 @@ export const VIEWPORT = { width: 800, height: 600 } as const;
 const PROPERTIES = Object.keys(LONGHANDS) as Property[];
 const INITIAL = Object.fromEntries(PROPERTIES.map((p) => [p, LONGHANDS[p].initial])) as Record<Property, unknown>;
 const INHERITED = PROPERTIES.filter((p) => LONGHANDS[p].inherited);
-const SIDES = ['top', 'right', 'bottom', 'left'] as const;
+/** Each side's border properties, named once (a key made by a template for every element had to be looked up each time). */
+const BORDERS = (['top', 'right', 'bottom', 'left'] as const).map((side) => ({
+  style: `border-${side}-style` as const,
+  width: `border-${side}-width` as const,
+}));
+const FLEX_OR_GRID = new Set(['flex', 'grid', 'inline-flex', 'inline-grid']);
 
 const BLOCKIFIED: Record<string, string> = {
   inline: 'block',
@@ -81,7 +86,8 @@ export function computeStyles(document: Document, cascaded: Cascaded): Styled {
       : parent
         ? (parent['font-size'] as Length).n
         : FONT_SIZE_KEYWORDS.medium!;
-    values['font-size'] = { n: fontSize, unit: 'px' };
+    // Undeclared, it is the parent's computed value already (font-size inherits).
+    if (declared.has('font-size') || !parent) values['font-size'] = { n: fontSize, unit: 'px' };
     if (!element.parent) rootFontSize = fontSize;
     const context: LengthContext = { fontSize, rootFontSize, viewport: VIEWPORT };
     // Inherited and initial values are computed already; only the element's own need resolving.
@@ -119,7 +125,7 @@ function applyComputedRules(v: Values, element: Element, styles: ReadonlyMap<Ele
   let layoutParent = element.parent;
   while (layoutParent && styles.get(layoutParent)!.display === 'contents') layoutParent = layoutParent.parent;
   const parentDisplay = layoutParent ? styles.get(layoutParent)!.display : undefined;
-  const inFlexOrGrid = parentDisplay !== undefined && /^(inline-)?(flex|grid)$/.test(parentDisplay);
+  const inFlexOrGrid = parentDisplay !== undefined && FLEX_OR_GRID.has(parentDisplay);
   if ((element.parent === null || positioned || v.float !== 'none' || inFlexOrGrid) && v.display in BLOCKIFIED) {
     v.display = BLOCKIFIED[v.display]!;
   }
@@ -131,11 +137,12 @@ function applyComputedRules(v: Values, element: Element, styles: ReadonlyMap<Ele
     v['overflow-x'] = fix(v['overflow-x']);
     v['overflow-y'] = fix(v['overflow-y']);
   }
-  for (const side of SIDES) {
-    const style = v[`border-${side}-style`];
-    const width = v[`border-${side}-width`];
+  for (const border of BORDERS) {
+    const style = v[border.style];
+    const width = v[border.width];
     // Browsers snap border widths to device pixels: down to a whole pixel, and at least one.
     const px = style === 'none' || style === 'hidden' ? 0 : width.n > 0 && width.n < 1 ? 1 : Math.floor(width.n);
-    v[`border-${side}-width`] = { n: px, unit: 'px' };
+    // Values are never changed once made, so one already snapped is kept.
+    if (width.n !== px || width.unit !== 'px') v[border.width] = { n: px, unit: 'px' };
   }
 }
