@@ -17,6 +17,9 @@ import { referenceEngine } from '../src/candidates/serve.js';
 import { answerOutcome } from '../src/engine-under-test/process-source.js';
 import type { ReferenceCandidate } from '../src/protocol/candidate-schema.js';
 import { ENGINE_NAMES } from '../src/protocol/schema.js';
+import { packResult, unpackResult } from '../src/protocol/wire.js';
+import { packColumns } from '../src/protocol/walk-columns.js';
+import { rawFromDump } from '../test/fixtures/dumps/load.js';
 
 const args = process.argv.slice(2);
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -33,7 +36,7 @@ const casesOf = (s: number) => [
 const warmUp = casesOf(seed + 1);
 const requests = casesOf(seed);
 
-const SIDE = ['answer line', 'read line', 'check', 'judge'] as const;
+const SIDE = ['answer line', 'read line', 'check', 'columns', 'judge'] as const;
 type Row = (typeof STAGES)[number] | (typeof SIDE)[number];
 const totals = new Map<Row, number>();
 const cpuMs = () => {
@@ -62,9 +65,12 @@ for (let round = 0; round <= rounds; round++) {
     const outcome = time('check', () => answerOutcome(value, engine.name));
     if (outcome.kind !== 'dump') continue;
     dumps++;
-    // The browsers' recorded outcomes, as the journal holds them: dump JSON per engine.
+    // The browsers' outcomes, as the journal records them (dump JSON per engine), and their walks'
+    // columns as a campaign's vote answers with them: packed in the worker, unpacked here.
     const outcomes = ENGINE_NAMES.map((e) => ({ engine: e, result: JSON.stringify({ ...outcome.dump, engine: e }), error: null }));
-    time('judge', () => candidateRecord({ name: engine.name, version: engine.version }, outcome, outcomes));
+    const walks = Object.fromEntries(ENGINE_NAMES.map((e) => [e, packColumns(rawFromDump({ ...outcome.dump, engine: e }))]));
+    const columns = time('columns', () => unpackResult<typeof walks>(packResult(walks)));
+    time('judge', () => candidateRecord({ name: engine.name, version: engine.version }, outcome, outcomes, null, columns));
   }
 }
 const perCase = (row: Row) => (totals.get(row) ?? 0) / rounds / requests.length;

@@ -104,22 +104,27 @@ function scopeOf(d: ColumnarDump, roots: readonly number[]): Uint8Array {
  */
 function scoped(d: ColumnarDump, inScope: Uint8Array): ColumnarDump {
   const n = STYLE_PROPERTIES.length;
+  const within = (i: number) => i < inScope.length && inScope[i] === 1;
+  let kept = 0;
+  for (let i = 0; i < d.count; i++) if (within(i)) kept += d.fragmentStart[i + 1]! - d.fragmentStart[i]!;
   const bounding = new Float64Array(d.count * 4);
   const fragmentStart = new Int32Array(d.count + 1);
-  const kept: number[] = [];
+  const fragments = new Float64Array(kept * 4);
   const styles = new Array<string>(d.count * n).fill('');
+  let f = 0;
   for (let i = 0; i < d.count; i++) {
-    fragmentStart[i] = kept.length / 4;
-    if (i >= inScope.length || !inScope[i]) continue;
+    fragmentStart[i] = f;
+    if (!within(i)) continue;
     bounding.set(d.bounding.subarray(i * 4, i * 4 + 4), i * 4);
-    kept.push(...d.fragments.subarray(d.fragmentStart[i]! * 4, d.fragmentStart[i + 1]! * 4));
+    fragments.set(d.fragments.subarray(d.fragmentStart[i]! * 4, d.fragmentStart[i + 1]! * 4), f * 4);
+    f += d.fragmentStart[i + 1]! - d.fragmentStart[i]!;
     for (let s = 0; s < n; s++) styles[i * n + s] = d.styles[i * n + s]!;
   }
-  fragmentStart[d.count] = kept.length / 4;
+  fragmentStart[d.count] = f;
   const anchors = new Int32Array(d.count);
   for (let i = 0; i < d.count; i++) {
     const p = d.parents[i]!;
     anchors[i] = p < 0 ? -1 : fragmentStart[p + 1]! > fragmentStart[p]! ? p : anchors[p]!;
   }
-  return { ...d, bounding, fragmentStart, fragments: Float64Array.from(kept), styles, anchors };
+  return { ...d, bounding, fragmentStart, fragments, styles, anchors };
 }

@@ -2,7 +2,7 @@
 // touching per-node objects. Geometry lives in typed arrays, tags are small integers, and
 // each node's reference origin for the relative-offset rule is resolved here, not per compare.
 import { STYLE_PROPERTIES, type Dump } from '../protocol/schema.js';
-import type { RawWalk } from '../protocol/page-output.js';
+import type { WalkColumns } from '../protocol/page-output.js';
 
 const STYLE_COUNT = STYLE_PROPERTIES.length;
 
@@ -101,9 +101,6 @@ export function columnarFromDump(dump: Omit<Dump, 'engine'> & { engine: string }
     styles,
   });
 }
-
-/** The parts of a page walk the comparator reads; a whole RawWalk will do. */
-export type WalkColumns = Pick<RawWalk, 'overflowed' | 'tags' | 'parents' | 'bounding' | 'rectCounts' | 'rects' | 'styles'>;
 
 /** Straight from the page walk's flat arrays, skipping the wire form entirely. */
 export function columnarFromRaw(raw: WalkColumns, engine: string): ColumnarDump {

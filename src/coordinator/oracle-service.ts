@@ -4,7 +4,7 @@
 import type { EngineName, ProfileName } from '../protocol/schema.js';
 import type { Answer, AnswerFields, CaseOp, RequestOf } from '../protocol/ops.js';
 import type { FontSetName } from '../protocol/font-sets.js';
-import type { DumpLimits } from '../worker-contract/tasks.js';
+import type { DumpLimits, EngineColumns } from '../worker-contract/tasks.js';
 import { engineMemoryBytes, EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
 import { ConfigError } from '../protocol/errors.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
@@ -45,6 +45,14 @@ export type Versions = Partial<Record<EngineName, string>>;
 export interface Answered<K extends CaseOp> {
   answer: Answer<K>;
   versions: Versions;
+  /** Each engine's walk in columns, when asked for (RunOptions) and the oracle runs the engines itself. */
+  columns?: EngineColumns;
+}
+
+/** How a case is run. */
+export interface RunOptions {
+  /** A `vote` also gives each engine's walk in columns (Answered.columns): what a campaign judges a candidate on without parsing a dump. */
+  columns?: boolean;
 }
 
 export class OracleService {
@@ -142,12 +150,10 @@ export class OracleService {
   }
 
   /** Answers one case request; never rejects for the case's own failures. */
-  async run<K extends CaseOp>(op: K, request: RequestOf<K>): Promise<Answered<K>> {
+  async run<K extends CaseOp>(op: K, request: RequestOf<K>, options: RunOptions = {}): Promise<Answered<K>> {
+    const ran = await runCase({ farm: this.farm, cases: this.cases, profile: this.options.profile }, op, request, options);
     // Every worker runs the same build of each engine (EngineFarm.start).
-    return {
-      answer: await runCase({ farm: this.farm, cases: this.cases, profile: this.options.profile }, op, request),
-      versions: this.versions,
-    };
+    return { ...ran, versions: this.versions };
   }
 
   /**

@@ -13,7 +13,7 @@ import { readLines, type InputLine } from './line-reader.js';
 import { LineWriter } from './output.js';
 import type { AnswerFields, CaseOp, RequestOf } from '../protocol/ops.js';
 import type { WireValue } from '../protocol/wire.js';
-import { OracleService, admission, type Answered, type OracleOptions } from './oracle-service.js';
+import { OracleService, admission, type Answered, type OracleOptions, type RunOptions } from './oracle-service.js';
 
 export interface StdioOptions extends OracleOptions {
   maxLineBytes: number;
@@ -21,8 +21,8 @@ export interface StdioOptions extends OracleOptions {
 
 /** What answers the stdio oracle's requests. */
 export interface CaseService {
-  /** Answers one case request; never rejects for the case's own failures. */
-  run<K extends CaseOp>(op: K, request: RequestOf<K>): Promise<Answered<K>>;
+  /** Answers one case request; never rejects for the case's own failures. `options` may be ignored (a queue's answers come as lines). */
+  run<K extends CaseOp>(op: K, request: RequestOf<K>, options?: RunOptions): Promise<Answered<K>>;
   /** The ping answer's fields beside the id: at once, or (a queue) once a worker has answered. */
   ping(): AnswerFields<'ping'> | Promise<AnswerFields<'ping'>>;
   close(): Promise<void>;

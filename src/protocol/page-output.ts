@@ -50,6 +50,12 @@ export type RawWalk = Omit<Static<typeof PageWalkSchema>, 'strings' | 'tags' | '
   relayout?: RawWalk;
 };
 
+/** The parts of a page walk the comparator reads: a whole RawWalk will do, or its coordinates as Float64Arrays (src/protocol/walk-columns.ts). */
+export type WalkColumns = Pick<RawWalk, 'overflowed' | 'tags' | 'parents' | 'rectCounts' | 'styles'> & {
+  bounding: ArrayLike<number>;
+  rects: ArrayLike<number>;
+};
+
 const Elsewhere = Type.Object({ elsewhere: Type.String() }, strict);
 const TooLarge = Type.Object(
   { tooLarge: Type.Object({ nodes: Count, fragments: Type.Optional(Count), bytes: Type.Optional(Count) }, strict) },

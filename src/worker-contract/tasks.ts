@@ -4,7 +4,8 @@
 // Piscina cannot address one particular worker.
 import type { EngineName } from '../protocol/schema.js';
 import type { Executables } from '../protocol/launch-options.js';
-import type { CaseOp, RequestOf } from '../protocol/ops.js';
+import type { AnswerFields, CaseOp, RequestOf } from '../protocol/ops.js';
+import type { PackedColumns } from '../protocol/walk-columns.js';
 import type { EngineLaunch } from './launch.js';
 
 /** How big a dump may grow before the walk stops and the case is answered dump_too_large. */
@@ -52,7 +53,15 @@ export interface CaseTask<K extends CaseOp = CaseOp> {
   documents: Partial<Record<EngineName, ServedDocument>>;
   /** An empty page whose CSP forbids page script: the fast path writes cases into it. */
   blankUrl: string;
+  /** Answer with each engine's walk in columns too (a `vote`): a campaign judges a candidate on them, and parses no dump to do it. */
+  columns?: boolean;
 }
+
+/** Each engine's walk in the columns the comparator reads, packed to travel. */
+export type EngineColumns = Partial<Record<EngineName, PackedColumns>>;
+
+/** What a worker answers a task with: its op's answer fields, and its walks' columns when the task asked. */
+export type TaskAnswer<K extends CaseOp> = AnswerFields<K> & { columns?: EngineColumns };
 
 /** Any case task: the one a worker's task table dispatches on `op`. */
 export type WorkerTask = { [K in CaseOp]: CaseTask<K> }[CaseOp];

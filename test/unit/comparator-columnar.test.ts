@@ -1,12 +1,16 @@
-// The columnar form: the same from the wire dump and from the page walk's flat arrays, and a
-// self-contradicting tree is refused before the compare loop can index through it.
+// The columnar form: the same from the wire dump, from the page walk's flat arrays and from those
+// arrays packed to travel, and a self-contradicting tree is refused before the compare loop can
+// index through it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dumpJson } from '../../src/protocol/dump.js';
 import type { RawWalk } from '../../src/protocol/page-output.js';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import { columnarFromDump, columnarFromRaw, InvalidDumpError } from '../../src/comparator/columnar.js';
-import { columnar, dump, rawFromDump, type FixtureName } from '../fixtures/dumps/load.js';
+import { packResult, unpackResult } from '../../src/protocol/wire.js';
+import { packColumns, unpackColumns, type PackedColumns } from '../../src/protocol/walk-columns.js';
+import { candidateRecord } from '../../src/campaign/loop/candidate-record.js';
+import { columnar, dump, rawFromDump, translated, type FixtureName } from '../fixtures/dumps/load.js';
 
 const FIXTURES: FixtureName[] = ['agree', 'inline-wrap', 'rigid-base', 'overflow'];
 
@@ -19,6 +23,26 @@ test('a raw walk and its wire dump give the same columnar form', () => {
       // recorded dump. (dumpJson reads none of the RawWalk fields the cast leaves out.)
       assert.deepEqual(JSON.parse(dumpJson(engine, recorded.engine_version, raw as RawWalk).text), recorded);
       assert.deepEqual(columnarFromRaw(raw, engine), columnarFromDump(recorded), `${name} ${engine}`);
+    }
+  }
+});
+
+test('a walk packed to cross from a worker (msgpack, as results travel) gives the same columnar form, and a candidate the same record', () => {
+  for (const name of FIXTURES) {
+    const outcomes = ENGINE_NAMES.map((engine) => ({ engine, result: JSON.stringify(dump(name, engine)), error: null }));
+    const columns = unpackResult<Record<string, PackedColumns>>(
+      packResult(Object.fromEntries(ENGINE_NAMES.map((engine) => [engine, packColumns(rawFromDump(dump(name, engine)))]))),
+    );
+    for (const engine of ENGINE_NAMES)
+      assert.deepEqual(columnarFromRaw(unpackColumns(columns[engine]!), engine), columnarFromDump(dump(name, engine)), `${name} ${engine}`);
+    // The candidate is one engine's dump moved a pixel down, judged against the three with and without the columns.
+    const moved = { ...translated(dump(name, 'webkit'), 0, 1), engine: 'mine' };
+    for (const outcome of [
+      { kind: 'dump' as const, dump: moved },
+      { kind: 'dump' as const, dump: moved, roots: [1] },
+    ]) {
+      const who = { name: 'mine', version: '1' };
+      assert.deepEqual(candidateRecord(who, outcome, outcomes, null, columns), candidateRecord(who, outcome, outcomes), name);
     }
   }
 });

@@ -5,11 +5,12 @@
 // resumed with a candidate judges its old cases exactly as a fresh one would.
 import { judgeCandidate, type CandidateResult, type CandidateVerdict } from '../../comparator/candidate.js';
 import { candidateSignature } from '../../comparator/candidate-signature.js';
-import { columnarFromDump, type ColumnarDump } from '../../comparator/columnar.js';
+import { columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
 import type { EngineDumps } from '../../comparator/vote.js';
 import type { CandidateCase } from '../../protocol/candidate-schema.js';
 import type { CompareVerdict } from '../../protocol/vote-schema.js';
 import type { Dump, EngineName } from '../../protocol/schema.js';
+import { unpackColumns, type PackedColumns } from '../../protocol/walk-columns.js';
 import { judgedOutcome, type SourceOutcome } from '../../engine-under-test/source.js';
 import { OPS } from '../../protocol/ops.js';
 import { opOf, type CaseRequest } from '../corpus/corpus.js';
@@ -62,26 +63,36 @@ interface RecordedOutcome {
   error: string | null;
 }
 
-/** The engines' part of a case, from its recorded outcomes: each dump in columnar form, or its error. */
-function recordedResponse(outcomes: readonly RecordedOutcome[]): EngineDumps<ColumnarDump> {
+/**
+ * The engines' part of a case, from its recorded outcomes: each dump in columnar form, or its
+ * error. A dump is taken from its walk's columns when they came with the answer (the same values:
+ * the dump is their JSON at full precision), and parsed from its JSON only without them.
+ */
+function recordedResponse(
+  outcomes: readonly RecordedOutcome[],
+  columns?: Partial<Record<EngineName, PackedColumns>>,
+): EngineDumps<ColumnarDump> {
   const dumps: EngineDumps<ColumnarDump>['dumps'] = {};
   const errors: NonNullable<EngineDumps<ColumnarDump>['errors']> = {};
   for (const o of outcomes) {
-    if (o.result !== null) dumps[o.engine] = columnarFromDump(JSON.parse(o.result) as Dump);
+    const walk = columns?.[o.engine];
+    if (o.result !== null)
+      dumps[o.engine] = walk ? columnarFromRaw(unpackColumns(walk), o.engine) : columnarFromDump(JSON.parse(o.result) as Dump);
     else if (o.error !== null) errors[o.engine] = o.error;
   }
   return { dumps, errors };
 }
 
-/** Judges the candidate's outcome (which took `ms`, when timed) against the engines' recorded outcomes for the same case. */
+/** Judges the candidate's outcome (which took `ms`, when timed) against the engines' recorded outcomes for the same case (and their walks' columns, when the answer gave them). */
 export function candidateRecord(
   who: CandidateIdentity,
   outcome: SourceOutcome,
   outcomes: readonly RecordedOutcome[],
   ms: number | null = null,
+  columns?: Partial<Record<EngineName, PackedColumns>>,
 ): CandidateRecord {
   const judged = judgedOutcome(outcome);
-  const result = judgeCandidate(judged, recordedResponse(outcomes));
+  const result = judgeCandidate(judged, recordedResponse(outcomes, columns));
   const against: CandidateRecord['against'] = {};
   for (const [engine, compared] of Object.entries(result.compares)) against[engine as EngineName] = compared.verdict;
   return {

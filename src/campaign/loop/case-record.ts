@@ -12,7 +12,7 @@ import { ENGINE_NAMES } from '../../protocol/schema.js';
 import { OPS, namesItsOp, type Answer, type RequestOf, type SentOp } from '../../protocol/ops.js';
 import type { RelayoutResult } from '../../protocol/relayout-schema.js';
 import { heldValue, textOf, type JsonText, type WireValue } from '../../protocol/wire.js';
-import type { Answered } from '../../coordinator/oracle-service.js';
+import type { Answered, RunOptions } from '../../coordinator/oracle-service.js';
 import type { CaseService } from '../../coordinator/stdio.js';
 import { opOf, type CaseRequest, type CorpusItem } from '../corpus/corpus.js';
 import type { Expectations } from './expectations.js';
@@ -22,7 +22,8 @@ import type { CaseRecord, EngineOutcome, SelfCheck } from '../journal/journal.js
 export type SentRequest<K extends SentOp = SentOp> = { [O in K]: { op: O; request: RequestOf<O> } }[K];
 
 /** Runs a case as it is sent: generic, so that its op and its request stay tied to each other. */
-export const runSent = <K extends SentOp>(oracle: Pick<CaseService, 'run'>, sent: SentRequest<K>) => oracle.run(sent.op, sent.request);
+export const runSent = <K extends SentOp>(oracle: Pick<CaseService, 'run'>, sent: SentRequest<K>, options?: RunOptions) =>
+  oracle.run(sent.op, sent.request, options);
 
 /** When the case ran, for how long, and how many times it was submitted. */
 export interface CaseTiming {

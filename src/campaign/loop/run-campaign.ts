@@ -125,11 +125,15 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
     firstSent ??= sent;
     track(
       key,
-      Promise.all([runSent(o.oracle, wireRequest(item.request)), ask(item)]).then(([answer, candidate]) => {
+      // With a candidate, the engines' walks come in columns too, to judge it on.
+      Promise.all([
+        runSent(o.oracle, wireRequest(item.request), { columns: o.candidate !== undefined && isLayoutCase(item.request) }),
+        ask(item),
+      ]).then(([answer, candidate]) => {
         if (o.abandon?.aborted) return;
         const now = performance.now();
         const r = votedRecord(item, answer, { startedAt, elapsedMs: now - sent, attempts: 1 }, o.expectations);
-        if (candidate) r.candidate = candidateRecord(o.candidate!, candidate.outcome, r.outcomes, candidate.ms);
+        if (candidate) r.candidate = candidateRecord(o.candidate!, candidate.outcome, r.outcomes, candidate.ms, answer.columns);
         record(r);
         counts.ran++;
         lastRecorded = now;

@@ -1,8 +1,8 @@
 // What an op's worker task is, and the loop every task runs its case in: on each requested engine
 // at once, each engine's failure its own.
-import type { CaseTask } from '../../worker-contract/tasks.js';
+import type { CaseTask, TaskAnswer } from '../../worker-contract/tasks.js';
 import { ENGINE_NOT_LAUNCHED, errorWireText } from '../../protocol/errors.js';
-import type { AnswerFields, CaseOp } from '../../protocol/ops.js';
+import type { CaseOp } from '../../protocol/ops.js';
 import type { EngineName } from '../../protocol/schema.js';
 import type { EngineHost } from '../host/engine-host.js';
 import type { WorkerContext } from '../worker-context.js';
@@ -12,7 +12,7 @@ import type { WorkerContext } from '../worker-context.js';
  * the id (inAnswerOrder). It never rejects for an engine's failure: that engine's error is in the
  * answer, as are the task's unavailable engines'.
  */
-export type Task<K extends CaseOp> = (task: CaseTask<K>, ctx: WorkerContext) => Promise<AnswerFields<K>>;
+export type Task<K extends CaseOp> = (task: CaseTask<K>, ctx: WorkerContext) => Promise<TaskAnswer<K>>;
 
 export type Errors = Partial<Record<EngineName, string>>;
 
