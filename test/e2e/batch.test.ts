@@ -159,6 +159,36 @@ async function pipeline(oracle: OracleProcess, requests: Line[], whenFirstAnswer
 
 // Side by side: each test has an oracle of its own (its own case server, port and browsers), and
 // a test's kills reach only its own oracle's descendants.
+test('after a batch, a case document is visible to its script in every engine (a page is hidden only for its batches)', async () => {
+  // Chromium and WebKit minimize a page's window for the fast path's batches and show it again for
+  // a case document; the script reads what the document says, into its box's width.
+  const probe = (id: string): Line => ({
+    id,
+    html: '<!doctype html><div id="d" style="height:3px"></div>',
+    script: "document.getElementById('d').style.width = (document.visibilityState === 'visible' && !document.hidden ? 111 : 222) + 'px'",
+  });
+  const requests: Line[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < 20; i++) requests.push({ id: `plain-${round}-${i}`, html: `<div style="width:${10 + i}px;height:5px"></div>` });
+    requests.push(probe(`probe-${round}`));
+  }
+  const oracle = new OracleProcess(['--workers=1', '--pages=1']);
+  try {
+    await oracle.ready();
+    const answers = await pipeline(oracle, requests);
+    for (let round = 0; round < 3; round++) {
+      const answer = answers.get(`probe-${round}`)!;
+      for (const engine of ENGINE_NAMES) {
+        const nodes = answer.dumps?.[engine]?.nodes as { bounding: { w: number } }[] | undefined;
+        assert.ok(nodes, `${engine}: ${JSON.stringify(answer.errors)}`);
+        assert.equal(nodes.at(-1)!.bounding.w, 111, `${engine}, round ${round}: the script saw a hidden page`);
+      }
+    }
+  } finally {
+    await oracle.shutdown();
+  }
+});
+
 describe('faults inside a batch', { concurrency: true }, () => {
   // One page per engine, so the queued cases go out as batches of up to K_MAX.
   const cases = layoutCorpus(8).slice(0, 2 * K_MAX);

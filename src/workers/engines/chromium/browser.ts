@@ -91,12 +91,20 @@ export class ChromiumBrowser implements EngineBrowser {
         browserContextId,
       });
       const { sessionId } = await this.connection.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
-      page = new ChromiumPage(this.connection, sessionId, targetId, browserContextId, () => this.dispose(sessionId, browserContextId), {
-        profilePermissions: permissions,
-        userAgent: this.userAgent,
-      });
-      this.pages.set(sessionId, page);
       const { windowId } = await this.connection.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId });
+      page = new ChromiumPage(
+        this.connection,
+        sessionId,
+        targetId,
+        windowId,
+        browserContextId,
+        () => this.dispose(sessionId, browserContextId),
+        {
+          profilePermissions: permissions,
+          userAgent: this.userAgent,
+        },
+      );
+      this.pages.set(sessionId, page);
       await Promise.all([
         this.connection.send('Browser.setWindowBounds', { windowId, bounds: WINDOW_BOUNDS }),
         ...this.emulation.map(({ method, params }) => this.connection.send(method, params, { sessionId })),

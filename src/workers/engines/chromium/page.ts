@@ -3,7 +3,11 @@
 // back: no domain is enabled on it (no Runtime, Page, Network or Log events), so nothing the page
 // logs, throws or loads is sent to Node. Trusted programs run in an isolated world
 // (Page.createIsolatedWorld), whose built-ins and wrappers page script cannot reach; the case's
-// script runs in the main world as a classic script (Runtime.evaluate).
+// script runs in the main world as a classic script (Runtime.evaluate). The window is minimized
+// while the fast path writes into the blank page, so that it draws no frame for each case written,
+// and shown again before a case document loads or a picture is taken. Headless Chromium 156 keeps
+// a minimized window's document visible (measured); the page waits for it to say so all the same,
+// as a script on the case document may read it.
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import type { ProgramName } from '../../../page/sources.js';
 import type { Emulate } from '../../../protocol/emulation-schema.js';
@@ -46,6 +50,18 @@ const LOADED = `() => new Promise((resolve) => {
   loaded();
 })`;
 
+/** Resolves once the document is visible: an event, since a hidden page's timers are throttled. */
+const SHOWN = `() => document.visibilityState === 'visible' || new Promise((resolve) => {
+  const shown = () => {
+    if (document.visibilityState !== 'visible') return;
+    document.removeEventListener('visibilitychange', shown);
+    resolve(true);
+  };
+  document.addEventListener('visibilitychange', shown);
+})`;
+/** How long a shown window's document may take to say it is visible, outside a load's own time. */
+const SHOWN_MS = 10_000;
+
 /** How CDP words a call whose session, target or browser went away under it. */
 const TARGET_GONE = /Target crashed|Target closed|Session with given id not found|No target with given id|Not attached to an active page/i;
 /** How CDP words a call whose document went away under it (the case navigated), the page still alive. */
@@ -60,6 +76,7 @@ interface Evaluated {
 
 export class ChromiumPage implements EnginePage {
   private goneReason: string | undefined;
+  private minimized = false;
   /** Rejects each call in flight: the page is gone and Chromium may never answer. */
   private readonly inFlight = new Set<(error: Error) => void>();
 
@@ -69,6 +86,8 @@ export class ChromiumPage implements EnginePage {
     readonly sessionId: string,
     /** Its target, whose id is also its main frame's. */
     readonly targetId: string,
+    /** Its window. */
+    private readonly windowId: number,
     /** Its browser context: its storage, and every window the case opens from it. */
     readonly browserContextId: string,
     /** Disposes of the browser context, bounded in time. */
@@ -118,7 +137,7 @@ export class ChromiumPage implements EnginePage {
     try {
       await this.track(() =>
         withDeadline(
-          this.navigate(url, deadline),
+          this.visible(true, timeoutMs).then(() => this.navigate(url, deadline)),
           timeoutMs,
           () => new OracleError('navigation_failed', `chromium did not finish loading the case within ${timeoutMs} ms`),
         ),
@@ -133,6 +152,7 @@ export class ChromiumPage implements EnginePage {
 
   async run(call: ProgramCall): Promise<string> {
     return this.calling(async () => {
+      if (call.program === 'batch') await this.visible(false);
       if (typeof call.script !== 'string') return this.program(call.program, call.args);
       const { settle, args } = aroundScript(call);
       const settled = await this.program('settle', settle);
@@ -146,6 +166,7 @@ export class ChromiumPage implements EnginePage {
   /** The emulated 800×600 viewport at scale 1, painted from a fresh frame (--enable-features=CDPScreenshotNewSurface). */
   async screenshot(): Promise<Uint8Array> {
     return this.calling(async () => {
+      await this.visible(true);
       const { data } = await this.send<{ data: string }>(
         'Page.captureScreenshot',
         { format: 'png', captureBeyondViewport: false },
@@ -177,6 +198,19 @@ export class ChromiumPage implements EnginePage {
   async close(): Promise<void> {
     this.gone('the page was closed');
     await this.dispose();
+  }
+
+  /**
+   * Minimizes the window, or shows it and waits until its current document says it is visible (the
+   * renderer hears of the change after the browser answers), so that the next document starts
+   * visible. A minimized window cannot be resized; shown, it keeps the size it had.
+   */
+  private async visible(wanted: boolean, ms = SHOWN_MS): Promise<void> {
+    if (this.minimized === !wanted) return;
+    const windowState = wanted ? 'normal' : 'minimized';
+    await this.connection.send('Browser.setWindowBounds', { windowId: this.windowId, bounds: { windowState } });
+    this.minimized = !wanted;
+    if (wanted) await withDeadline(this.inWorld(SHOWN, {}), ms, () => new Error(`the window was not visible ${ms} ms after it was shown`));
   }
 
   /**
