@@ -4,7 +4,8 @@
 import type { EngineName, ProfileName } from '../protocol/schema.js';
 import type { Answer, AnswerFields, CaseOp, RequestOf } from '../protocol/ops.js';
 import type { FontSetName } from '../protocol/font-sets.js';
-import type { DumpLimits, EngineColumns } from '../worker-contract/tasks.js';
+import type { DumpLimits } from '../worker-contract/tasks.js';
+import type { EngineColumns } from '../protocol/walk-columns.js';
 import { engineMemoryBytes, EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
 import { ConfigError } from '../protocol/errors.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';

@@ -4,7 +4,8 @@
 import { errorWireText, ENGINE_NOT_LAUNCHED, OracleError } from '../protocol/errors.js';
 import { OPS, type Answer, type Descriptor, type CaseOp, type RequestOf } from '../protocol/ops.js';
 import type { EngineName, ProfileName } from '../protocol/schema.js';
-import type { CaseTask, EngineColumns, TaskAnswer, WorkerTask } from '../worker-contract/tasks.js';
+import type { CaseTask, TaskAnswer, WorkerTask } from '../worker-contract/tasks.js';
+import type { EngineColumns } from '../protocol/walk-columns.js';
 import type { CaseServer } from './case-server.js';
 import type { EngineFarm } from './engine-farm.js';
 

@@ -4,6 +4,7 @@
 // and a walk repeats few style values (tens, in thousands of cells), so this packs and unpacks in
 // a third of the time the plain arrays take.
 import type { WalkColumns } from './page-output.js';
+import type { EngineName } from './common.js';
 
 export interface PackedColumns {
   overflowed: boolean;
@@ -19,6 +20,9 @@ export interface PackedColumns {
   /** The bytes of a Uint32Array: per style cell (node × property, as WalkColumns.styles), its value's index in `values`. */
   styles: Uint8Array;
 }
+
+/** Each engine's walk, packed. */
+export type EngineColumns = Partial<Record<EngineName, PackedColumns>>;
 
 const bytesOf = (array: Float64Array | Uint32Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 

@@ -5,7 +5,7 @@
 import type { EngineName } from '../protocol/schema.js';
 import type { Executables } from '../protocol/launch-options.js';
 import type { AnswerFields, CaseOp, RequestOf } from '../protocol/ops.js';
-import type { PackedColumns } from '../protocol/walk-columns.js';
+import type { EngineColumns } from '../protocol/walk-columns.js';
 import type { EngineLaunch } from './launch.js';
 
 /** How big a dump may grow before the walk stops and the case is answered dump_too_large. */
@@ -56,9 +56,6 @@ export interface CaseTask<K extends CaseOp = CaseOp> {
   /** Answer with each engine's walk in columns too (a `vote`): a campaign judges a candidate on them, and parses no dump to do it. */
   columns?: boolean;
 }
-
-/** Each engine's walk in the columns the comparator reads, packed to travel. */
-export type EngineColumns = Partial<Record<EngineName, PackedColumns>>;
 
 /** What a worker answers a task with: its op's answer fields, and its walks' columns when the task asked. */
 export type TaskAnswer<K extends CaseOp> = AnswerFields<K> & { columns?: EngineColumns };

@@ -10,7 +10,7 @@ import type { EngineDumps } from '../../comparator/vote.js';
 import type { CandidateCase } from '../../protocol/candidate-schema.js';
 import type { CompareVerdict } from '../../protocol/vote-schema.js';
 import type { Dump, EngineName } from '../../protocol/schema.js';
-import { unpackColumns, type PackedColumns } from '../../protocol/walk-columns.js';
+import { unpackColumns, type EngineColumns } from '../../protocol/walk-columns.js';
 import { judgedOutcome, type SourceOutcome } from '../../engine-under-test/source.js';
 import { OPS } from '../../protocol/ops.js';
 import { opOf, type CaseRequest } from '../corpus/corpus.js';
@@ -68,10 +68,7 @@ interface RecordedOutcome {
  * error. A dump is taken from its walk's columns when they came with the answer (the same values:
  * the dump is their JSON at full precision), and parsed from its JSON only without them.
  */
-function recordedResponse(
-  outcomes: readonly RecordedOutcome[],
-  columns?: Partial<Record<EngineName, PackedColumns>>,
-): EngineDumps<ColumnarDump> {
+function recordedResponse(outcomes: readonly RecordedOutcome[], columns?: EngineColumns): EngineDumps<ColumnarDump> {
   const dumps: EngineDumps<ColumnarDump>['dumps'] = {};
   const errors: NonNullable<EngineDumps<ColumnarDump>['errors']> = {};
   for (const o of outcomes) {
@@ -89,7 +86,7 @@ export function candidateRecord(
   outcome: SourceOutcome,
   outcomes: readonly RecordedOutcome[],
   ms: number | null = null,
-  columns?: Partial<Record<EngineName, PackedColumns>>,
+  columns?: EngineColumns,
 ): CandidateRecord {
   const judged = judgedOutcome(outcome);
   const result = judgeCandidate(judged, recordedResponse(outcomes, columns));
