@@ -7,18 +7,20 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout from 'p-timeout';
 import type { EngineLaunch } from '../../../worker-contract/launch.js';
-import { VIEWPORT } from '../../engine.js';
 import { ownedFolder } from '../../../system/scratch.js';
 import { killGroup } from '../browser-process.js';
 import { browserEnv } from '../env.js';
 import { START_LIMIT_MS, withGrace } from '../time-limits.js';
 import { WebDriverClient } from './client.js';
+import { FIRST_GUESS, fitViewport, type WindowSize } from './viewport-fit.js';
 import { miniBrowserArgs, webkitExecutables } from './minibrowser.js';
 
 const SESSION_CLOSE_GRACE_MS = 3_000;
 
 export class WebKitSession {
   readonly closed: Promise<void>;
+  /** The window size that last gave a VIEWPORT-sized viewport (every window of a session has the same toolbar). */
+  private windowSize: WindowSize = FIRST_GUESS;
 
   private constructor(
     private readonly driver: ChildProcess,
@@ -72,21 +74,9 @@ export class WebKitSession {
     return this.driver.exitCode === null && this.driver.signalCode === null;
   }
 
-  /** MiniBrowser's toolbar takes part of the window: size the current window so the viewport is exact. */
+  /** Sizes the current window so its viewport is VIEWPORT (viewport-fit.ts), from the size that fitted last. */
   async sizeViewport(): Promise<void> {
-    let width: number = VIEWPORT.width;
-    let height: number = VIEWPORT.height;
-    // A new window may take a resize only once it is shown, and under load a while after it was
-    // asked (seen in CI: 800×638): measure, and size it again until it fits, waiting a little more
-    // each time.
-    for (let attempt = 0; attempt < 8; attempt++) {
-      await this.client.setWindowSize(width, height);
-      if (attempt) await sleep(50 * attempt);
-      const [w, h] = (await this.client.executeScript('return [innerWidth, innerHeight]', [])) as [number, number];
-      if (w === VIEWPORT.width && h === VIEWPORT.height) return;
-      width += VIEWPORT.width - w;
-      height += VIEWPORT.height - h;
-    }
+    this.windowSize = await fitViewport(this.client, this.windowSize);
   }
 
   async close(): Promise<void> {
