@@ -12,7 +12,6 @@ import { FIRST_GUESS, fitViewport, type SizableWindow, type WindowSize } from '.
 class LaggingWindow implements SizableWindow {
   private inner: WindowSize;
   private readonly listeners = new Set<() => void>();
-  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
     outer: WindowSize,
@@ -28,11 +27,12 @@ class LaggingWindow implements SizableWindow {
       this.inner = inner;
       for (const listener of this.listeners) listener();
     };
-    if (this.lagMs) this.later(arrive, this.lagMs);
+    if (this.lagMs) setTimeout(arrive, this.lagMs);
     else arrive();
   }
 
   executeAsyncScript(script: string, args: unknown[]): Promise<unknown> {
+    const window = this;
     return new Promise((resolve) => {
       const page = {
         get innerWidth() {
@@ -43,12 +43,11 @@ class LaggingWindow implements SizableWindow {
         },
         addEventListener: (_: string, listener: () => void) => this.listeners.add(listener),
         removeEventListener: (_: string, listener: () => void) => this.listeners.delete(listener),
-        setTimeout: (f: () => void, ms: number) => this.later(f, ms),
-        setInterval: (f: () => void, ms: number) => setInterval(f, ms),
-        clearInterval: (timer: NodeJS.Timeout) => clearInterval(timer),
+        setTimeout,
+        setInterval,
+        clearInterval,
         args: [...args, resolve],
       };
-      const window = this;
       runInNewContext(`(function () { ${script} }).apply(null, args)`, page);
     });
   }
@@ -56,15 +55,6 @@ class LaggingWindow implements SizableWindow {
   /** The viewport once every resize asked has arrived. */
   settled(): Promise<WindowSize> {
     return new Promise((resolve) => setTimeout(() => resolve(this.inner), this.lagMs + 20));
-  }
-
-  private later(f: () => void, ms: number): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      f();
-    }, ms);
-    this.timers.add(timer);
-    return timer;
   }
 
   private viewportOf(outer: WindowSize): WindowSize {
