@@ -90,6 +90,18 @@ export default {
       to: { ...ours, pathNot: '^src/(engine-under-test|protocol|comparator|system)/' },
     },
     {
+      name: 'candidate-process-stays-lean',
+      comment:
+        "`browser-oracle candidate` (src/cli/candidate-program.ts) reaches only the reference candidates, src/protocol, src/fonts, src/system and its own CLI files: every campaign with a reference candidate starts it, again after each crash, and the other commands' modules cost it most of a second of CPU.",
+      severity: 'error',
+      from: { path: '^src/cli/candidate-program\\.ts$' },
+      to: {
+        path: '^src/',
+        reachable: true,
+        pathNot: ['^src/(candidates|protocol|fonts|system)/', '^src/cli/(candidate-program|candidate-command|base-program)\\.ts$'],
+      },
+    },
+    {
       name: 'json-text-only-in-protocol',
       comment: 'JsonText is made only by the encoders in src/protocol; elsewhere, use the type wire.ts exports.',
       severity: 'error',

@@ -2,7 +2,6 @@
 // The `browser-oracle` executable.
 import { ConfigError, firstLine } from '../protocol/errors.js';
 import { log } from '../system/log.js';
-import { buildProgram } from './program.js';
 import { guardStderr } from '../system/stderr-guard.js';
 
 guardStderr();
@@ -24,4 +23,9 @@ process.on('unhandledRejection', (reason) => {
   process.exit(1);
 });
 
-buildProgram().parseAsync().catch(fail);
+// A reference candidate's process loads its command alone (candidate-program.ts says why).
+const program =
+  process.argv[2] === 'candidate'
+    ? (await import('./candidate-program.js')).buildCandidateProgram()
+    : (await import('./program.js')).buildProgram();
+program.parseAsync().catch(fail);

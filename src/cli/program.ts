@@ -3,9 +3,9 @@
 // Built by a function, so a test or an embedding program gets a fresh program without parsing
 // anything at import.
 import { readFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { Option, type Command } from 'commander';
+import { baseProgram } from './base-program.js';
 import { serve } from '../coordinator/stdio.js';
-import { log } from '../system/log.js';
 import { PACKAGE_ROOT } from '../system/paths.js';
 import { defaultOptions } from '../api/oracle.js';
 import { OP_NAMES } from '../protocol/ops.js';
@@ -25,17 +25,13 @@ import { registerWptCommand } from './wpt-command.js';
 const { version } = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
 
 export function buildProgram(): Command {
-  const program = new Command()
-    .name('browser-oracle')
+  const program = baseProgram()
     .description(
       `Ground-truth layout oracle. With no command: reads one JSON request per line on stdin (${OP_NAMES.join(', ')}) and answers ` +
         'one JSON line per request on stdout, in completion order, each with its id; diagnostics go to stderr. ' +
         'Protocol: docs/protocol.md; JSON Schema: schema/protocol.schema.json.',
     )
-    .version(version, '-V, --version', 'print the version')
-    // Commander's own messages (an unknown option, a bad value) take the oracle's stderr form too;
-    // set first, so every command added below inherits it.
-    .configureOutput({ outputError: (message) => log.error(message.replace(/^error: /, '')) });
+    .version(version, '-V, --version', 'print the version');
   const defaults = defaultOptions();
   addEngineOptions(program, defaults)
     .addOption(
