@@ -18,7 +18,9 @@ import { answerOutcome } from '../src/engine-under-test/process-source.js';
 import type { ReferenceCandidate } from '../src/protocol/candidate-schema.js';
 import { ENGINE_NAMES } from '../src/protocol/schema.js';
 import { packResult, unpackResult } from '../src/protocol/wire.js';
-import { packColumns } from '../src/protocol/walk-columns.js';
+import { packColumns, unpackColumns } from '../src/protocol/walk-columns.js';
+import { columnarFromRaw } from '../src/comparator/columnar.js';
+import { voteColumnar } from '../src/comparator/vote.js';
 import { rawFromDump } from '../test/fixtures/dumps/load.js';
 
 const args = process.argv.slice(2);
@@ -70,7 +72,9 @@ for (let round = 0; round <= rounds; round++) {
     const outcomes = ENGINE_NAMES.map((e) => ({ engine: e, result: JSON.stringify({ ...outcome.dump, engine: e }), error: null }));
     const walks = Object.fromEntries(ENGINE_NAMES.map((e) => [e, packColumns(rawFromDump({ ...outcome.dump, engine: e }))]));
     const columns = time('columns', () => unpackResult<typeof walks>(packResult(walks)));
-    time('judge', () => candidateRecord({ name: engine.name, version: engine.version }, outcome, outcomes, null, columns));
+    // The engines' vote, which a campaign's worker takes beside the engines and the judge reuses.
+    const vote = voteColumnar({ dumps: Object.fromEntries(ENGINE_NAMES.map((e) => [e, columnarFromRaw(unpackColumns(walks[e]!), e)])) });
+    time('judge', () => candidateRecord({ name: engine.name, version: engine.version }, outcome, outcomes, { columns, vote }));
   }
 }
 const perCase = (row: Row) => (totals.get(row) ?? 0) / rounds / requests.length;

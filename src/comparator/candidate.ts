@@ -21,7 +21,7 @@
 // lays out). Geometry is then compared only inside those subtrees, each root's offset against the
 // viewport; the shape check stays whole-document.
 import { ENGINE_NAMES, STYLE_PROPERTIES, type EngineName } from '../protocol/schema.js';
-import type { ClusterVerdict, CompareVerdict, EngineStatus } from '../protocol/vote-schema.js';
+import type { ClusterVerdict, CompareVerdict, EngineStatus, VoteResult } from '../protocol/vote-schema.js';
 import type { ColumnarDump } from './columnar.js';
 import { compare, type CompareResult } from './compare.js';
 import { voteColumnar, type EngineDumps } from './vote.js';
@@ -55,19 +55,31 @@ const SUBPIXEL = 1 / 32;
 const SEVERITY: readonly CompareVerdict[] = ['pass', 'fail', 'parse_divergence', 'discarded'];
 const worst = (x: CompareVerdict, y: CompareVerdict) => (SEVERITY.indexOf(y) > SEVERITY.indexOf(x) ? y : x);
 
-/** A candidate's outcome, of any kind, against a response's engines. */
-export function judgeCandidate(outcome: CandidateOutcome, response: EngineDumps<ColumnarDump>): CandidateResult {
-  if (outcome.kind === 'dump') return compareCandidate(outcome.dump, response, outcome.roots);
-  const { verdict: vote, outlier, majority, engines } = voteColumnar(response);
-  const base = { vote, outlier, majority, engines, compares: {}, sides_with_outlier: false, subpixel: false };
+/** What the judge needs of the engines' own vote on a response. */
+export type EnginesVote = Pick<VoteResult, 'verdict' | 'outlier' | 'majority' | 'engines'>;
+
+/**
+ * A candidate's outcome, of any kind, against a response's engines. `vote` is the engines' vote on
+ * that same response when it was taken already (a campaign's worker takes it beside the engines):
+ * the judge then does not take it again.
+ */
+export function judgeCandidate(outcome: CandidateOutcome, response: EngineDumps<ColumnarDump>, vote?: EnginesVote): CandidateResult {
+  if (outcome.kind === 'dump') return compareCandidate(outcome.dump, response, outcome.roots, vote);
+  const { verdict, outlier, majority, engines } = vote ?? voteColumnar(response);
+  const base = { vote: verdict, outlier, majority, engines, compares: {}, sides_with_outlier: false, subpixel: false };
   return outcome.kind === 'unsupported'
     ? { ...base, verdict: 'unsupported', unsupported: outcome.what }
     : { ...base, verdict: 'error', error: outcome.message };
 }
 
-/** A candidate dump against a response's engines; `roots` limits geometry to those subtrees. */
-export function compareCandidate(candidate: ColumnarDump, response: EngineDumps<ColumnarDump>, roots?: readonly number[]): CandidateResult {
-  const { verdict: vote, outlier, majority, engines } = voteColumnar(response);
+/** A candidate dump against a response's engines (and their vote, when taken already); `roots` limits geometry to those subtrees. */
+export function compareCandidate(
+  candidate: ColumnarDump,
+  response: EngineDumps<ColumnarDump>,
+  roots?: readonly number[],
+  given?: EnginesVote,
+): CandidateResult {
+  const { verdict: vote, outlier, majority, engines } = given ?? voteColumnar(response);
   const badRoot = roots?.find((r) => !Number.isInteger(r) || r < 0 || r >= candidate.count);
   if (badRoot !== undefined) {
     const error = `roots: node ${badRoot} is not in the candidate's dump of ${candidate.count} nodes`;

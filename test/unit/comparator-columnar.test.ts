@@ -10,6 +10,7 @@ import { columnarFromDump, columnarFromRaw, InvalidDumpError } from '../../src/c
 import { packResult, unpackResult } from '../../src/protocol/wire.js';
 import { packColumns, unpackColumns, type PackedColumns } from '../../src/protocol/walk-columns.js';
 import { candidateRecord } from '../../src/campaign/loop/candidate-record.js';
+import { voteColumnar } from '../../src/comparator/vote.js';
 import { columnar, dump, rawFromDump, translated, type FixtureName } from '../fixtures/dumps/load.js';
 
 const FIXTURES: FixtureName[] = ['agree', 'inline-wrap', 'rigid-base', 'overflow'];
@@ -27,7 +28,7 @@ test('a raw walk and its wire dump give the same columnar form', () => {
   }
 });
 
-test('a walk packed to cross from a worker (msgpack, as results travel) gives the same columnar form, and a candidate the same record', () => {
+test("a walk packed to cross from a worker (msgpack, as results travel) gives the same columnar form, and a candidate the same record, on the worker's vote too", () => {
   for (const name of FIXTURES) {
     const outcomes = ENGINE_NAMES.map((engine) => ({ engine, result: JSON.stringify(dump(name, engine)), error: null }));
     const columns = unpackResult<Record<string, PackedColumns>>(
@@ -42,7 +43,13 @@ test('a walk packed to cross from a worker (msgpack, as results travel) gives th
       { kind: 'dump' as const, dump: moved, roots: [1] },
     ]) {
       const who = { name: 'mine', version: '1' };
-      assert.deepEqual(candidateRecord(who, outcome, outcomes, null, columns), candidateRecord(who, outcome, outcomes), name);
+      const alone = candidateRecord(who, outcome, outcomes);
+      assert.deepEqual(candidateRecord(who, outcome, outcomes, { columns }), alone, name);
+      // And on the engines' vote as a worker takes it, over the same walks, instead of taking it again.
+      const vote = voteColumnar({
+        dumps: Object.fromEntries(ENGINE_NAMES.map((e) => [e, columnarFromRaw(unpackColumns(columns[e]!), e)])),
+      });
+      assert.deepEqual(candidateRecord(who, outcome, outcomes, { columns, vote }), alone, name);
     }
   }
 });

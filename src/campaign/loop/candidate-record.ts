@@ -3,7 +3,7 @@
 // (src/comparator/candidate.ts), with the finding's bucket signature. The same function judges a
 // case the engines answer now and one recorded before the candidate was asked, so a campaign
 // resumed with a candidate judges its old cases exactly as a fresh one would.
-import { judgeCandidate, type CandidateResult, type CandidateVerdict } from '../../comparator/candidate.js';
+import { judgeCandidate, type CandidateResult, type CandidateVerdict, type EnginesVote } from '../../comparator/candidate.js';
 import { candidateSignature } from '../../comparator/candidate-signature.js';
 import { columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
 import type { EngineDumps } from '../../comparator/vote.js';
@@ -80,16 +80,25 @@ function recordedResponse(outcomes: readonly RecordedOutcome[], columns?: Engine
   return { dumps, errors };
 }
 
-/** Judges the candidate's outcome (which took `ms`, when timed) against the engines' recorded outcomes for the same case (and their walks' columns, when the answer gave them). */
+/** What came with the engines' answer besides their outcomes, each when there is one. */
+export interface AnswerParts {
+  /** How long the candidate took, from sending the case to its answer. */
+  ms?: number | null;
+  /** The engines' walks as columns. */
+  columns?: EngineColumns;
+  /** The engines' vote on those same outcomes, as the worker took it. */
+  vote?: EnginesVote;
+}
+
+/** Judges the candidate's outcome against the engines' recorded outcomes for the same case. */
 export function candidateRecord(
   who: CandidateIdentity,
   outcome: SourceOutcome,
   outcomes: readonly RecordedOutcome[],
-  ms: number | null = null,
-  columns?: EngineColumns,
+  { ms = null, columns, vote }: AnswerParts = {},
 ): CandidateRecord {
   const judged = judgedOutcome(outcome);
-  const result = judgeCandidate(judged, recordedResponse(outcomes, columns));
+  const result = judgeCandidate(judged, recordedResponse(outcomes, columns), vote);
   const against: CandidateRecord['against'] = {};
   for (const [engine, compared] of Object.entries(result.compares)) against[engine as EngineName] = compared.verdict;
   return {

@@ -92,14 +92,14 @@ function selfChecksOf({ answer }: Answered<SentOp>): SelfCheck[] {
   });
 }
 
-/** The record of a case the engines answered. */
+/** The record of a case the engines answered (`voted`: its vote, when the caller has parsed it already). */
 export function votedRecord(
   item: Extract<CorpusItem, { ok: true }>,
   answered: Answered<SentOp>,
   timing: CaseTiming,
   expectations?: Expectations,
+  voted: VotedCase = votedCase(item.request, answered),
 ): CaseRecord {
-  const voted = votedCase(item.request, answered);
   const bucket = bucketOf(voted);
   return {
     id: item.id,

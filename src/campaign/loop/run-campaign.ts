@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import type { CaseService } from '../../coordinator/stdio.js';
 import type { DumpSource } from '../../engine-under-test/source.js';
 import { candidateCase, candidateRecord, isLayoutCase, type CandidateRecord } from './candidate-record.js';
-import { invalidRecord, runSent, votedRecord, wireRequest } from './case-record.js';
+import { invalidRecord, runSent, votedCase, votedRecord, wireRequest } from './case-record.js';
 import type { CorpusItem } from '../corpus/corpus.js';
 import type { Expectations } from './expectations.js';
 import type { CaseRecord, Journal } from '../journal/journal.js';
@@ -132,8 +132,15 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
       ]).then(([answer, candidate]) => {
         if (o.abandon?.aborted) return;
         const now = performance.now();
-        const r = votedRecord(item, answer, { startedAt, elapsedMs: now - sent, attempts: 1 }, o.expectations);
-        if (candidate) r.candidate = candidateRecord(o.candidate!, candidate.outcome, r.outcomes, candidate.ms, answer.columns);
+        const voted = votedCase(item.request, answer);
+        const r = votedRecord(item, answer, { startedAt, elapsedMs: now - sent, attempts: 1 }, o.expectations, voted);
+        // Judged on the worker's own vote of these walks (a candidate is asked layout cases only, voted by geometry).
+        if (candidate)
+          r.candidate = candidateRecord(o.candidate!, candidate.outcome, r.outcomes, {
+            ms: candidate.ms,
+            columns: answer.columns,
+            ...(voted.op === 'geometry' ? { vote: voted.vote } : {}),
+          });
         record(r);
         counts.ran++;
         lastRecorded = now;
@@ -147,7 +154,7 @@ export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
       key,
       ask(item).then((asked) => {
         if (o.abandon?.aborted) return;
-        const candidate = candidateRecord(o.candidate!, asked!.outcome, o.journal.outcomesOf(item), asked!.ms);
+        const candidate = candidateRecord(o.candidate!, asked!.outcome, o.journal.outcomesOf(item), { ms: asked!.ms });
         if (!o.journal.recordCandidate(item, candidate)) {
           // Recorded meanwhile by another process on the same journal.
           counts.skipped++;
