@@ -198,6 +198,7 @@ const PLANTS: Plant[] = [
   },
   { rule: 'candidates-import-only-protocol', from: 'src/candidates/web/plant.ts', to: 'src/system/target.ts' },
   { rule: 'engine-under-test-imports-protocol-comparator-system', from: 'src/engine-under-test/plant.ts', to: 'src/candidates/target.ts' },
+  { rule: 'candidate-process-stays-lean', from: 'src/cli/candidate-program.ts', to: 'src/campaign/loop/target.ts' },
   { from: 'src/protocol/allowed.ts', to: 'src/protocol/json-text.ts' },
   { from: 'src/comparator/allowed.ts', to: 'src/protocol/target.ts' },
   { from: 'src/page/allowed.ts', to: 'src/protocol/target.ts' },
