@@ -50,7 +50,8 @@ const TRACE_HEADERS = {
 };
 
 interface Served {
-  body: Buffer;
+  /** The document, made when it is asked for: most never are, since the fast path writes script-free cases into its blank page. */
+  render: () => string;
   nonce: string;
   trace: boolean;
   /** Which case, for the refusal log. */
@@ -153,12 +154,17 @@ export class CaseServer {
       name,
       file: { body: Buffer.from(text, 'utf8'), type: fileType(name) },
     }));
+    // 128 random bits for each copy's path and each nonce, drawn at once: two copies per engine.
+    const random = randomBytes(64 * engines.length).toString('hex');
+    let drawn = 0;
+    const draw = () => random.slice(32 * drawn, 32 * ++drawn);
     const copy = (engine: EngineName): DocumentCopy => {
       // With files beside it, the page is a folder's index, so that relative URLs resolve under its path.
-      const path = `${trace ? '/trace/' : '/case/'}${randomBytes(16).toString('hex')}${files.length ? '/' : ''}`;
-      const nonce = randomBytes(16).toString('hex');
-      const body = Buffer.from(caseDocument(kind, html, nonce, guarded.has(engine), this.traceBytes, source.timeout_ms), 'utf8');
-      this.waiting.set(path, { body, nonce, trace, caseId });
+      const path = `${trace ? '/trace/' : '/case/'}${draw()}${files.length ? '/' : ''}`;
+      const nonce = draw();
+      const withGuard = guarded.has(engine);
+      const render = () => caseDocument(kind, html, nonce, withGuard, this.traceBytes, source.timeout_ms);
+      this.waiting.set(path, { render, nonce, trace, caseId });
       paths.push(path);
       for (const { name, file } of files) {
         this.files.set(path + name, file);
@@ -205,7 +211,7 @@ export class CaseServer {
     }
     this.waiting.delete(target.path);
     const timing = { 'server-timing': `browser-oracle-nonce;desc="${served.nonce}"` };
-    res.writeHead(200, { ...(served.trace ? TRACE_HEADERS : CASE_HEADERS), ...timing }).end(served.body);
+    res.writeHead(200, { ...(served.trace ? TRACE_HEADERS : CASE_HEADERS), ...timing }).end(served.render());
   }
 
   /**
