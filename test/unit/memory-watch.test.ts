@@ -162,7 +162,7 @@ test('where the kernel has a v1 memory cgroup, an engine runs under a hard limit
     const child = holder(1024, { wait: true });
     const memory = watcher.watch('chromium', { processGroups: () => [child.pid!], groupPerPage: false });
     // One sample moves the group's processes into the engine's cgroup, if there is one.
-    watcher.sample();
+    await watcher.sample();
     const cgroup = readFileSync(`/proc/${child.pid}/cgroup`, 'utf8')
       .split('\n')
       .find((line) => line.split(':')[1]?.split(',').includes('memory'));

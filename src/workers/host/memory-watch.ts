@@ -42,7 +42,7 @@ export class MemoryWatcher {
     readonly budget: number,
     sampleMs = SAMPLE_MS,
   ) {
-    this.timer = setInterval(() => this.sample(), sampleMs);
+    this.timer = setInterval(() => void this.sample(), sampleMs);
     this.timer.unref();
   }
 
@@ -53,8 +53,8 @@ export class MemoryWatcher {
     return memory;
   }
 
-  /** One sample: every watched engine's processes read in one pass, each engine held to its budget. */
-  sample(): void {
+  /** One sample: every watched engine's processes read in one pass, each engine held to its budget; resolves once the new processes it found are in their engines' cgroups. */
+  sample(): Promise<void> {
     const owners = new Map<number, EngineMemory>();
     for (const engine of this.engines) for (const group of engine.browser.processGroups()) owners.set(group, engine);
     const found = new Map<EngineMemory, ProcessMemory[]>();
@@ -63,6 +63,7 @@ export class MemoryWatcher {
       found.set(engine, [...(found.get(engine) ?? []), p]);
     }
     for (const engine of this.engines) engine.check(found.get(engine) ?? []);
+    return Promise.all([...this.engines].map((engine) => engine.moving)).then(() => undefined);
   }
 
   /** Stops sampling and removes the engines' cgroups (their browsers are closed first). */
@@ -80,9 +81,11 @@ export class EngineMemory {
   private kills = 0;
   private kernelKills = 0;
   private last: OracleError | undefined;
-  /** Processes already moved into the cgroup, and those killed that have not yet gone (an exiting process still shows its pages). */
+  /** Processes moved (or being moved) into the cgroup, and those killed that have not yet gone (an exiting process still shows its pages). */
   private adopted = new Set<number>();
   private killed = new Set<number>();
+  /** The moves into the cgroup that the last check started. */
+  moving: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly engine: EngineName,
@@ -118,7 +121,14 @@ export class EngineMemory {
     this.killed = new Set([...this.killed].filter((pid) => present.has(pid)));
     if (this.cgroup) {
       this.adopted = new Set([...this.adopted].filter((pid) => present.has(pid)));
-      for (const { pid } of processes) if (!this.adopted.has(pid) && this.cgroup.add(pid)) this.adopted.add(pid);
+      const moves: Promise<unknown>[] = [];
+      for (const { pid } of processes) {
+        if (this.adopted.has(pid)) continue;
+        // Taken at once, so that the next sample does not move it again; given back when the move failed.
+        this.adopted.add(pid);
+        moves.push(this.cgroup.add(pid).then((moved) => moved || this.adopted.delete(pid)));
+      }
+      this.moving = Promise.all(moves);
     }
     this.readKernel();
     const over = overrun(
