@@ -161,10 +161,12 @@ export function batchProgram(
       return;
     }
     try {
-      dropScrollbars(b, doc);
       const writeStart = b.now();
       const swapped = args.swap?.[i] === true && swapIn(b, doc, args.htmls[i]!);
       if (!swapped) {
+        // Only a write keeps the document, and with it the view's scrollbars; a swap's new root
+        // owes nothing to the old one (and dropping it first cost Chromium a layout a case).
+        dropScrollbars(b, doc);
         b.open(doc);
         b.write(doc, args.htmls[i]!);
         b.close(doc);
