@@ -31,12 +31,19 @@ const CASE_HEADERS = {
   'referrer-policy': 'unsafe-url',
 };
 
-// The page script-free cases are written into (see src/workers/host/fast-path.ts). Its CSP lets
-// no page script run — no inline script, handler or javascript: URL — while the drivers' own
-// evaluation still works ('unsafe-eval' is only reachable from script, and none runs).
+// The page script-free cases are written into: its frame, which fills its viewport (see
+// src/workers/host/fast-path.ts and batchProgram in src/page/programs.ts). Its CSP, which the
+// frame's documents inherit, lets no page script run — no inline script, handler or javascript:
+// URL — while the drivers' own evaluation still works ('unsafe-eval' is only reachable from
+// script, and none runs). The page keeps the server's origin (allow-same-origin): in a sandbox
+// without it the frame would get an opaque origin of its own, out of the page's reach.
 const BLANK_PATH = '/blank';
-const BLANK_HEADERS = { ...CASE_HEADERS, 'content-security-policy': "sandbox allow-scripts; script-src 'unsafe-eval'" };
-const BLANK_BODY = Buffer.from('<!doctype html><title>browser-oracle</title>');
+const BLANK_HEADERS = { ...CASE_HEADERS, 'content-security-policy': "sandbox allow-scripts allow-same-origin; script-src 'unsafe-eval'" };
+const BLANK_BODY = Buffer.from(
+  '<!doctype html><title>browser-oracle</title>' +
+    '<style>html,body{margin:0;overflow:hidden}iframe{display:block;position:fixed;left:0;top:0;width:100vw;height:100vh;border:0}</style>' +
+    '<iframe></iframe>',
+);
 
 // A trace page keeps its real origin (allow-same-origin) and what a page may do, but shows no
 // modal dialog and starts no download: alert() returns at once, confirm() is false and prompt()

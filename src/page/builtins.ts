@@ -12,8 +12,11 @@
  * `snapshotPrototypes`: also keep every DOM interface's own property descriptors as they are now,
  * so that reading an IDL attribute later finds the engine's accessor even if page script has
  * since redefined it on the prototype (the guard does this; an isolated world needs no copy).
+ * `ofWindow`: the window whose document, viewport and style the built-ins read, when it is not
+ * the caller's own (the blank page's frame, which the fast path writes cases into); the
+ * interfaces' methods are the caller's, which the engines let act on a same-origin frame's nodes.
  */
-export function captureBuiltins(snapshotPrototypes = false) {
+export function captureBuiltins(snapshotPrototypes = false, ofWindow: typeof window | null = null) {
   const FunctionProto = Function.prototype;
   // uncurry(f)(self, ...args) is f.call(self, ...args), with call and f bound once, here.
   const uncurry = FunctionProto.bind.bind(FunctionProto.call) as <A extends unknown[], R>(
@@ -35,7 +38,7 @@ export function captureBuiltins(snapshotPrototypes = false) {
   };
   const method = <A extends unknown[], R>(target: object, name: string) => uncurry(describe(target, name).value as (...args: A) => R);
 
-  const win = window;
+  const win = ofWindow ?? window;
   const doc = win.document;
   const DocumentProto = Document.prototype;
   const ElementProto = Element.prototype;
@@ -57,6 +60,7 @@ export function captureBuiltins(snapshotPrototypes = false) {
   const mapGet = method<[unknown], unknown>(Map.prototype, 'get');
   const mapSet = method<[unknown, unknown], unknown>(Map.prototype, 'set');
   const Channel = MessageChannel;
+  const contentWindowGet = getter<typeof window | null>(HTMLIFrameElement.prototype, 'contentWindow');
   const Parser = DOMParser;
   const parseFromString = method<[string, DOMParserSupportedType], Document>(DOMParser.prototype, 'parseFromString');
   const regexExec = method<[string], RegExpExecArray | null>(RegExp.prototype, 'exec');
@@ -133,6 +137,7 @@ export function captureBuiltins(snapshotPrototypes = false) {
     setTimeout: method<[() => void, number], number>(win, 'setTimeout'),
     requestAnimationFrame: method<[FrameRequestCallback], number>(win, 'requestAnimationFrame'),
     newChannel: () => new Channel(),
+    contentWindow: (frame: HTMLIFrameElement) => contentWindowGet(frame),
     /** `html` parsed as a document of its own, off the page (scripting off, nothing loaded). */
     parseHtml: (html: string) => parseFromString(new Parser(), html, 'text/html'),
     /** Whether `pattern` (no `g` or `y` flag: it keeps no state) matches somewhere in `text`. */

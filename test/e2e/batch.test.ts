@@ -157,6 +157,37 @@ async function pipeline(oracle: OracleProcess, requests: Line[], whenFirstAnswer
   return new Map(answers.map((a) => [a.id as string, a]));
 }
 
+describe("the blank page's frame: cases change the frame's document, never the page's, and run no script there", () => {
+  // Markup that would move the paragraph if any of its script ran: an inline script, a handler
+  // attribute, a javascript: URL the image's error sends nowhere. The fast path's routing sends
+  // such a case to navigation; written here straight into the frame, the page's CSP (the frame's
+  // too) is what stops it.
+  const scripted =
+    '<!doctype html><title>scripted</title><body style="margin:0"><p id="p" style="margin:0;height:10px;width:10px"></p>' +
+    "<script>document.getElementById('p').style.height = '99px'</script>" +
+    `<img src="data:," onerror="document.getElementById('p').style.width = '77px'"></body>`;
+  let engines: DirectEngines;
+  before(async () => {
+    engines = await DirectEngines.open(ENGINE_NAMES, true);
+  });
+  after(() => engines.close());
+
+  for (const engine of ENGINE_NAMES) {
+    test(engine, async () => {
+      const titled = layoutCorpus(1).map((c) => c.html);
+      const { page } = engines.pages.get(engine)!;
+      const swap = titled.map(() => true);
+      const { walks } = await engines.batch(engine, [...titled, scripted], [...swap, false]);
+      const walk = walks.at(-1)!;
+      const p = walk.tags.indexOf('P');
+      assert.deepEqual(walk.bounding.slice(4 * p, 4 * p + 4), [0, 0, 10, 10], 'no script of the case ran in the frame');
+      // The page's own document is the one it loaded: its title and address, and its frame.
+      const state = await page.callMain('() => [document.title, location.href, document.querySelectorAll("iframe").length]', []);
+      assert.deepEqual(state, ['browser-oracle', engines.blankUrl, 1]);
+    });
+  }
+});
+
 // Side by side: each test has an oracle of its own (its own case server, port and browsers), and
 // a test's kills reach only its own oracle's descendants.
 test('after a batch, a case document is visible to its script in every engine (a page is hidden only for its batches)', async () => {

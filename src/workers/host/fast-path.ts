@@ -2,8 +2,8 @@
 // batched onto a page, and how a batch is written and walked in one driver call.
 //
 // A case that cannot run script leaves nothing behind in the page's global object, so it can be
-// written into a page that has never run page script (document.open/write/close, many cases to one
-// driver call) and still produce exactly the dump a fresh navigation would. Anything that could run
+// written into a frame of a page that has never run page script (document.open/write/close, many
+// cases to one driver call) and still produce exactly the dump a fresh navigation would. Anything that could run
 // script, navigate, focus or scroll loads as its own document instead. The routing test only
 // routes: the blank page also forbids script by CSP, and the walk re-checks the parsed DOM with
 // SCRIPT_CAPABLE_SELECTOR (and every element's `on…` attributes), so a case the test misses is
