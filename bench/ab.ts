@@ -3,7 +3,8 @@
 // and the bench prints the median CPU ms per case by process kind, cases/s, the batch sizes, and
 // whether every dump is byte for byte the first variant's.
 //
-// --corpus=small (the default), text, or a file of NDJSON requests (with `script`s);
+// --corpus=small (the default), text, or a file of NDJSON requests (with `script`s); --warm=N lone
+// requests before each measured phase (default 0: the pages' start is counted);
 //   node dist/bench/ab.js --corpus=small --rounds=3 'before|/tmp/base/bin/browser-oracle|' 'after||' 'scopes 5||--config=/tmp/c.json'
 //
 // Each variant is `label|executable (empty: this build)|flags (space-separated)`.
@@ -19,6 +20,8 @@ import { farm, fixed, histogram, type Phase } from './routes.js';
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const rounds = Number(flag('rounds') ?? 2);
+/** Lone requests each oracle answers before the measured phase, as `npm run bench` sends: its pages opened and warm, not counted. */
+const warm = Number(flag('warm') ?? 0);
 /** NDJSON requests (`campaign --generate N --seed S --emit`), each id made unique by its line number. */
 const requests = (file: string): BenchCase[] =>
   readFileSync(file, 'utf8')
@@ -37,7 +40,9 @@ const variants = argv
     return { label, bin: bin || undefined, args: flags.split(' ').filter(Boolean) };
   });
 if (!variants.length || argv.includes('--help')) {
-  process.stderr.write("usage: node dist/bench/ab.js [--corpus=small|text|FILE] [--rounds=N] [--cases=N] 'label|executable|flags' …\n");
+  process.stderr.write(
+    "usage: node dist/bench/ab.js [--corpus=small|text|FILE] [--rounds=N] [--cases=N] [--warm=N] 'label|executable|flags' …\n",
+  );
   process.exit(argv.includes('--help') ? 0 : 2);
 }
 
@@ -47,7 +52,7 @@ const text = (engine: (typeof ENGINE_NAMES)[number], dump: RawWalk | Record<stri
 
 const runs = new Map(variants.map((v) => [v.label, [] as (Phase & { batches: number[] })[]]));
 for (let round = 0; round < rounds; round++) {
-  for (const v of variants) runs.get(v.label)!.push(await farm(corpus, v.args, `${v.label} #${round + 1}`, { bin: v.bin, lone: 0 }));
+  for (const v of variants) runs.get(v.label)!.push(await farm(corpus, v.args, `${v.label} #${round + 1}`, { bin: v.bin, lone: warm }));
 }
 
 const reference = runs.get(variants[0]!.label)![0]!;

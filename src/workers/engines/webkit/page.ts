@@ -6,7 +6,7 @@
 // document, whose script may want a visible page (requestAnimationFrame, timers at full rate).
 import pTimeout from 'p-timeout';
 import { OracleError, firstLine } from '../../../protocol/errors.js';
-import { GUARD_HOOK, PROGRAMS } from '../../../page/sources.js';
+import { GUARD_HOOK, programCall, type ProgramName } from '../../../page/sources.js';
 import type { Emulate } from '../../../protocol/emulation-schema.js';
 import { EngineGoneError, type Emulated, type EnginePage, type ProgramCall } from '../../engine.js';
 import { applyEach } from '../emulate.js';
@@ -30,7 +30,8 @@ const hook = window[${JSON.stringify(GUARD_HOOK)}];
 if (typeof hook === 'function') hook(arguments[0], done);
 else done('{"elsewhere":' + JSON.stringify(String(location.href)) + '}');`;
 
-const viaSource = (program: keyof typeof PROGRAMS) => `(${PROGRAMS[program]})(arguments[0], arguments[arguments.length - 1]);`;
+// On the blank page, which never runs page script, so a program kept in its global is out of page script's reach too.
+const viaSource = (program: ProgramName) => `${programCall(program, 'arguments[0]', 'arguments[arguments.length - 1]')};`;
 
 // A main-world call that always calls back, so an exception reaches Node as data. The function
 // gets its arguments and then a reply callback: one that returns that callback answers through
