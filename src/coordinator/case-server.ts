@@ -36,7 +36,10 @@ const CASE_HEADERS = {
 // frame's documents inherit, lets no page script run — no inline script, handler or javascript:
 // URL — while the drivers' own evaluation still works ('unsafe-eval' is only reachable from
 // script, and none runs). The page keeps the server's origin (allow-same-origin): in a sandbox
-// without it the frame would get an opaque origin of its own, out of the page's reach.
+// without it the frame would get an opaque origin of its own, out of the page's reach. The frame
+// stays on its initial about:blank: a srcdoc frame's documents never go into quirks mode, not
+// even after document.open (a case without a doctype, written into one, was laid out in
+// standards mode in Chromium and WebKitGTK: test/e2e/swap.test.ts).
 const BLANK_PATH = '/blank';
 const BLANK_HEADERS = { ...CASE_HEADERS, 'content-security-policy': "sandbox allow-scripts allow-same-origin; script-src 'unsafe-eval'" };
 const BLANK_BODY = Buffer.from(
