@@ -143,6 +143,8 @@ export function captureBuiltins(snapshotPrototypes = false, ofWindow: typeof win
     /** Whether `pattern` (no `g` or `y` flag: it keeps no state) matches somewhere in `text`. */
     matches: (pattern: RegExp, text: string) => regexExec(pattern, text) !== null,
     toLowerCase: method<[], string>(String.prototype, 'toLowerCase'),
+    /** `text` with every match of `pattern` (a `g` regular expression: replace resets its state) replaced by what `by` makes of it. */
+    replaceAll: method<[RegExp, (match: string) => string], string>(String.prototype, 'replace'),
     portPost: method<[unknown], void>(MessagePort.prototype, 'postMessage'),
     portClose: method<[], void>(MessagePort.prototype, 'close'),
     portOnMessage: uncurry(describe(MessagePort.prototype, 'onmessage').set as (handler: () => void) => void),

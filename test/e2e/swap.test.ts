@@ -5,6 +5,8 @@
 // that would be swapped written after each, give the dump of the same case in its own document.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { dumpJson } from '../../src/protocol/dump.js';
 import type { EngineName } from '../../src/protocol/schema.js';
 import { mayEnableBidi } from '../../src/workers/host/fast-path.js';
@@ -18,6 +20,14 @@ const ordinary = (n: number) =>
 const quirksBody = '<body style="margin:0"><div style="height:40%;width:30px"></div><table><tr><td>ab cd</td></tr></table></body></html>';
 const svg = (w: number, h: number) =>
   `data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='${w}' height='${h}'%3E%3C/svg%3E`;
+
+/** The square font (a build product), as a data: URL of its own: `n` makes each URL a new one, which no cache holds. */
+const squareFont = (n: number) =>
+  `data:font/otf;n=${n};base64,${readFileSync(fileURLToPath(new URL('../../fonts/BrowserOracleSquare-Regular.otf', import.meta.url))).toString('base64')}`;
+/** Text in a web font the case carries, as fixture suites carry Ahem, with a character reference in its style sheet. */
+const webFont = (n: number) =>
+  `${STANDARDS.replace('</head>', `<style>/* &#8203; breaks a line */ @font-face { font-family: own; src: url(${squareFont(n)}) format('opentype'); } p { font: 20px own, serif; width: 90px }</style></head>`)}` +
+  '<body><p>XX&#8203;XXX XX</p></body></html>';
 
 /** Each odd document, by what makes it odd. */
 const ODD: Record<string, string> = {
@@ -40,6 +50,9 @@ const ODD: Record<string, string> = {
   'a styled root with a title':
     '<!doctype html><html style="font-size:30px;writing-mode:vertical-rl" class="x"><head><title>odd title</title></head><body><p>tall text</p></body></html>',
   'an rtl root': '<!doctype html><html dir="rtl"><head><meta charset="utf-8"></head><body><p>abc <span>def</span> ghi</p></body></html>',
+  'a web font of its own (data: URL), used': webFont(1),
+  'another web font of its own, used': webFont(2),
+  'a web font from the server': webFont(3).replace(/url\(data:[^)]*\)/, 'url(/font.otf)'),
 };
 
 const ENGINES = ['chromium', 'firefox', 'webkit'] as const;
@@ -93,6 +106,13 @@ describe('a case is swapped in only where that gives the dump of its own documen
       assert.equal(swappedAt('ordinary after lang on the root and within'), true, 'a case after a swapped one is swapped in');
       assert.equal(swappedAt('ordinary after noscript'), true, 'a case after a written one in standards mode is swapped in');
       assert.equal(swappedAt('ordinary after no doctype (quirks)'), false, 'a case after one written in quirks mode is written');
+      assert.equal(swappedAt('a web font of its own (data: URL), used'), true, 'a case with a font of its own is swapped in');
+      assert.equal(
+        swappedAt('another web font of its own, used'),
+        true,
+        'another font of its own, a data: URL no cache holds, is swapped in too',
+      );
+      assert.equal(swappedAt('a web font from the server'), false, 'a font from elsewhere is written');
     });
   }
 });
