@@ -29,24 +29,37 @@ function depthsOf(parents: number[]): number[] {
   return depths;
 }
 
-/** The contract's dump object, as JSON text. */
+/**
+ * The contract's dump object, as JSON text: one string built up as it goes, each distinct style
+ * value quoted once (a document repeats a few dozen of them across thousands of slots), and made
+ * flat before it is kept (a string built by += is a tree of pieces until something reads it, and
+ * a case's dumps wait in the worker with hundreds of others: left as trees, they cost Node more
+ * than the joins they save).
+ */
 export function dumpJson(engine: EngineName, engineVersion: string, raw: RawWalk): JsonText<Dump> {
   const depths = depthsOf(raw.parents);
-  const parts: string[] = [];
+  const quoted = new Map<string, string>();
+  let text =
+    `{"engine":${JSON.stringify(engine)},"engine_version":${JSON.stringify(engineVersion)},` +
+    `"viewport":{"width":${num(raw.viewport[0])},"height":${num(raw.viewport[1])}},"overflowed":${raw.overflowed},"nodes":[`;
   let rectAt = 0;
   for (let i = 0; i < raw.tags.length; i++) {
-    const fragments: string[] = [];
-    for (let f = 0; f < raw.rectCounts[i]!; f++, rectAt += 4) fragments.push(rectJson(raw.rects, rectAt));
-    const style: string[] = [];
-    for (let s = 0; s < STYLE_COUNT; s++) style.push(STYLE_KEYS[s] + JSON.stringify(raw.styles[i * STYLE_COUNT + s]));
-    parts.push(
-      `{"index":${i},"parent":${raw.parents[i]},"tag":${JSON.stringify(raw.tags[i])},"depth":${depths[i]},` +
-        `"bounding":${rectJson(raw.bounding, i * 4)},"rects":[${fragments.join(',')}],"style":{${style.join(',')}}}`,
-    );
+    text += `${i ? ',' : ''}{"index":${i},"parent":${raw.parents[i]},"tag":${JSON.stringify(raw.tags[i])},"depth":${depths[i]},"bounding":${rectJson(raw.bounding, i * 4)},"rects":[`;
+    for (let f = 0; f < raw.rectCounts[i]!; f++, rectAt += 4) text += (f ? ',' : '') + rectJson(raw.rects, rectAt);
+    text += '],"style":{';
+    for (let s = 0; s < STYLE_COUNT; s++) {
+      const value = raw.styles[i * STYLE_COUNT + s]!;
+      let json = quoted.get(value);
+      if (json === undefined) {
+        json = JSON.stringify(value);
+        quoted.set(value, json);
+      }
+      text += (s ? ',' : '') + STYLE_KEYS[s] + json;
+    }
+    text += '}}';
   }
-  return JsonText.mint(
-    `{"engine":${JSON.stringify(engine)},"engine_version":${JSON.stringify(engineVersion)},` +
-      `"viewport":{"width":${num(raw.viewport[0])},"height":${num(raw.viewport[1])}},` +
-      `"overflowed":${raw.overflowed},"nodes":[${parts.join(',')}]}`,
-  );
+  text += ']}';
+  // Reading a character flattens the string in place (V8): its pieces become garbage at once.
+  text.charCodeAt(0);
+  return JsonText.mint(text);
 }
