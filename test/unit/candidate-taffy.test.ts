@@ -7,6 +7,7 @@ import { layOutCase } from '../../src/candidates/engine.js';
 import { taffy } from '../../src/candidates/taffy/engine.js';
 import { taffyStyle } from '../../src/candidates/taffy/style.js';
 import { buildBoxes, type Box } from '../../src/candidates/web/boxes.js';
+import { placedByContent } from '../../src/candidates/web/page.js';
 import { cascade } from '../../src/candidates/web/cascade.js';
 import { parseDocument } from '../../src/candidates/web/document.js';
 import { computeStyles } from '../../src/candidates/web/style.js';
@@ -158,4 +159,54 @@ test('text: a run wraps at its breaks and sizes its box', () => {
   const wide = run('<!doctype html><div style="display: flex; font-size: 10px; line-height: 1">HH&#8203;HHH HH</div>');
   near(rects(wide)[3], { x: 8, y: 8, w: 784, h: 10 });
   assert.match((run('<!doctype html><div>HH</div>', 'liberation') as { unsupported: string }).unsupported, /^font-family: serif/);
+});
+
+test('a root of the body sized by its content is laid out alone, as Taffy’s own fixtures are', () => {
+  // A flex row whose item is 200px wide at most 100px: the root's max-content width is 100. Laid out
+  // in the definite 800px viewport, taffy-layout 3.0.0 made it 200 (its item's unclamped width).
+  const clamped = run(
+    '<!doctype html><body style="margin: 0"><div style="position: absolute; display: flex"><div style="width: 200px; max-width: 100px; height: 5px"></div></div>',
+  );
+  near(rects(clamped).slice(3), [
+    { x: 0, y: 0, w: 100, h: 5 },
+    { x: 0, y: 0, w: 100, h: 5 },
+  ]);
+  // Placed by its insets and margins: left 10 + margin 5; from the bottom, 600 − 20 − 3 − 5.
+  near(
+    rects(
+      run('<!doctype html><div style="position: absolute; left: 10px; bottom: 20px; margin: 0 0 3px 5px; width: 7px; height: 5px"></div>'),
+    ).slice(3),
+    [{ x: 15, y: 572, w: 7, h: 5 }],
+  );
+});
+
+test('text: an element whose one child is text is measured as one leaf, at its fit-content width', () => {
+  // In a 40px grid area, aligned to start: HHH|HHH is wider than 40 unbroken (60) and narrower
+  // broken (30), so the element takes the area's 40, in two lines (CSS's fit-content, and Taffy's fixtures').
+  const grid = run(
+    '<!doctype html><body style="margin: 0"><div style="position: absolute; display: grid; grid-template-columns: 40px; font-size: 10px; line-height: 1"><div style="justify-self: start; align-self: start">HHH&#8203;HHH</div></div>',
+  );
+  near(rects(grid)[4], { x: 0, y: 0, w: 40, h: 20 });
+});
+
+test('which roots are sized by their content alone, and where they go', () => {
+  const boxOf = (style: string): Box => {
+    const document = parseDocument(`<!doctype html><body><div id="r" style="position: absolute; ${style}"></div></body>`);
+    const styled = computeStyles(document, cascade(document, USER_AGENT_SHEET));
+    const body = buildBoxes(document.root, styled, { keepContents: false }).children.find((b) => b.element?.name === 'body')!;
+    return body.children.find((b) => b.element)!;
+  };
+  const insetsOf = (box: Box) => ({ top: box.style.top, right: box.style.right, bottom: box.style.bottom, left: box.style.left });
+  const place = (style: string) => {
+    const box = boxOf(style);
+    return placedByContent(box, insetsOf(box));
+  };
+  assert.equal(place('width: 50%'), null, 'a percentage of the viewport');
+  assert.equal(place('left: 0; right: 0'), null, 'an auto width between two insets stretches');
+  assert.equal(place('top: 0; bottom: 0'), null, 'an auto height between two insets stretches');
+  assert.equal(place('padding-left: 5%'), null);
+  const room = place('left: 700px; top: 0; margin-left: 20px')!;
+  assert.deepEqual(room(80, 10), { x: 720, y: 0 });
+  assert.equal(room(81, 10), null, 'wider than the 80px the viewport leaves it: shrink-to-fit is the room');
+  assert.deepEqual(place('right: 10px; bottom: 20px; margin: 0 3px 4px 0')!(50, 40), { x: 800 - 10 - 3 - 50, y: 600 - 20 - 4 - 40 });
 });

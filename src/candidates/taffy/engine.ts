@@ -8,7 +8,7 @@ import { Display, Direction, loadTaffy, Style, TaffyTree, type AvailableSpace, t
 import type { Box } from '../web/boxes.js';
 import type { Element } from '../web/document.js';
 import type { Placed } from '../web/dump.js';
-import { rootInsets, type Page } from '../web/page.js';
+import { placedByContent, rootInsets, type Page } from '../web/page.js';
 import { VIEWPORT } from '../web/style.js';
 import { supportsOf } from '../web/supports.js';
 import { lineBox, measureText, type Fonts, type MeasuredText } from '../web/text.js';
@@ -62,6 +62,17 @@ function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed>
       leaf.free();
       return { id, box, children: [] };
     }
+    // An element whose one child is a run of text is itself the measured leaf, as Taffy's own
+    // fixtures make it (a container with the text as its item takes other paths through Taffy:
+    // a grid item aligned to start kept its text's max-content width there, not its area's).
+    const only = box.children.length === 1 ? box.children[0]! : undefined;
+    if (only?.text !== undefined) {
+      measures = true;
+      const style = taffyStyle(box, context);
+      const id = tree.newLeafWithContext(style, measureText(only, fonts));
+      style.free();
+      return { id, box, children: [] };
+    }
     const inBlock = BLOCK_CONTAINERS.has(box.style.display);
     const children = box.children.map((c) => node(c, { inBlock, root: false, parent: box.element, styles }));
     return { id: withChildren(taffyStyle(box, context), children), box, children };
@@ -92,22 +103,43 @@ function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed>
   htmlStyle.display = Display.FlowRoot;
   const htmlNode: Built = { id: withChildren(htmlStyle, [bodyNode]), box: page.html, children: [bodyNode] };
   const inFlowRoot = viewport([htmlNode]);
-  compute(tree, inFlowRoot.id, measures);
+  compute(tree, inFlowRoot.id, measures, { width: VIEWPORT.width, height: VIEWPORT.height });
   const placed = new Map<Element, Placed>();
   read(tree, inFlowRoot, 0, 0, placed);
 
   if (page.outOfFlow.length) {
     const b = placed.get(body.element!)!;
     const content = { x: b.x + b.border[3] + b.padding[3], y: b.y + b.border[0] + b.padding[0] };
-    const roots = page.outOfFlow.map((box) =>
-      node(box, { inBlock: true, root: true, insets: rootInsets(page, box, content), parent: null, styles }),
-    );
-    const outOfFlowRoot = viewport(roots);
-    compute(tree, outOfFlowRoot.id, measures);
-    read(tree, outOfFlowRoot, 0, 0, placed);
+    const againstViewport: Built[] = [];
+    for (const box of page.outOfFlow) {
+      const insets = rootInsets(page, box, content);
+      const context = { inBlock: true, root: true, insets, parent: null, styles };
+      // Sized by its content where CSS sizes it so: laid out alone with no space given, as
+      // Taffy's own fixtures are (its layout in a definite space differs, measured: a flex
+      // container's max-content width there ignores an item's max-width).
+      const byContent = placedByContent(box, insets);
+      if (byContent) {
+        const alone = node(box, context);
+        compute(tree, alone.id, measures, MAX_CONTENT);
+        const { width, height } = tree.getLayout(alone.id);
+        const at = byContent(width, height);
+        if (at) {
+          read(tree, alone, at.x, at.y, placed);
+          continue;
+        }
+      }
+      againstViewport.push(node(box, context));
+    }
+    if (againstViewport.length) {
+      const outOfFlowRoot = viewport(againstViewport);
+      compute(tree, outOfFlowRoot.id, measures, { width: VIEWPORT.width, height: VIEWPORT.height });
+      read(tree, outOfFlowRoot, 0, 0, placed);
+    }
   }
   return placed;
 }
+
+const MAX_CONTENT = { width: 'max-content', height: 'max-content' } as const;
 
 /** A new Style, set up by `set` (taffy's own defaults are not the web's: display flex among them). */
 function fresh(set: (s: Style) => void): Style {
@@ -116,8 +148,7 @@ function fresh(set: (s: Style) => void): Style {
   return s;
 }
 
-function compute(tree: TaffyTree, root: bigint, measures: boolean): void {
-  const space = { width: VIEWPORT.width, height: VIEWPORT.height };
+function compute(tree: TaffyTree, root: bigint, measures: boolean, space: Size<AvailableSpace>): void {
   // A leaf without a measure function has no content size, as one measured by `measure` below has none without text.
   if (!measures) {
     tree.computeLayout(root, space);
@@ -126,13 +157,22 @@ function compute(tree: TaffyTree, root: bigint, measures: boolean): void {
   tree.computeLayoutWithMeasure(root, space, (known, available, _node, context) => {
     const text = context as MeasuredText | undefined;
     if (!text) return { width: known.width ?? 0, height: known.height ?? 0 };
-    const size = lineBox(text, known.width ?? room(available));
-    return { width: known.width ?? size.width, height: known.height ?? size.height };
+    const width = known.width ?? fitContent(text, available.width);
+    return { width, height: known.height ?? lineBox(text, width).height };
   });
 }
 
-const room = (available: Size<AvailableSpace>): number =>
-  typeof available.width === 'number' ? available.width : available.width === 'min-content' ? 0 : Number.POSITIVE_INFINITY;
+/**
+ * The width a block of text takes in the space given: its fit-content width (its max-content
+ * width where that fits, else the space, but never under its min-content width), as CSS sizes a
+ * box by its content and as Taffy's own fixtures measure their text.
+ */
+function fitContent(text: MeasuredText, space: AvailableSpace): number {
+  const min = lineBox(text, 0).width;
+  if (space === 'min-content') return min;
+  const max = lineBox(text, Number.POSITIVE_INFINITY).width;
+  return space === 'max-content' ? max : Math.min(max, Math.max(min, space));
+}
 
 /** Every element box under `node`, placed in viewport coordinates (Taffy places a box relative to its parent's). */
 function read(tree: TaffyTree, node: Built, px: number, py: number, placed: Map<Element, Placed>): void {

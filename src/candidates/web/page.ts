@@ -87,6 +87,46 @@ export function rootInsets(page: Page, box: Box, bodyContent: { x: number; y: nu
   return insets;
 }
 
+/** Where an absolutely positioned child of the body goes once it knows its size: its border box's origin, for a width and height. */
+export type ContentPlacement = (width: number, height: number) => { x: number; y: number } | null;
+
+/**
+ * The placement of an absolutely positioned child of the body that is sized by its content alone,
+ * laid out by itself with no space given (as Taffy's and Yoga's own test harnesses lay out every
+ * fixture's root): null where CSS sizes it otherwise, so that it is laid out against the viewport
+ * instead. That is where a percentage of the viewport reaches its own box, where an auto size sits
+ * between two insets (it stretches), and, once sized (the returned function answers null), where
+ * its width is wider than the viewport leaves it (shrink-to-fit is then the room, not the content).
+ * Fitting, an auto size is its max-content size, which is what CSS gives it.
+ */
+export function placedByContent(box: Box, insets: Record<(typeof SIDES)[number], LengthAuto>): ContentPlacement | null {
+  const s = box.style;
+  const lengths: (LengthAuto | Style['width'])[] = [
+    ...Object.values(insets),
+    s.width,
+    s.height,
+    s['min-width'],
+    s['min-height'],
+    s['max-width'],
+    s['max-height'],
+    ...SIDES.flatMap((side) => [s[`margin-${side}`], s[`padding-${side}`]]),
+  ];
+  if (lengths.some((l) => typeof l === 'object' && 'unit' in l && l.unit === '%')) return null;
+  if (s.width === 'auto' && insets.left !== 'auto' && insets.right !== 'auto') return null;
+  if (s.height === 'auto' && insets.top !== 'auto' && insets.bottom !== 'auto') return null;
+  // With an inset auto on an axis, CSS takes that axis's auto margins as 0.
+  const px = (l: LengthAuto) => (l === 'auto' ? 0 : l.n);
+  const [mt, mr, mb, ml] = SIDES.map((side) => px(s[`margin-${side}`]));
+  const room = VIEWPORT.width - px(insets.left) - px(insets.right) - ml! - mr!;
+  return (width, height) => {
+    if (width > room) return null;
+    return {
+      x: insets.left !== 'auto' ? insets.left.n + ml! : VIEWPORT.width - px(insets.right) - mr! - width,
+      y: insets.top !== 'auto' ? insets.top.n + mt! : VIEWPORT.height - px(insets.bottom) - mb! - height,
+    };
+  };
+}
+
 const zero = (l: LengthAuto | Length) => l !== 'auto' && l.n === 0;
 
 function demand<P extends keyof Style>(style: Style, tag: string, property: P, values: readonly Style[P][]): void {

@@ -20,7 +20,7 @@ import Yoga, {
 import type { Box } from '../web/boxes.js';
 import type { Element } from '../web/document.js';
 import type { Edges, Placed } from '../web/dump.js';
-import { rootInsets, type Page } from '../web/page.js';
+import { placedByContent, rootInsets, type Page } from '../web/page.js';
 import { VIEWPORT } from '../web/style.js';
 import { supportsOf } from '../web/supports.js';
 import { lineBox, measureText, type Fonts } from '../web/text.js';
@@ -156,12 +156,32 @@ function layOut(page: Page, fonts: Fonts, create: () => Node): Map<Element, Plac
   if (page.outOfFlow.length) {
     const bp = placed.get(page.body.element!)!;
     const content = { x: bp.x + bp.border[3] + bp.padding[3], y: bp.y + bp.border[0] + bp.padding[0] };
-    const outOfFlow = viewport();
-    page.outOfFlow.forEach((box, i) => {
-      outOfFlow.insertChild(build(box, { parentWrap: 'nowrap', root: true, insets: rootInsets(page, box, content) }), i);
-    });
-    outOfFlow.calculateLayout(VIEWPORT.width, VIEWPORT.height, Direction.LTR);
-    for (const box of page.outOfFlow) read(box, 0, 0, nodes, placed);
+    const againstViewport: Box[] = [];
+    for (const box of page.outOfFlow) {
+      const insets = rootInsets(page, box, content);
+      // Sized by its content where CSS sizes it so: laid out alone with no space given, as Yoga's
+      // own fixtures are (its layout against a definite viewport differs, measured: a percentage
+      // width in a root sized by its min-width resolved there, and Yoga's own tests fail on it).
+      const byContent = placedByContent(box, insets);
+      if (byContent) {
+        const alone = build(box, { parentWrap: 'nowrap', root: true, insets });
+        alone.calculateLayout(undefined, undefined, Direction.LTR);
+        const at = byContent(alone.getComputedWidth(), alone.getComputedHeight());
+        if (at) {
+          read(box, at.x - alone.getComputedLeft(), at.y - alone.getComputedTop(), nodes, placed);
+          continue;
+        }
+      }
+      againstViewport.push(box);
+    }
+    if (againstViewport.length) {
+      const outOfFlow = viewport();
+      againstViewport.forEach((box, i) => {
+        outOfFlow.insertChild(build(box, { parentWrap: 'nowrap', root: true, insets: rootInsets(page, box, content) }), i);
+      });
+      outOfFlow.calculateLayout(VIEWPORT.width, VIEWPORT.height, Direction.LTR);
+      for (const box of againstViewport) read(box, 0, 0, nodes, placed);
+    }
   }
   return placed;
 }
