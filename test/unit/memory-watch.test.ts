@@ -65,6 +65,21 @@ after(() => {
     }
 });
 
+/** Resolves once every one of `pids` has ended (a zombie or no longer in /proc). */
+async function gone(pids: number[]): Promise<void> {
+  const ended = (pid: number) => {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    } catch {
+      return true;
+    }
+    return /^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  };
+  for (const deadline = Date.now() + 60_000; !pids.every(ended); await new Promise((r) => setTimeout(r, 20)))
+    if (Date.now() > deadline) throw new Error(`still running: ${pids.filter((pid) => !ended(pid)).join(' ')}`);
+}
+
 const said = async (child: ChildProcess, word: string) => {
   for await (const line of createInterface({ input: child.stdout! })) if (line === word) return;
   throw new Error(`the child ended before it said ${word}`);
@@ -97,6 +112,8 @@ test("a process group's processes, found from /proc with what each holds for its
     process.kill(-child.pid!, 'SIGKILL');
     await exited;
   }
+  // The parent's children are not ours to wait for: they end when the kernel gets to them.
+  await gone(both.map((p) => p.pid));
   assert.deepEqual(table.read(new Set([parent.pid!, later.pid!])), [], 'a process that exited is not read');
 });
 
