@@ -116,6 +116,10 @@ export function generateCase(seed: number, index: number, options: CaseOptions =
     ).filter(([property, value]) => supported?.admits(property, value) ?? true),
     children: [],
   };
+  // A candidate that lays out no block box with children (Yoga) gets a root it does lay out.
+  const rootDisplay =
+    supported?.admits('display', 'block') === false ? ROOT_DISPLAYS.find((d) => supported.admits('display', d)) : undefined;
+  if (rootDisplay) root.declarations.unshift(['display', rootDisplay]);
   const count = random.int(minElements, maxElements);
   const elements = [root];
   for (let n = 0; n < count; n++) {
@@ -138,6 +142,9 @@ export function generateCase(seed: number, index: number, options: CaseOptions =
   let next = count;
   return { id, html, script: drawScript(random, root, { text, nextId: () => `e${next++}`, supported }), ...checked };
 }
+
+/** The root's display, in order of preference, for a candidate that does not admit a block root. */
+const ROOT_DISPLAYS = ['flow-root', 'flex', 'grid'];
 
 /** A generated case as the geometry request it is: `{"id","html"[,"script"][,"relayout"]}`. */
 export function requestOf(generated: GeneratedCase): { id: string; html: string; script?: string; relayout?: true } {

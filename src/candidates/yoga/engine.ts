@@ -49,7 +49,8 @@ export const yoga: LayoutEngine = {
   supports: (fonts) =>
     supportsOf(fonts, {
       drop: {
-        display: ['flow-root', 'grid'],
+        // A block box only as a leaf (style.ts): declared, it would let a generator nest boxes in one.
+        display: ['block', 'flow-root', 'grid'],
         float: ['left', 'right'],
         clear: true,
         overflow: ['clip'],
