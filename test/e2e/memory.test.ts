@@ -105,10 +105,14 @@ describe('a memory budget per engine', () => {
     const answer = await oracle.request({ id, html: '<p>x</p>', script, engines });
     for (const engine of engines) {
       assert.equal(code(answer, engine), 'memory_exceeded', `${engine}: ${JSON.stringify(answer.errors)}`);
+      // Whichever bound the allocation met first: the watch, which samples four times a second,
+      // or (where there is a v1 memory cgroup) the kernel's limit a quarter above the budget, which
+      // a fast allocation on a loaded machine reaches between two samples.
       assert.match(
         answer.errors[engine],
         new RegExp(
-          `^memory_exceeded: ${engine} used \\d+(\\.\\d)? (MiB|GiB), over 768 MiB \\(--max-engine-memory\\); its .+ process was killed$`,
+          `^memory_exceeded: ${engine} (used \\d+(\\.\\d)? (MiB|GiB), over 768 MiB \\(--max-engine-memory\\); its .+ process was killed|` +
+            `reached its kernel limit of 960 MiB \\(--max-engine-memory 768 MiB, and a quarter\\); the kernel killed one of its processes)$`,
         ),
       );
     }
@@ -129,8 +133,9 @@ describe('a memory budget per engine', () => {
 
   test('WebKit: Blobs whose bytes its network process holds: memory_exceeded, and the next case is answered', async () => {
     const answer = await overBudget('blobs', BLOBS, ['webkit']);
-    // The watch kills the biggest of the engine's processes: the one that held the bytes.
-    assert.match(answer.errors.webkit, /its WebKitNetworkPr process was killed$/);
+    // The watch kills the biggest of the engine's processes: the one that held the bytes. (The
+    // kernel's message, when its limit came first, does not name the process it chose.)
+    if (!answer.errors.webkit.includes('kernel limit')) assert.match(answer.errors.webkit, /its WebKitNetworkPr process was killed$/);
   });
 
   test('cases within the budget are answered as usual beside it', async () => {
