@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout from 'p-timeout';
 import type { EngineLaunch } from '../../../worker-contract/launch.js';
+import { groupGone } from '../../../system/processes.js';
 import { ownedFolder } from '../../../system/scratch.js';
 import { killGroup } from '../browser-process.js';
 import { browserEnv } from '../env.js';
@@ -28,7 +29,15 @@ export class WebKitSession {
     readonly version: string,
     private readonly home: string,
   ) {
-    this.closed = new Promise((resolve) => driver.once('exit', () => resolve()));
+    // MiniBrowser and its web and network processes are in the driver's group, and outlive a driver
+    // that dies on its own; a SIGKILL lands when the kernel gets to it. The session is closed once
+    // no process of its group is left (a loaded CI machine saw one there after the driver's exit).
+    this.closed = new Promise((resolve) =>
+      driver.once('exit', () => {
+        killGroup(driver.pid);
+        void groupGone(driver.pid ?? -1).then(resolve, resolve);
+      }),
+    );
   }
 
   static async start(options: EngineLaunch): Promise<WebKitSession> {
@@ -83,8 +92,8 @@ export class WebKitSession {
     if (this.alive) {
       await withGrace(this.client.deleteSession(), SESSION_CLOSE_GRACE_MS);
       killGroup(this.driver.pid);
-      await this.closed;
     }
+    await this.closed;
     rmSync(this.home, { recursive: true, force: true });
   }
 }
