@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { OracleError } from '../../src/protocol/errors.js';
 import { MemoryCgroup } from '../../src/system/memory/cgroup.js';
 import { ProcessTable } from '../../src/system/memory/process-memory.js';
+import { groupGone } from '../../src/system/processes.js';
 
 const processesOf = (groups: ReadonlySet<number>) => new ProcessTable().read(groups);
 import { EngineGoneError } from '../../src/workers/engine.js';
@@ -65,21 +66,6 @@ after(() => {
     }
 });
 
-/** Resolves once every one of `pids` has ended (a zombie or no longer in /proc). */
-async function gone(pids: number[]): Promise<void> {
-  const ended = (pid: number) => {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    } catch {
-      return true;
-    }
-    return /^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
-  };
-  for (const deadline = Date.now() + 60_000; !pids.every(ended); await new Promise((r) => setTimeout(r, 20)))
-    if (Date.now() > deadline) throw new Error(`still running: ${pids.filter((pid) => !ended(pid)).join(' ')}`);
-}
-
 const said = async (child: ChildProcess, word: string) => {
   for await (const line of createInterface({ input: child.stdout! })) if (line === word) return;
   throw new Error(`the child ended before it said ${word}`);
@@ -113,7 +99,7 @@ test("a process group's processes, found from /proc with what each holds for its
     await exited;
   }
   // The parent's children are not ours to wait for: they end when the kernel gets to them.
-  await gone(both.map((p) => p.pid));
+  for (const child of [parent, later]) await groupGone(child.pid!, 60_000);
   assert.deepEqual(table.read(new Set([parent.pid!, later.pid!])), [], 'a process that exited is not read');
 });
 

@@ -117,18 +117,18 @@ function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed>
       // Sized by its content where CSS sizes it so: laid out alone with no space given, as
       // Taffy's own fixtures are (its layout in a definite space differs, measured: a flex
       // container's max-content width there ignores an item's max-width).
+      const root = node(box, context);
       const byContent = placedByContent(box, insets);
       if (byContent) {
-        const alone = node(box, context);
-        compute(tree, alone.id, measures, MAX_CONTENT);
-        const { width, height } = tree.getLayout(alone.id);
+        compute(tree, root.id, measures, MAX_CONTENT);
+        const { width, height } = tree.getLayout(root.id);
         const at = byContent(width, height);
         if (at) {
-          read(tree, alone, at.x, at.y, placed);
+          read(tree, root, at.x, at.y, placed);
           continue;
         }
       }
-      againstViewport.push(node(box, context));
+      againstViewport.push(root);
     }
     if (againstViewport.length) {
       const outOfFlowRoot = viewport(againstViewport);

@@ -160,16 +160,16 @@ function layOut(page: Page, fonts: Fonts, create: () => Node): Map<Element, Plac
     const againstViewport: Box[] = [];
     for (const box of page.outOfFlow) {
       const insets = rootInsets(page, box, content);
+      const root = build(box, { parentWrap: 'nowrap', root: true, insets });
       // Sized by its content where CSS sizes it so: laid out alone with no space given, as Yoga's
       // own fixtures are (its layout against a definite viewport differs, measured: a percentage
       // width in a root sized by its min-width resolved there, and Yoga's own tests fail on it).
       const byContent = placedByContent(box, insets);
       if (byContent) {
-        const alone = build(box, { parentWrap: 'nowrap', root: true, insets });
-        alone.calculateLayout(undefined, undefined, Direction.LTR);
-        const at = byContent(alone.getComputedWidth(), alone.getComputedHeight());
+        root.calculateLayout(undefined, undefined, Direction.LTR);
+        const at = byContent(root.getComputedWidth(), root.getComputedHeight());
         if (at) {
-          read(box, at.x - alone.getComputedLeft(), at.y - alone.getComputedTop(), nodes, placed);
+          read(box, at.x - root.getComputedLeft(), at.y - root.getComputedTop(), nodes, placed);
           continue;
         }
       }
@@ -178,7 +178,7 @@ function layOut(page: Page, fonts: Fonts, create: () => Node): Map<Element, Plac
     if (againstViewport.length) {
       const outOfFlow = viewport();
       againstViewport.forEach((box, i) => {
-        outOfFlow.insertChild(build(box, { parentWrap: 'nowrap', root: true, insets: rootInsets(page, box, content) }), i);
+        outOfFlow.insertChild(nodes.get(box)!, i);
       });
       outOfFlow.calculateLayout(VIEWPORT.width, VIEWPORT.height, Direction.LTR);
       for (const box of againstViewport) read(box, 0, 0, nodes, placed);
