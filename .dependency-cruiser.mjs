@@ -75,19 +75,19 @@ export default {
       to: { ...ours, pathNot: ['^src/campaign/generator/', '^src/protocol/'] },
     },
     {
-      name: 'candidates-import-only-protocol',
-      comment: 'src/candidates (the reference candidates) imports only src/protocol, and src/fonts for the square font.',
+      name: 'candidate-reference-imports-only-protocol',
+      comment: 'src/candidate-reference (the reference candidates, a program of their own) imports only src/protocol, and src/fonts for the square font.',
       severity: 'error',
-      from: { path: '^src/candidates/' },
-      to: { ...ours, pathNot: '^src/(candidates|protocol|fonts)/' },
+      from: { path: '^src/candidate-reference/' },
+      to: { ...ours, pathNot: '^src/(candidate-reference|protocol|fonts)/' },
     },
     {
-      name: 'engine-under-test-imports-protocol-comparator-system',
+      name: 'candidate-client-imports-protocol-comparator-system',
       comment:
-        "src/engine-under-test (the oracle's side of the candidate protocol) imports only src/protocol, src/comparator and src/system.",
+        "src/candidate-client (the oracle's side of the candidate protocol) imports only src/protocol, src/comparator and src/system.",
       severity: 'error',
-      from: { path: '^src/engine-under-test/' },
-      to: { ...ours, pathNot: '^src/(engine-under-test|protocol|comparator|system)/' },
+      from: { path: '^src/candidate-client/' },
+      to: { ...ours, pathNot: '^src/(candidate-client|protocol|comparator|system)/' },
     },
     {
       name: 'candidate-process-stays-lean',
@@ -98,7 +98,7 @@ export default {
       to: {
         path: '^src/',
         reachable: true,
-        pathNot: ['^src/(candidates|protocol|fonts|system)/', '^src/cli/(candidate-program|candidate-command|base-program)\\.ts$'],
+        pathNot: ['^src/(candidate-reference|protocol|fonts|system)/', '^src/cli/(candidate-program|candidate-command|base-program)\\.ts$'],
       },
     },
     {

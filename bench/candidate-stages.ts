@@ -2,7 +2,7 @@
 //
 // Where a reference candidate's time goes, in this process, on the cases bench/candidate.ts runs
 // (generated inside what the candidate supports, under --fonts=square): each stage of a case
-// through the adapter (src/candidates/engine.ts), its answer line, and the oracle's side of that
+// through the adapter (src/candidate-reference/engine.ts), its answer line, and the oracle's side of that
 // answer — the line parsed, checked against the candidate schema, and judged against three
 // browser dumps (the candidate's own dump under each browser's name, so every comparison runs
 // whole). A warm-up round runs other cases first (the next seed's), so that the caches hold what a
@@ -12,9 +12,9 @@
 import { loadavg } from 'node:os';
 import { generateCases } from '../src/campaign/generator/generator.js';
 import { candidateRecord } from '../src/campaign/loop/candidate-record.js';
-import { layOutCase, STAGES, type StageRunner } from '../src/candidates/engine.js';
-import { referenceEngine } from '../src/candidates/serve.js';
-import { answerOutcome } from '../src/engine-under-test/process-source.js';
+import { layOutCase, STAGES, type StageRunner } from '../src/candidate-reference/engine.js';
+import { referenceEngine } from '../src/candidate-reference/serve.js';
+import { answerOutcome } from '../src/candidate-client/process-source.js';
 import type { ReferenceCandidate } from '../src/protocol/candidate-schema.js';
 import { ENGINE_NAMES } from '../src/protocol/schema.js';
 import { packResult, unpackResult } from '../src/protocol/wire.js';

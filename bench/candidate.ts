@@ -13,8 +13,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { layOutCase } from '../src/candidates/engine.js';
-import { referenceEngine } from '../src/candidates/serve.js';
+import { layOutCase } from '../src/candidate-reference/engine.js';
+import { referenceEngine } from '../src/candidate-reference/serve.js';
 import { runCli } from '../test/support/campaign-process.js';
 
 const args = process.argv.slice(2);

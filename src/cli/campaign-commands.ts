@@ -21,8 +21,8 @@ import { defaultOptions } from '../api/oracle.js';
 import { logs } from '../system/log.js';
 import { ConfigError } from '../protocol/errors.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
-import { CandidateProcess } from '../engine-under-test/process-source.js';
-import type { DumpSource } from '../engine-under-test/source.js';
+import { CandidateProcess } from '../candidate-client/process-source.js';
+import type { DumpSource } from '../candidate-client/source.js';
 
 interface CampaignFlags {
   db?: string;

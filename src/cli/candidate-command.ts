@@ -2,7 +2,7 @@
 // candidate protocol on stdio (docs/candidate.md), for the campaign to judge or for anyone to pipe
 // cases through.
 import { Argument, Option, type Command } from 'commander';
-import { serveCandidate } from '../candidates/serve.js';
+import { serveCandidate } from '../candidate-reference/serve.js';
 import { REFERENCE_CANDIDATES, type ReferenceCandidate } from '../protocol/candidate-schema.js';
 
 export function registerCandidateCommand(program: Command): void {

@@ -1,15 +1,15 @@
-// The reference candidates' cascade and computed values (src/candidates/web): the selector forms
+// The reference candidates' cascade and computed values (src/candidate-reference/web): the selector forms
 // test suites use, specificity and order, inline style and importance, shorthands, the browsers'
 // default stylesheet, declarations a browser drops, and what makes a case unsupported.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import postcss from 'postcss';
-import { cascade, plainDeclarations } from '../../src/candidates/web/cascade.js';
-import { parseDocument } from '../../src/candidates/web/document.js';
-import { computeStyles, type Style } from '../../src/candidates/web/style.js';
-import { Unsupported } from '../../src/candidates/web/unsupported.js';
-import { USER_AGENT_SHEET } from '../../src/candidates/web/user-agent.js';
+import { cascade, plainDeclarations } from '../../src/candidate-reference/web/cascade.js';
+import { parseDocument } from '../../src/candidate-reference/web/document.js';
+import { computeStyles, type Style } from '../../src/candidate-reference/web/style.js';
+import { Unsupported } from '../../src/candidate-reference/web/unsupported.js';
+import { USER_AGENT_SHEET } from '../../src/candidate-reference/web/user-agent.js';
 
 /** Each element's computed style, by its id (or tag name when it has none). */
 function styles(css: string, body: string): Record<string, Style> {

@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateCases } from '../../src/campaign/generator/generator.js';
-import { layOutCase } from '../../src/candidates/engine.js';
-import { referenceEngine } from '../../src/candidates/serve.js';
-import type { FontMode } from '../../src/candidates/web/text.js';
+import { layOutCase } from '../../src/candidate-reference/engine.js';
+import { referenceEngine } from '../../src/candidate-reference/serve.js';
+import type { FontMode } from '../../src/candidate-reference/web/text.js';
 
 const COUNT = 500;
 

@@ -12,8 +12,8 @@ import {
   defaultBackOff,
   IN_FLIGHT,
   type CandidateProcessOptions,
-} from '../../src/engine-under-test/process-source.js';
-import { judgedOutcome, type SourceOutcome } from '../../src/engine-under-test/source.js';
+} from '../../src/candidate-client/process-source.js';
+import { judgedOutcome, type SourceOutcome } from '../../src/candidate-client/source.js';
 
 const FLAKY = fileURLToPath(new URL('../support/flaky-candidate.js', import.meta.url));
 const flaky = (flags: string) => `${JSON.stringify(process.execPath)} ${JSON.stringify(FLAKY)} ${flags}`;

@@ -1,10 +1,10 @@
-// A reference candidate's protocol lines (src/candidates/serve.ts), checked against the candidate
+// A reference candidate's protocol lines (src/candidate-reference/serve.ts), checked against the candidate
 // definitions of the published JSON Schema, as another implementation of the protocol would be.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { answerLine, referenceEngine } from '../../src/candidates/serve.js';
+import { answerLine, referenceEngine } from '../../src/candidate-reference/serve.js';
 import { PUBLISHED_SCHEMA } from '../support/published-schema.js';
 
 const schema = JSON.parse(readFileSync(PUBLISHED_SCHEMA, 'utf8')) as { $id: string };

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { commandArgv } from '../../src/engine-under-test/process-source.js';
+import { commandArgv } from '../../src/candidate-client/process-source.js';
 
 /** This package's dist/src, as a file URL: where the CLI a reference candidate runs lives. */
 const DIST_SRC = pathToFileURL(commandArgv('taffy')[1]!).href.replace(/cli\/main\.js$/, '');
@@ -24,9 +24,9 @@ for (const name of ['taffy', 'yoga']) {
   test(`candidate ${name} answers without loading the other commands' modules`, () => {
     const { stdout, modules } = run(commandArgv(name, 'square'), '{"op":"ping","id":"p"}\n');
     assert.equal((JSON.parse(stdout) as { name: string }).name, name);
-    assert.ok(modules.includes(`candidates/${name}/engine.js`), `the ${name} engine was loaded: ${modules.join(' ')}`);
+    assert.ok(modules.includes(`candidate-reference/${name}/engine.js`), `the ${name} engine was loaded: ${modules.join(' ')}`);
     const strays = modules.filter(
-      (m) => !/^(candidates|protocol|fonts|system)\/|^cli\/(main|candidate-program|candidate-command|base-program)\.js$/.test(m),
+      (m) => !/^(candidate-reference|protocol|fonts|system)\/|^cli\/(main|candidate-program|candidate-command|base-program)\.js$/.test(m),
     );
     assert.deepEqual(strays, []);
   });

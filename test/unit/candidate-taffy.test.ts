@@ -3,15 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AlignItems, AlignSelf, Display, FlexDirection, Position, type Style } from 'taffy-layout';
-import { layOutCase } from '../../src/candidates/engine.js';
-import { taffy } from '../../src/candidates/taffy/engine.js';
-import { taffyStyle } from '../../src/candidates/taffy/style.js';
-import { buildBoxes, type Box } from '../../src/candidates/web/boxes.js';
-import { placedByContent } from '../../src/candidates/web/page.js';
-import { cascade } from '../../src/candidates/web/cascade.js';
-import { parseDocument } from '../../src/candidates/web/document.js';
-import { computeStyles } from '../../src/candidates/web/style.js';
-import { USER_AGENT_SHEET } from '../../src/candidates/web/user-agent.js';
+import { layOutCase } from '../../src/candidate-reference/engine.js';
+import { taffy } from '../../src/candidate-reference/taffy/engine.js';
+import { taffyStyle } from '../../src/candidate-reference/taffy/style.js';
+import { buildBoxes, type Box } from '../../src/candidate-reference/web/boxes.js';
+import { placedByContent } from '../../src/candidate-reference/web/page.js';
+import { cascade } from '../../src/candidate-reference/web/cascade.js';
+import { parseDocument } from '../../src/candidate-reference/web/document.js';
+import { computeStyles } from '../../src/candidate-reference/web/style.js';
+import { USER_AGENT_SHEET } from '../../src/candidate-reference/web/user-agent.js';
 import { STYLE_PROPERTIES } from '../../src/protocol/common.js';
 import type { CandidateAnswer } from '../../src/protocol/candidate-schema.js';
 

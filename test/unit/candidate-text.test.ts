@@ -3,13 +3,13 @@
 // spaces; anything else unsupported.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildBoxes, type Box } from '../../src/candidates/web/boxes.js';
-import { cascade } from '../../src/candidates/web/cascade.js';
-import { parseDocument } from '../../src/candidates/web/document.js';
-import { computeStyles } from '../../src/candidates/web/style.js';
-import { lineBox, measureText, type FontMode } from '../../src/candidates/web/text.js';
-import { Unsupported } from '../../src/candidates/web/unsupported.js';
-import { USER_AGENT_SHEET } from '../../src/candidates/web/user-agent.js';
+import { buildBoxes, type Box } from '../../src/candidate-reference/web/boxes.js';
+import { cascade } from '../../src/candidate-reference/web/cascade.js';
+import { parseDocument } from '../../src/candidate-reference/web/document.js';
+import { computeStyles } from '../../src/candidate-reference/web/style.js';
+import { lineBox, measureText, type FontMode } from '../../src/candidate-reference/web/text.js';
+import { Unsupported } from '../../src/candidate-reference/web/unsupported.js';
+import { USER_AGENT_SHEET } from '../../src/candidate-reference/web/user-agent.js';
 
 const AHEM = `@font-face { font-family: Ahem; src: url(data:font/woff2;base64,AAAA) }`;
 

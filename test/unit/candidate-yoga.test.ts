@@ -4,14 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Yoga, { Align, Display, FlexDirection, Justify, PositionType, Unit } from 'yoga-layout';
-import { layOutCase } from '../../src/candidates/engine.js';
-import { yoga } from '../../src/candidates/yoga/engine.js';
-import { setYogaStyle } from '../../src/candidates/yoga/style.js';
-import { buildBoxes, type Box } from '../../src/candidates/web/boxes.js';
-import { cascade } from '../../src/candidates/web/cascade.js';
-import { parseDocument } from '../../src/candidates/web/document.js';
-import { computeStyles } from '../../src/candidates/web/style.js';
-import { USER_AGENT_SHEET } from '../../src/candidates/web/user-agent.js';
+import { layOutCase } from '../../src/candidate-reference/engine.js';
+import { yoga } from '../../src/candidate-reference/yoga/engine.js';
+import { setYogaStyle } from '../../src/candidate-reference/yoga/style.js';
+import { buildBoxes, type Box } from '../../src/candidate-reference/web/boxes.js';
+import { cascade } from '../../src/candidate-reference/web/cascade.js';
+import { parseDocument } from '../../src/candidate-reference/web/document.js';
+import { computeStyles } from '../../src/candidate-reference/web/style.js';
+import { USER_AGENT_SHEET } from '../../src/candidate-reference/web/user-agent.js';
 import type { CandidateAnswer } from '../../src/protocol/candidate-schema.js';
 
 /** A Yoga node set up from the element with id `id` in a document of `body`. */

@@ -196,8 +196,8 @@ const PLANTS: Plant[] = [
     to: 'src/campaign/loop/target.ts',
     typeOnly: true,
   },
-  { rule: 'candidates-import-only-protocol', from: 'src/candidates/web/plant.ts', to: 'src/system/target.ts' },
-  { rule: 'engine-under-test-imports-protocol-comparator-system', from: 'src/engine-under-test/plant.ts', to: 'src/candidates/target.ts' },
+  { rule: 'candidate-reference-imports-only-protocol', from: 'src/candidate-reference/web/plant.ts', to: 'src/system/target.ts' },
+  { rule: 'candidate-client-imports-protocol-comparator-system', from: 'src/candidate-client/plant.ts', to: 'src/candidate-reference/target.ts' },
   { rule: 'candidate-process-stays-lean', from: 'src/cli/candidate-program.ts', to: 'src/campaign/loop/target.ts' },
   { from: 'src/protocol/allowed.ts', to: 'src/protocol/json-text.ts' },
   { from: 'src/comparator/allowed.ts', to: 'src/protocol/target.ts' },
@@ -213,10 +213,10 @@ const PLANTS: Plant[] = [
   { from: 'test/unit/allowed.dom.test.ts', to: 'jsdom' },
   { from: 'src/campaign/generator/allowed.ts', to: 'src/protocol/target.ts' },
   { from: 'src/campaign/loop/allowed.ts', to: 'src/campaign/generator/target.ts' },
-  { from: 'src/candidates/taffy/allowed.ts', to: 'src/protocol/target.ts' },
-  { from: 'src/candidates/web/allowed-font.ts', to: 'src/fonts/target.ts' },
-  { from: 'src/engine-under-test/allowed.ts', to: 'src/comparator/target.ts' },
-  { from: 'src/engine-under-test/allowed-log.ts', to: 'src/system/target.ts' },
+  { from: 'src/candidate-reference/taffy/allowed.ts', to: 'src/protocol/target.ts' },
+  { from: 'src/candidate-reference/web/allowed-font.ts', to: 'src/fonts/target.ts' },
+  { from: 'src/candidate-client/allowed.ts', to: 'src/comparator/target.ts' },
+  { from: 'src/candidate-client/allowed-log.ts', to: 'src/system/target.ts' },
 ];
 
 function importOf(plant: Plant): string {

@@ -21,7 +21,7 @@ import { voteGeometry } from '../../src/comparator/vote.js';
 import { encodeJson } from '../../src/protocol/wire.js';
 import type { Answer, CaseOp, Request, RequestOf } from '../../src/protocol/ops.js';
 import { dump, response } from '../fixtures/dumps/load.js';
-import type { DumpSource, SourceOutcome } from '../../src/engine-under-test/source.js';
+import type { DumpSource, SourceOutcome } from '../../src/candidate-client/source.js';
 import type { CandidateCase, CandidateDump } from '../../src/protocol/candidate-schema.js';
 
 const root = mkdtempSync(join(tmpdir(), 'run-campaign-test-'));

@@ -1,5 +1,5 @@
 // An engine under test's part in a recorded case: what it made of the case (through the DumpSource
-// seam, src/engine-under-test), judged against the engines' dumps as the journal holds them
+// seam, src/candidate-client), judged against the engines' dumps as the journal holds them
 // (src/comparator/candidate.ts), with the finding's bucket signature. The same function judges a
 // case the engines answer now and one recorded before the candidate was asked, so a campaign
 // resumed with a candidate judges its old cases exactly as a fresh one would.
@@ -11,7 +11,7 @@ import type { CandidateCase } from '../../protocol/candidate-schema.js';
 import type { CompareVerdict } from '../../protocol/vote-schema.js';
 import type { Dump, EngineName } from '../../protocol/schema.js';
 import { unpackColumns, type EngineColumns } from '../../protocol/walk-columns.js';
-import { judgedOutcome, type SourceOutcome } from '../../engine-under-test/source.js';
+import { judgedOutcome, type SourceOutcome } from '../../candidate-client/source.js';
 import { OPS } from '../../protocol/ops.js';
 import { opOf, type CaseRequest } from '../corpus/corpus.js';
 

@@ -18,7 +18,7 @@ import type { CampaignOptions } from './run-campaign.js';
 import { candidateCase, candidateRecord, isLayoutCase } from './candidate-record.js';
 import type { Answered } from '../../coordinator/oracle-service.js';
 import type { SentOp } from '../../protocol/ops.js';
-import type { DumpSource } from '../../engine-under-test/source.js';
+import type { DumpSource } from '../../candidate-client/source.js';
 
 export interface ReduceCaseOptions {
   oracle: CampaignOptions['oracle'];

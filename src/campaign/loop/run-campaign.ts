@@ -11,7 +11,7 @@
 // candidate alone is asked, and judged against the engines' recorded dumps.
 import { performance } from 'node:perf_hooks';
 import type { CaseService } from '../../coordinator/stdio.js';
-import type { DumpSource } from '../../engine-under-test/source.js';
+import type { DumpSource } from '../../candidate-client/source.js';
 import { candidateCase, candidateRecord, isLayoutCase, type CandidateRecord } from './candidate-record.js';
 import { invalidRecord, runSent, votedCase, votedRecord, wireRequest } from './case-record.js';
 import type { CorpusItem } from '../corpus/corpus.js';

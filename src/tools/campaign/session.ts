@@ -4,7 +4,7 @@
 // second signal abandons them. Either way the journal and every browser are closed, and the run
 // can be resumed by running the same command again. With --queue the cases go to the queue's
 // workers instead of an engine farm here; the loop, the journal and the summary are the same.
-// With --candidate, an engine under test (src/engine-under-test) is started beside the engines,
+// With --candidate, an engine under test (src/candidate-client) is started beside the engines,
 // with their fonts, and answers every layout case; the corpus is made once it has said what it
 // supports (the generator keeps inside it).
 import { Checkpointer } from '../../campaign/journal/checkpointer.js';
@@ -19,8 +19,8 @@ import type { OracleOptions } from '../../coordinator/oracle-service.js';
 import { ConfigError } from '../../protocol/errors.js';
 import type { EngineName, PingResponse } from '../../protocol/schema.js';
 import { shown } from '../../queue/connection.js';
-import { CandidateProcess, type CandidateProcessOptions } from '../../engine-under-test/process-source.js';
-import type { DumpSource } from '../../engine-under-test/source.js';
+import { CandidateProcess, type CandidateProcessOptions } from '../../candidate-client/process-source.js';
+import type { DumpSource } from '../../candidate-client/source.js';
 import type { FontSetName } from '../../protocol/font-sets.js';
 import { QueueOracle } from '../../queue/queue-oracle.js';
 import { log } from '../../system/log.js';

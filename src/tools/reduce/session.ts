@@ -11,7 +11,7 @@ import { reduceCase, type ReducedCase } from '../../campaign/loop/reduce-case.js
 import { caseSignature, runSent, wireRequest } from '../../campaign/loop/case-record.js';
 import { CampaignError } from '../../campaign/campaign-error.js';
 import type { OracleOptions, OracleService } from '../../coordinator/oracle-service.js';
-import { CandidateProcess } from '../../engine-under-test/process-source.js';
+import { CandidateProcess } from '../../candidate-client/process-source.js';
 import type { FontSetName } from '../../protocol/font-sets.js';
 import { ConfigError } from '../../protocol/errors.js';
 import { NotReproducibleError } from '../../reduce/index.js';
