@@ -76,7 +76,8 @@ export default {
     },
     {
       name: 'candidate-reference-imports-only-protocol',
-      comment: 'src/candidate-reference (the reference candidates, a program of their own) imports only src/protocol, and src/fonts for the square font.',
+      comment:
+        'src/candidate-reference (the reference candidates, a program of their own) imports only src/protocol, and src/fonts for the square font.',
       severity: 'error',
       from: { path: '^src/candidate-reference/' },
       to: { ...ours, pathNot: '^src/(candidate-reference|protocol|fonts)/' },

@@ -197,7 +197,11 @@ const PLANTS: Plant[] = [
     typeOnly: true,
   },
   { rule: 'candidate-reference-imports-only-protocol', from: 'src/candidate-reference/web/plant.ts', to: 'src/system/target.ts' },
-  { rule: 'candidate-client-imports-protocol-comparator-system', from: 'src/candidate-client/plant.ts', to: 'src/candidate-reference/target.ts' },
+  {
+    rule: 'candidate-client-imports-protocol-comparator-system',
+    from: 'src/candidate-client/plant.ts',
+    to: 'src/candidate-reference/target.ts',
+  },
   { rule: 'candidate-process-stays-lean', from: 'src/cli/candidate-program.ts', to: 'src/campaign/loop/target.ts' },
   { from: 'src/protocol/allowed.ts', to: 'src/protocol/json-text.ts' },
   { from: 'src/comparator/allowed.ts', to: 'src/protocol/target.ts' },
