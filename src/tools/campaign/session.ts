@@ -10,7 +10,7 @@
 import { Checkpointer } from '../../campaign/journal/checkpointer.js';
 import { terminalStderr } from '../../system/stderr-guard.js';
 import { CampaignRunError, runCampaign, type CampaignOptions, type CampaignResult } from '../../campaign/loop/run-campaign.js';
-import type { Corpus } from '../../campaign/corpus/corpus.js';
+import type { CorpusPlan } from '../../campaign/corpus/plan.js';
 import type { Expectations } from '../../campaign/loop/expectations.js';
 import type { Journal } from '../../campaign/journal/journal.js';
 import { CampaignProgressBar } from '../../campaign/loop/progress.js';
@@ -19,11 +19,11 @@ import type { OracleOptions } from '../../coordinator/oracle-service.js';
 import { ConfigError } from '../../protocol/errors.js';
 import type { EngineName, PingResponse } from '../../protocol/schema.js';
 import { shown } from '../../queue/connection.js';
-import { CandidateProcess, type CandidateProcessOptions } from '../../candidate-client/process-source.js';
 import type { DumpSource } from '../../candidate-client/source.js';
 import type { FontSetName } from '../../protocol/font-sets.js';
 import { QueueOracle } from '../../queue/queue-oracle.js';
 import { log } from '../../system/log.js';
+import { type CandidateCommand, CandidateSession } from '../candidate-session.js';
 import { handlingSignals, withEngines } from '../engine-session.js';
 
 /** What runs the cases: an engine farm in this process, or the workers of a queue, with at most `outstanding` jobs in Redis. */
@@ -35,10 +35,10 @@ export interface SessionOptions {
   /** Where the journal is, for the checkpoint thread's own connection. */
   dbPath: string;
   /** The corpus, made once the candidate (if any) has said what it supports. */
-  corpus: (candidate: DumpSource | undefined) => Corpus;
+  corpus: CorpusPlan;
   engines: CaseEngines;
   /** The engine under test to start, when there is one. */
-  candidate: Omit<CandidateProcessOptions, 'fonts'> | undefined;
+  candidate: CandidateCommand | undefined;
   expectations: Expectations | undefined;
   concurrency: number;
   stopAfter: number | undefined;
@@ -66,16 +66,21 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       abandon.abort();
     }
   };
-  let candidate: CandidateProcess | undefined;
-  let checkpointer: Checkpointer | undefined;
+  const candidates = new CandidateSession(o.candidate);
   // Local engines' fonts are known now, so the candidate starts beside them; a queue's, once a worker answers.
-  const startCandidate = (fonts: FontSetName) => (o.candidate ? CandidateProcess.start({ ...o.candidate, fonts }) : undefined);
-  const early = 'local' in o.engines ? startCandidate(o.engines.local.fonts) : undefined;
-  early?.catch(() => {}); // awaited below, once the engines are up
+  if ('local' in o.engines) candidates.start(o.engines.local.fonts);
+  let checkpointer: Checkpointer | undefined;
 
   /** The run itself, on engines that are up; `oracle` is undefined when stopped before any worker answered. */
   const run = async (oracle: SessionOracle | undefined): Promise<number> => {
-    candidate = await (early ?? (oracle ? startCandidate(oracle.fonts as FontSetName) : undefined));
+    try {
+      return await runOn(oracle, oracle && (await candidates.start(oracle.fonts as FontSetName).started()));
+    } finally {
+      // However the run ends (a corpus refused for the candidate too), before the engines close.
+      await candidates.close();
+    }
+  };
+  const runOn = async (oracle: SessionOracle | undefined, candidate: DumpSource | undefined): Promise<number> => {
     if (!oracle || stop.signal.aborted) {
       closing(`stopped by ${signalName} before any case ran; ${RESUME}`);
       return 1;
@@ -119,9 +124,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       failure = error.message;
     } finally {
       progress?.stop();
-      // Before the engines close: their close ends every process the oracle left running, and a
-      // candidate still open would be killed as one, with a warning, rather than end with its input.
-      await candidate?.close();
+      await candidates.close();
     }
     o.journal.endRun();
     process.stdout.write(renderSummary(o.journal.summary(), o.journal.lastReport()));
@@ -147,8 +150,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
   } finally {
     await checkpointer?.stop();
     o.journal.close();
-    candidate ??= await early?.catch(() => undefined);
-    await candidate?.close();
+    await candidates.close();
   }
 }
 
