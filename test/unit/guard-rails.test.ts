@@ -202,6 +202,7 @@ const PLANTS: Plant[] = [
     from: 'src/candidate-client/plant.ts',
     to: 'src/candidate-reference/target.ts',
   },
+  { rule: 'candidates-start-in-one-place', from: 'src/tools/campaign/plant.ts', to: 'src/candidate-client/process-source.ts' },
   { rule: 'candidate-process-stays-lean', from: 'src/cli/candidate-program.ts', to: 'src/campaign/loop/target.ts' },
   { from: 'src/protocol/allowed.ts', to: 'src/protocol/json-text.ts' },
   { from: 'src/comparator/allowed.ts', to: 'src/protocol/target.ts' },
@@ -220,6 +221,7 @@ const PLANTS: Plant[] = [
   { from: 'src/candidate-reference/taffy/allowed.ts', to: 'src/protocol/target.ts' },
   { from: 'src/candidate-reference/web/allowed-font.ts', to: 'src/fonts/target.ts' },
   { from: 'src/candidate-client/allowed.ts', to: 'src/comparator/target.ts' },
+  { from: 'src/tools/candidate-session.ts', to: 'src/candidate-client/process-source.ts' },
   { from: 'src/candidate-client/allowed-log.ts', to: 'src/system/target.ts' },
 ];
 
