@@ -4,7 +4,7 @@
 // second signal abandons them. Either way the journal and every browser are closed, and the run
 // can be resumed by running the same command again. With --queue the cases go to the queue's
 // workers instead of an engine farm here; the loop, the journal and the summary are the same.
-// With --candidate, an engine under test (src/candidate-client) is started beside the engines,
+// With --candidate, an engine under test is started beside the engines (candidate-session.ts),
 // with their fonts, and answers every layout case; the corpus is made once it has said what it
 // supports (the generator keeps inside it).
 import { Checkpointer } from '../../campaign/journal/checkpointer.js';
