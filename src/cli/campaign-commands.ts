@@ -8,7 +8,7 @@ import { type Command, Option } from 'commander';
 import { planCorpus } from '../campaign/corpus/plan.js';
 import { writeLines } from '../campaign/generator/emit.js';
 import { Expectations } from '../campaign/loop/expectations.js';
-import type { GenerateOptions } from '../campaign/generator/generator.js';
+import { GENERATED_FONTS, type GenerateOptions } from '../campaign/generator/generator.js';
 import { Journal } from '../campaign/journal/journal.js';
 import { renderSummary } from '../campaign/journal/summary.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
@@ -101,6 +101,10 @@ export function registerCampaignCommands(program: Command): void {
       '\nExit status: 0 the run completed, or stopped at --stop-after(-findings); 1 stopped by a signal or an error ' +
         '(run the same command again to resume); 2 bad usage or input.',
     );
+  // --help says which fonts generated cases get when --fonts is not given.
+  campaign.options
+    .find((o) => o.attributeName() === 'fonts')
+    ?.default(defaults.fonts, `${defaults.fonts}; ${GENERATED_FONTS} with --generate`);
   campaign.action(async (flags: CampaignFlags) => {
     process.exitCode = await usage(campaign, () => campaignCommand(flags, enginesOf(campaign, flags, defaults)));
   });
@@ -145,7 +149,9 @@ export function registerCampaignCommands(program: Command): void {
 
 /** The engines flags name: this machine's, or (--queue) the workers'; engine flags beside --queue are refused. */
 function enginesOf(campaign: Command, flags: CampaignFlags, defaults: OracleOptions): CaseEngines {
-  if (flags.queue === undefined) return { local: launchOptionsOf(campaign, defaults) };
+  // Generated cases are judged in fonts that make the engines comparable; --fonts (or a config file) still wins.
+  if (flags.queue === undefined)
+    return { local: launchOptionsOf(campaign, flags.generate === undefined ? defaults : { ...defaults, fonts: GENERATED_FONTS }) };
   try {
     const queue = queueUrl(flags.queue);
     refuseEngineFlags(campaign);
