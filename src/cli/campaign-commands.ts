@@ -11,6 +11,7 @@ import { Expectations } from '../campaign/loop/expectations.js';
 import { GENERATED_FONTS, type GenerateOptions } from '../campaign/generator/generator.js';
 import { Journal } from '../campaign/journal/journal.js';
 import { renderSummary } from '../campaign/journal/summary.js';
+import { campaignSummary } from '../campaign/journal/triage-summary.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
 import { admission, type OracleOptions } from '../coordinator/oracle-service.js';
 import { type CaseEngines, runCampaignSession } from '../tools/campaign/session.js';
@@ -113,8 +114,9 @@ export function registerCampaignCommands(program: Command): void {
     .command('summary')
     .summary("print a campaign journal's summary")
     .description(
-      'Counts every case in the journal by its vote, and lists the findings (cases neither unanimous nor expected) ' +
-        'grouped by bucket signature, with the first case of each. --json prints it as one JSON object.',
+      "Counts every case in the journal by its vote, says which fonts its runs used, lists triage's findings (`triage`) " +
+        'and the disagreeing cases in none, then the findings (cases neither unanimous nor expected) grouped by bucket ' +
+        'signature, with the first case of each. --json prints it as one JSON object.',
     )
     .requiredOption('--db <file>', 'the journal')
     .option('--json', 'print JSON instead of a table')
@@ -134,7 +136,7 @@ export function registerCampaignCommands(program: Command): void {
           await toStdout((out) => writeLines(journal.caseLines(), (c) => JSON.stringify(c), out));
           return 0;
         }
-        const s = journal.summary();
+        const s = campaignSummary(journal, flags.db);
         process.stdout.write(flags.json ? `${JSON.stringify(s)}\n` : renderSummary(s, journal.lastReport()));
       } finally {
         journal.close();

@@ -40,6 +40,7 @@ import type {
   SelfCheck,
 } from './records.js';
 import { CANDIDATE_COLUMNS, CANDIDATE_VALUES, candidateOfRow, candidateValues, type CandidateRow } from './candidate-rows.js';
+import { Findings } from './findings.js';
 import {
   summarize,
   summarizeCandidate,
@@ -96,6 +97,7 @@ const OUTCOME_COLUMNS = 'engine, version, result, error, ms';
 const RUN_COLUMNS = 'r.command, r.engines, r.versions, r.fonts, r.candidate, r.started_at, r.ended_at';
 export class Journal {
   private run: number | null = null;
+  private findingsTables: Findings | undefined;
   private readonly statements;
 
   private constructor(private readonly db: Database.Database) {
@@ -206,6 +208,12 @@ export class Journal {
       db.close();
       throw e;
     }
+  }
+
+  /** Triage's tables (findings.ts), on this journal's connection. */
+  findings(): Findings {
+    this.findingsTables ??= new Findings(this.db, (row) => this.caseOf(row as CaseRow));
+    return this.findingsTables;
   }
 
   /** Starts a run: the cases recorded from now on belong to it. */

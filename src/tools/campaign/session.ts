@@ -15,6 +15,7 @@ import type { Expectations } from '../../campaign/loop/expectations.js';
 import type { Journal } from '../../campaign/journal/journal.js';
 import { CampaignProgressBar } from '../../campaign/loop/progress.js';
 import { renderSummary } from '../../campaign/journal/summary.js';
+import { campaignSummary } from '../../campaign/journal/triage-summary.js';
 import type { OracleOptions } from '../../coordinator/oracle-service.js';
 import { ConfigError } from '../../protocol/errors.js';
 import type { EngineName, PingResponse } from '../../protocol/schema.js';
@@ -127,7 +128,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       await candidates.close();
     }
     o.journal.endRun();
-    process.stdout.write(renderSummary(o.journal.summary(), o.journal.lastReport()));
+    process.stdout.write(renderSummary(campaignSummary(o.journal, o.dbPath), o.journal.lastReport()));
     return closingLine(result, failure, signalName, o);
   };
 
