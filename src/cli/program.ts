@@ -20,6 +20,7 @@ import { queueOption, refuseEngineFlags, registerWorkerCommand, serveOnQueue } f
 import { queueUrl } from '../queue/connection.js';
 import { registerReduceCommand } from './reduce-command.js';
 import { registerReportCommand } from './report-command.js';
+import { registerTriageCommand } from './triage-command.js';
 import { registerWptCommand } from './wpt-command.js';
 
 const { version } = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
@@ -57,6 +58,7 @@ export function buildProgram(): Command {
   registerCampaignCommands(program);
   registerReduceCommand(program);
   registerReportCommand(program);
+  registerTriageCommand(program);
   registerWorkerCommand(program);
   registerCandidateCommand(program);
   registerWptCommand(program);
