@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { parseRequestLine } from '../protocol/validate.js';
-import type { ReflectRequest, ReflectResponse } from '../protocol/schema.js';
+import type { ReflectRequest, ReflectResponse } from '../protocol/reflect-schema.js';
 import { voteReflect, type ReflectVoteResult } from '../comparator/reflect-vote.js';
 import type { ClusterVerdict } from '../protocol/vote-schema.js';
 import { describeObservation } from './pretty.js';
