@@ -3,7 +3,7 @@
 // Chromium and Firefox in an isolated world (a CDP isolated world, a BiDi sandbox), in WebKitGTK,
 // which has none, through the guard (guard.ts) on built-ins it captured before any page script;
 // both take its body from the table, so every engine runs the same code. A blank-page program runs
-// in the fast path's blank page itself, which never runs page script.
+// in the page itself (a new page, the fast path's blank page), which never runs page script.
 //
 // Before its body, a case program checks that the document is the one the oracle loaded for this
 // case: its URL (one unguessable path per case and engine, served once) and the secret nonce that
@@ -80,7 +80,7 @@ export interface CaseArgs {
  */
 type OnCase<A> = (b: Builtins, args: A, done: Done) => void;
 
-/** A program on the blank page, which never runs page script: it captures its own built-ins. */
+/** A program on a blank page (a new page, the fast path's blank page), which never runs page script: it captures its own built-ins. */
 type OnBlankPage<A> = (args: A, done: Done) => void;
 
 /** A case program as an isolated world runs it: on built-ins captured at the call, after the checks and steps every case program takes. */
