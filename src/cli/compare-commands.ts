@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import { agrees, compare, compareCandidate, InvalidInputError, vote, type AnyDump } from '../api/judge.js';
-import type { GeometryResponse } from '../protocol/schema.js';
+import type { GeometryResponse } from '../protocol/geometry-schema.js';
 import { BadInput, openInput, type BatchItem } from './judge-input.js';
 import { prettyCandidate, prettyCompare, prettyReflectVote, prettyTraceVote, prettyVote } from './pretty.js';
 

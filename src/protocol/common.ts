@@ -1,7 +1,7 @@
-// The pieces every part of the wire contract shares: engine and profile names, the request id,
-// the optional engine list and the per-engine map. Kept apart from the message schemas so that
-// each of those modules imports this one and none imports another.
-import { Type, type TSchema } from '@sinclair/typebox';
+// The pieces every part of the wire contract shares: engine and profile names, the request id and
+// envelope, the optional engine list and the per-engine map. Kept apart from the ops' modules, so
+// that each of them imports this one.
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 
 /**
  * The engine list: every per-engine shape, pair key and report column is derived from it. In
@@ -64,6 +64,10 @@ export const Id = Type.String({
   description:
     'Chosen by the client; echoed on the response that answers it. Well-formed Unicode: an id holding a lone surrogate is refused.',
 });
+
+/** A request that names its op: `id` first, `op` the op's name, then `fields` in their order. */
+export const opRequest = <Op extends string, Fields extends TProperties>(op: Op, fields: Fields, title: string) =>
+  Type.Object({ id: Id, op: Type.Literal(op), ...fields }, { ...strict, title });
 
 export const EngineList = Type.Array(EngineNameSchema, {
   minItems: 1,
