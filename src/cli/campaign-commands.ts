@@ -21,6 +21,7 @@ import { defaultOptions } from '../api/oracle.js';
 import { logs } from '../system/log.js';
 import { ConfigError } from '../protocol/errors.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
+import { toStdout } from './stdout.js';
 import { CandidateProcess } from '../candidate-client/process-source.js';
 import type { DumpSource } from '../candidate-client/source.js';
 
@@ -234,12 +235,4 @@ async function insideCandidate(options: GenerateOptions, flags: CampaignFlags, e
 /** Writes the generated cases to stdout; a reader that goes away (`| head`) ends it quietly. */
 async function emit(options: GenerateOptions): Promise<void> {
   await toStdout((out) => emitNdjson(generateCases(options), out));
-}
-
-/** Runs `write` on stdout; a reader that goes away (`| head`) ends it quietly. */
-async function toStdout(write: (out: NodeJS.WriteStream) => Promise<void>): Promise<void> {
-  const gone = new Promise<void>((resolve, reject) =>
-    process.stdout.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? resolve() : reject(error))),
-  );
-  await Promise.race([write(process.stdout), gone]);
 }
