@@ -1,4 +1,4 @@
-// `diff`: two campaign journals compared case by case (src/campaign/diff, docs/diff.md). Both are
+// `diff`: two campaign journals compared case by case (src/campaign/diff, docs/results.md). Both are
 // read whole, read-only, before anything is printed. Exit status: 0, or 1 when --fail-on finds
 // what it names; 2 bad usage (a file that is not a journal of this schema, missing, cut short).
 import { Option, type Command } from 'commander';
@@ -20,7 +20,7 @@ export function registerDiffCommand(program: Command): void {
         "every case whose vote (verdict or outlier), bucket signature, or candidate's verdict or signature changed, and " +
         'the cases only one journal has: newly_failing (the candidate went from pass to fail or parse_divergence), ' +
         'newly_passing (the reverse), added, removed, changed. A vote that flipped between different browser builds ' +
-        "names them. Each journal's candidate is its latest one, as in `summary`. docs/diff.md has the details.",
+        "names them. Each journal's candidate is its latest one, as in `summary`. docs/results.md has the details.",
     )
     .argument('<base>', 'the journal to compare against (e.g. the main branch’s)')
     .argument('<head>', 'the journal of the run under review')

@@ -1,4 +1,4 @@
-// Two journals compared case by case (`browser-oracle diff`, docs/diff.md): which cases changed
+// Two journals compared case by case (`browser-oracle diff`, docs/results.md): which cases changed
 // between a base run and a head run, and how. Pure functions of the rows read from each journal
 // (read.ts), so that the pairing and the classification are tested without SQLite.
 //
