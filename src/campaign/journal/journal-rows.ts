@@ -45,22 +45,14 @@ export interface EngineRow {
   vote: string | null;
 }
 
-interface RawCaseRow {
-  seq: number;
-  id: string;
-  hash: string;
-  op: CorpusOp | null;
-  invalid: string | null;
-  verdict: ClusterVerdict | null;
-  outlier: EngineName | null;
-  signature: string | null;
-  expected: string | null;
+/** A row as SQLite gives it: the case's columns, then the candidate's, prefixed. */
+type RawCaseRow = Omit<CaseRow, 'elapsedMs' | 'candidate'> & {
   elapsed_ms: number;
   candidate_verdict: CandidateVerdict | null;
   candidate_signature: string | null;
   candidate_unsupported: string | null;
   candidate_error: string | null;
-}
+};
 
 export class JournalRows {
   private readonly statements;
