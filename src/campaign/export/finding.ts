@@ -98,11 +98,14 @@ function dumpsOf(outcomes: EngineOutcome[]): Partial<Record<EngineName, Dump>> {
 /** How the vote went, in a few words: `unanimous`, `outlier firefox`, `split`. */
 export const voteWords = (vote: VoteResult): string => (vote.verdict === 'outlier' ? `outlier ${vote.outlier}` : vote.verdict);
 
-/** The engines' builds, in a few words: `chromium 140, firefox 128, webkit 2.48`. */
-export const buildWords = (f: Finding): string =>
-  ENGINE_NAMES.filter((e) => f.builds[e])
-    .map((e) => `${e} ${f.builds[e]}`)
-    .join(', ');
+/** What a finding is, in one line, for the comment an export writes above it: its id, vote and signature, the engines' builds, the candidate's finding. */
+export function aboutFinding(f: Finding): string {
+  const builds = ENGINE_NAMES.filter((e) => f.builds[e]).map((e) => `${e} ${f.builds[e]}`);
+  const parts = [`${voteWords(f.vote)}${f.signature ? ` (${f.signature})` : ''}`, `builds: ${builds.join(', ')}`];
+  if (f.candidate) parts.push(`candidate ${f.candidate.name} ${f.candidate.version}: ${f.candidate.signature}`);
+  if (f.reduced) parts.push('reduced');
+  return `${f.id}: ${parts.join('; ')}`;
+}
 
 /** Every element of a parsed document in a dump's order (document order, template contents left out). */
 export function elementsOf(parent: T.ParentNode): T.Element[] {

@@ -17,7 +17,7 @@
 import type { Breadth, GridLine, Size, Track, TrackSize } from '../../candidate-reference/web/properties.js';
 import type { Length } from '../../candidate-reference/web/values.js';
 import { xmlAttribute, xmlText } from '../results/xml.js';
-import { buildWords, voteWords, type Finding } from './finding.js';
+import { aboutFinding, voteWords, type Finding } from './finding.js';
 import { majorityLayout, px, type MajorityNode } from './majority.js';
 import { fixtureRoots, type Box, type Style } from './web-model.js';
 
@@ -36,8 +36,8 @@ export function taffyTests(f: Finding, name: string): { files: [string, string][
       const testName = roots.length > 1 ? `${name}_${k}` : name;
       const nodes = majority ? majority.nodes : null;
       const comment = majority
-        ? `${about(f)}; expectations from the majority: ${majority.engines.join(', ')}`
-        : `${about(f)}; the engines split, so there is no expectation: disabled (x) until one is chosen`;
+        ? `${aboutFinding(f)}; expectations from the majority: ${majority.engines.join(', ')}`
+        : `${aboutFinding(f)}; the engines split, so there is no expectation: disabled (x) until one is chosen`;
       const available = (v: number | null) => (v === null ? 'max-content' : `${px(v)}px`);
       const lines = [
         `<!-- browser-oracle: ${xmlText(comment).replace(/--/g, '- -')} -->`,
@@ -59,14 +59,6 @@ export function taffyTests(f: Finding, name: string): { files: [string, string][
     throw error;
   }
   return { files };
-}
-
-/** The finding in one line: its id, its vote and signature, the builds, the candidate's finding. */
-function about(f: Finding): string {
-  const parts = [`${voteWords(f.vote)}${f.signature ? ` (${f.signature})` : ''}`, `builds: ${buildWords(f)}`];
-  if (f.candidate) parts.push(`candidate ${f.candidate.name} ${f.candidate.version}: ${f.candidate.signature}`);
-  if (f.reduced) parts.push('reduced');
-  return `${f.id}: ${parts.join('; ')}`;
 }
 
 /** A box and its children as input elements: a box with only text is a `text` leaf, Taffy's measured Ahem text. */

@@ -11,7 +11,7 @@
 // (a fixed box). What else makes a containing block (transforms, filters, containment) is not in
 // a dump, so a case whose markup names such a property gets sizes only.
 import { defaultTreeAdapter as tree, html as HTML, parse, serialize, type DefaultTreeAdapterTypes as T } from 'parse5';
-import { buildWords, elementsOf, voteWords, type Finding } from './finding.js';
+import { aboutFinding, elementsOf, voteWords, type Finding } from './finding.js';
 import { majorityLayout, px, type MajorityNode } from './majority.js';
 
 /** What a case's markup may name that makes a containing block a dump does not show. */
@@ -52,7 +52,7 @@ export function wptTest(f: Finding): { text: string } | { refused: string } {
   if (!checked) return { refused: 'no element of it has a box' };
   const head = elements.find((e) => e.tagName === 'head')!;
   const body = elements.find((e) => e.tagName === 'body')!;
-  const about = aboutText(f, majority.engines);
+  const about = `${aboutFinding(f)}; expectations from the majority: ${majority.engines.join(', ')}`;
   const added = [
     tree.createCommentNode(` browser-oracle: ${about.replace(/--/g, '- -')} `),
     element('title', [], `browser-oracle finding: ${f.id}`),
@@ -69,18 +69,6 @@ export function wptTest(f: Finding): { text: string } | { refused: string } {
   tree.insertText(head, '\n');
   tree.appendChild(body, element('script', [], `window.addEventListener('load', () => checkLayout('[${CHECKED}]'));`));
   return { text: serialize(doc) };
-}
-
-/** Who laid the expectations out, and what the finding is. */
-function aboutText(f: Finding, majority: string[]): string {
-  const parts = [
-    `${voteWords(f.vote)}${f.signature ? ` (${f.signature})` : ''}`,
-    `expectations from the majority: ${majority.join(', ')}`,
-    `builds: ${buildWords(f)}`,
-  ];
-  if (f.candidate) parts.push(`candidate ${f.candidate.name} ${f.candidate.version}: ${f.candidate.signature}`);
-  if (f.reduced) parts.push('reduced');
-  return `${f.id}: ${parts.join('; ')}`;
 }
 
 function inHead(nodes: MajorityNode[], i: number): boolean {

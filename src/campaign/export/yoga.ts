@@ -16,7 +16,7 @@ import type { Node } from 'yoga-layout';
 import { parse, serializeOuter } from 'parse5';
 import { setYogaStyle } from '../../candidate-reference/yoga/style.js';
 import { Unsupported } from '../../candidate-reference/web/unsupported.js';
-import { buildWords, elementsOf, voteWords, type Finding } from './finding.js';
+import { aboutFinding, elementsOf, voteWords, type Finding } from './finding.js';
 import { majorityLayout, type Box as Rect, type MajorityNode } from './majority.js';
 import { fixtureRoots, type Box } from './web-model.js';
 
@@ -86,8 +86,8 @@ export function yogaTests(f: Finding, name: string): { tests: YogaTest[] } | { r
     roots.forEach((root, k) => {
       const testName = roots.length > 1 ? `${name}_${k}` : name;
       const comment = majority
-        ? `${about(f)}; the test's expectations are the majority's: ${majority.engines.join(', ')}`
-        : `${about(f)}; the engines split, so there is no expectation: disabled`;
+        ? `${aboutFinding(f)}; the test's expectations are the majority's: ${majority.engines.join(', ')}`
+        : `${aboutFinding(f)}; the engines split, so there is no expectation: disabled`;
       const element = markup[root.box.element!.index]!;
       element.attrs = [{ name: 'id', value: testName }, ...element.attrs.filter((a) => a.name !== 'id')];
       if (!majority) element.attrs.push({ name: 'data-disabled', value: 'true' });
@@ -129,13 +129,6 @@ export function yogaFiles(tests: YogaTest[]): [string, string][] {
     [`${YOGA_FIXTURE}.html`, tests.map((t) => t.fixture).join('\n')],
     [`${YOGA_FIXTURE}.test.ts`, [...header, ...written].join('\n')],
   ];
-}
-
-function about(f: Finding): string {
-  const parts = [`${voteWords(f.vote)}${f.signature ? ` (${f.signature})` : ''}`, `builds: ${buildWords(f)}`];
-  if (f.candidate) parts.push(`candidate ${f.candidate.name} ${f.candidate.version}: ${f.candidate.signature}`);
-  if (f.reduced) parts.push('reduced');
-  return `${f.id}: ${parts.join('; ')}`;
 }
 
 /** The node `name` for `box` and its children, styled by the reference candidate's mapping, each call as a line. */
