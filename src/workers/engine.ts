@@ -104,7 +104,8 @@ export interface EngineBrowser {
    */
   readonly browserWide: readonly EmulationFeature[];
   /**
-   * A new page at about:blank, sized to VIEWPORT. `freshStorage`: with nothing of any earlier page's
+   * A new page at about:blank, sized to VIEWPORT (the engine host checks it before the page takes a
+   * case: src/workers/host/page-pool.ts). `freshStorage`: with nothing of any earlier page's
    * storage (cookies, IndexedDB, Cache API, service workers) — every adapter gives each page its own
    * storage anyway except where that is costly (one WebKitGTK session serves many pages).
    */

@@ -29,7 +29,8 @@ import { EngineGoneError, type EnginePage } from '../engine.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 import type { EngineQueue, Pending } from './engine-queue.js';
 import type { FastPath } from './fast-path.js';
-import { DRIVER_SLACK_MS, PageFault, type DocumentJob } from './jobs.js';
+import { DRIVER_SLACK_MS, type DocumentJob } from './jobs.js';
+import { PageFault } from '../page-answers.js';
 import type { EngineMemory } from './memory-watch.js';
 import type { PagePool, Slot } from './page-pool.js';
 

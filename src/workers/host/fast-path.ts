@@ -23,9 +23,9 @@ import type { EngineName } from '../../protocol/schema.js';
 import type { WalkOptions } from '../../page/walk.js';
 import { log } from '../../system/log.js';
 import { EngineGoneError, type EngineBrowser } from '../engine.js';
-import { checkViewport, tooLarge } from '../page-answers.js';
+import { checkViewport, PageFault, tooLarge } from '../page-answers.js';
 import type { Pending } from './engine-queue.js';
-import { DRIVER_SLACK_MS, PageFault, type DocumentJob, type WriteJob } from './jobs.js';
+import { DRIVER_SLACK_MS, type DocumentJob, type WriteJob } from './jobs.js';
 import type { Slot } from './page-pool.js';
 
 const SCRIPT_CAPABLE =
@@ -160,7 +160,7 @@ export class FastPath {
     if ('elsewhere' in answer) throw new PageFault(`the blank page is at ${answer.elsewhere}`);
     const walks = answer.walks.map((w) => decodeWalk(w));
     // One walk measured in another viewport means the page is off: all of them were.
-    for (const w of walks) if ('walk' in w) checkViewport(this.engine, w.walk);
+    for (const w of walks) if ('walk' in w) checkViewport(this.engine, 'measured the case', w.walk);
     return {
       batch,
       outcomes: walks.map((w, i) => outcomeOf(w, jobs[i]!)),

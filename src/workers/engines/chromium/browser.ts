@@ -3,7 +3,6 @@
 // it receives to them.
 import type { Executables } from '../../../protocol/launch-options.js';
 import type { EngineBrowser, EnginePage } from '../../engine.js';
-import { checkViewport } from '../viewport-check.js';
 import { withGrace } from '../time-limits.js';
 import type { CdpConnection } from './connection.js';
 import { pageEmulation, WINDOW_BOUNDS, type PageCommand } from './emulation.js';
@@ -109,7 +108,6 @@ export class ChromiumBrowser implements EngineBrowser {
         this.connection.send('Browser.setWindowBounds', { windowId, bounds: WINDOW_BOUNDS }),
         ...this.emulation.map(({ method, params }) => this.connection.send(method, params, { sessionId })),
       ]);
-      await checkViewport('chromium', page);
       return page;
     } catch (error) {
       if (page) await page.close();

@@ -3,7 +3,6 @@
 import { log } from '../../../system/log.js';
 import type { Executables } from '../../../protocol/launch-options.js';
 import { VIEWPORT, type EngineBrowser, type EnginePage } from '../../engine.js';
-import { checkViewport } from '../viewport-check.js';
 import type { BidiConnection } from './connection.js';
 import { withGrace } from '../time-limits.js';
 import { FirefoxPage, PAGE_CLOSE_GRACE_MS } from './page.js';
@@ -97,7 +96,6 @@ export class FirefoxBrowser implements EngineBrowser {
       const { context } = await this.connection.send<{ context: string }>('browsingContext.create', { type: 'window', userContext });
       page = new FirefoxPage(this.connection, context, userContext, () => this.pages.delete(context), this.marionette);
       this.pages.set(context, page);
-      await checkViewport('firefox', page);
       return page;
     } catch (error) {
       if (page) await page.close();
