@@ -7,8 +7,6 @@ import type { EngineLaunch } from '../worker-contract/launch.js';
 import type { ProgramName } from '../page/sources.js';
 import type { Emulate, EmulationFeature, FeatureOutcome } from '../protocol/emulation-schema.js';
 
-export const VIEWPORT = { width: 800, height: 600 } as const;
-
 /** A trusted program to run on the page's current document (src/page/programs.ts). */
 export interface ProgramCall {
   program: ProgramName;

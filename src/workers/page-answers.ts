@@ -6,7 +6,8 @@ import { decodeSettledText, type Detour, type RawWalk } from '../protocol/page-o
 import type { EngineName } from '../protocol/schema.js';
 import type { CaseCheck } from '../page/programs.js';
 import { discardingCompletion } from '../page/sources.js';
-import { VIEWPORT, type EnginePage } from './engine.js';
+import { VIEWPORT } from '../protocol/common.js';
+import type { EnginePage } from './engine.js';
 
 /**
  * Thrown when a page is not in the state the oracle left it in: not on the case's document, not

@@ -8,10 +8,10 @@
 // A case is named by the test: a case document's two copies are at fake://case/<name>/first and
 // fake://case/<name>/retry (documentOf), and a written case's html is its name. Any other page (the
 // fast path's blank page) loads as planned under its URL, when a plan names it: `hang` or `fail`.
+import { VIEWPORT } from '../../src/protocol/common.js';
 import { STYLE_PROPERTIES } from '../../src/protocol/schema.js';
 import {
   EngineGoneError,
-  VIEWPORT,
   type Emulated,
   type EngineBrowser,
   type EnginePage,

@@ -2,7 +2,8 @@
 // user context of its own, sized like Playwright's) and routes Firefox's events to them.
 import { log } from '../../../system/log.js';
 import type { Executables } from '../../../protocol/launch-options.js';
-import { VIEWPORT, type EngineBrowser, type EnginePage } from '../../engine.js';
+import { VIEWPORT } from '../../../protocol/common.js';
+import type { EngineBrowser, EnginePage } from '../../engine.js';
 import type { BidiConnection } from './connection.js';
 import { withGrace } from '../time-limits.js';
 import { FirefoxPage, PAGE_CLOSE_GRACE_MS } from './page.js';
