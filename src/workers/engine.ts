@@ -21,16 +21,6 @@ export interface ProgramCall {
   script?: string | null;
 }
 
-/**
- * A call with a script, cut at the script for an adapter that runs the script itself (in the main
- * world, between two programs in its isolated one): the settle that comes before it, with the
- * call's check and `fresh`, and the call's own args after it.
- */
-export function aroundScript(call: ProgramCall): { settle: object; args: object } {
-  const { check, fresh } = call.args as { check?: unknown; fresh?: boolean };
-  return { settle: { check, fresh }, args: { ...call.args, fresh: false } };
-}
-
 /** What a page's driver made of a trace's `emulate`. */
 export interface Emulated {
   /** Each feature asked for: `applied` only when the driver confirmed it (an answer that reads it back, an id), never because it was sent. */
