@@ -59,12 +59,8 @@ export interface EnginePage {
   close(): Promise<void>;
 }
 
-export interface EngineBrowser {
-  readonly engine: EngineName;
-  /** The exact build, from the driver (never the user agent). */
-  readonly version: string;
-  /** The executables it runs, absolute (what `ping` reports as `paths`). */
-  readonly executables: Executables;
+/** What the engine host must know of an engine's adapter to run cases on it. */
+export interface EngineTraits {
   /**
    * True when the adapter runs programs through the guard (src/page/guard.ts) instead of an
    * isolated world: the case server must then make the guard the first script of every case
@@ -86,11 +82,27 @@ export interface EngineBrowser {
    */
   readonly swapsWrites: boolean;
   /**
-   * The emulation features this browser applies to every page at once (Chromium's simulated
+   * The emulation features the browser applies to every page at once (Chromium's simulated
    * Bluetooth adapter, Firefox's virtual authenticator): a case that asks for one runs alone in the
    * browser, and what it set is undone before the next case starts.
    */
   readonly browserWide: readonly EmulationFeature[];
+  /**
+   * True when each of the browser's process groups is one page's own browser (WebKitGTK: a driver
+   * and its MiniBrowser per page), which a process of it killed for memory leaves useless: the
+   * whole group is killed then, and the page's call fails at once instead of waiting out its timeout.
+   */
+  readonly groupPerPage: boolean;
+}
+
+export interface EngineBrowser {
+  readonly engine: EngineName;
+  /** The exact build, from the driver (never the user agent). */
+  readonly version: string;
+  /** The executables it runs, absolute (what `ping` reports as `paths`). */
+  readonly executables: Executables;
+  /** How the engine host runs cases on it: the same for every browser its adapter launches. */
+  readonly traits: EngineTraits;
   /**
    * A new page at about:blank, sized to VIEWPORT (the engine host checks it before the page takes a
    * case: src/workers/host/page-pool.ts). `freshStorage`: with nothing of any earlier page's
@@ -105,12 +117,6 @@ export interface EngineBrowser {
    * driver, as the leader of a group of its own): what the memory watch holds to the budget.
    */
   processGroups(): readonly number[];
-  /**
-   * True when each of those groups is one page's own browser (WebKitGTK: a driver and its
-   * MiniBrowser per page), which a process of it killed for memory leaves useless: the whole group
-   * is killed then, and the page's call fails at once instead of waiting out its timeout.
-   */
-  readonly groupPerPage: boolean;
   close(): Promise<void>;
 }
 

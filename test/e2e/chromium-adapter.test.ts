@@ -13,7 +13,8 @@ import { dumpJson } from '../../src/protocol/dump.js';
 import { OracleError } from '../../src/protocol/errors.js';
 import type { WalkOptions } from '../../src/page/walk.js';
 import { EngineGoneError, type EngineBrowser, type EnginePage } from '../../src/workers/engine.js';
-import { SYSTEM_CHROMIUM, launchChromium } from '../../src/workers/engines/chromium/index.js';
+import { launchChromium } from '../../src/workers/engines/chromium/index.js';
+import { SYSTEM_CHROMIUM } from '../../src/workers/engines/chromium/executable.js';
 import type { CdpConnection } from '../../src/workers/engines/chromium/connection.js';
 import type { ChromiumPage } from '../../src/workers/engines/chromium/page.js';
 import { descendantsOf } from '../../src/system/processes.js';
@@ -72,7 +73,7 @@ describe('chromium adapter', () => {
   test('launch: the version is the product build; one process group on a pipe; one --disable-features with both lists', () => {
     assert.match(browser.version, /^\d+\.\d+\.\d+\.\d+$/);
     assert.equal(browser.engine, 'chromium');
-    assert.equal(browser.guarded, false);
+    assert.equal(browser.traits.guarded, false);
     assert.deepEqual(browser.executables, { chromium: SYSTEM_CHROMIUM });
     const argv = commandLine(chromiumPid());
     assert.equal(argv[0], SYSTEM_CHROMIUM);

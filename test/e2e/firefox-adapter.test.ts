@@ -91,7 +91,7 @@ describe('firefox adapter', () => {
   test('launch: the version is browserVersion; the profile holds the oracle prefs', () => {
     assert.match(browser.version, /^\d+\.\d+/);
     assert.equal(browser.engine, 'firefox');
-    assert.equal(browser.guarded, false);
+    assert.equal(browser.traits.guarded, false);
     const userJs = readFileSync(join(profileOf(firefoxPid()!), 'user.js'), 'utf8');
     for (const line of [
       'user_pref("layout.css.devPixelsPerPx", "1.0");',

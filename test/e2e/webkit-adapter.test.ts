@@ -12,7 +12,8 @@ import { dumpJson } from '../../src/protocol/dump.js';
 import { decodeWalkText } from '../../src/protocol/page-output.js';
 import type { WalkOptions } from '../../src/page/walk.js';
 import type { EngineBrowser, EnginePage } from '../../src/workers/engine.js';
-import { MINIBROWSER, WEBKIT_DRIVER, launchWebKit } from '../../src/workers/engines/webkit/index.js';
+import { launchWebKit } from '../../src/workers/engines/webkit/index.js';
+import { MINIBROWSER, WEBKIT_DRIVER } from '../../src/workers/engines/webkit/minibrowser.js';
 import { descendantsOf } from '../../src/system/processes.js';
 import { WALK, launchOptions } from '../support/direct-engines.js';
 import { adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
@@ -68,7 +69,7 @@ describe('webkit adapter', () => {
   test("launch: the version is the driver's browserVersion; the executables are Debian's; programs go through the guard", () => {
     assert.match(browser.version, /^\d+\.\d+\.\d+$/);
     assert.equal(browser.engine, 'webkit');
-    assert.equal(browser.guarded, true);
+    assert.equal(browser.traits.guarded, true);
     assert.deepEqual(browser.executables, { webkitDriver: WEBKIT_DRIVER, miniBrowser: MINIBROWSER });
   });
 

@@ -60,11 +60,11 @@ let paths = 0;
 
 /**
  * The message of the script error a call ends in. An adapter with an isolated world throws
- * script_error itself; a guarded one (browser.guarded) answers the guard's `{"scriptError"}` as the
+ * script_error itself; a guarded one (browser.traits.guarded) answers the guard's `{"scriptError"}` as the
  * program's text, which the engine host turns into script_error: both are checked as the host reads them.
  */
 async function scriptErrorOf(browser: EngineBrowser, page: EnginePage, call: ProgramCall): Promise<string> {
-  if (!browser.guarded) {
+  if (!browser.traits.guarded) {
     let message = '';
     await assert.rejects(page.run(call), (error: unknown) => {
       assert.ok(error instanceof OracleError && error.code === 'script_error', String(error));

@@ -55,7 +55,7 @@ export class DirectEngines {
         browsers.push(browser);
         const page = await browser.newPage({ freshStorage: false });
         if (written) await page.load(server.blankUrl, TIMEOUT_MS);
-        pages.set(engine, { page, guarded: browser.guarded, browser });
+        pages.set(engine, { page, guarded: browser.traits.guarded, browser });
       }
       return new DirectEngines(server, browsers, pages);
     } catch (error) {

@@ -131,11 +131,7 @@ class FakeBrowser implements EngineBrowser {
   readonly engine = 'chromium';
   readonly version = '1.0.fake';
   readonly executables = {};
-  readonly guarded = false;
-  readonly writesKeepBidi = false;
-  readonly swapsWrites = false;
-  readonly browserWide = [];
-  readonly groupPerPage = false;
+  readonly traits = { guarded: false, writesKeepBidi: false, swapsWrites: false, browserWide: [], groupPerPage: false };
   readonly exited: Promise<void>;
   private exit!: () => void;
   gone = false;

@@ -47,7 +47,7 @@ export class EngineHost {
     this.supervisor = new BrowserSupervisor(engine, launchEngine, options, () => this.pool.browserLost());
     this.pool = new PagePool(this.supervisor, settings.pages);
     this.queue = new EngineQueue();
-    this.fastPath = new FastPath(engine, () => this.supervisor, settings.maxBatch, settings.timeoutMs);
+    this.fastPath = new FastPath(engine, () => this.supervisor.traits, settings.maxBatch, settings.timeoutMs);
     const watched = memory.watch(engine, this.supervisor);
     this.runner = new CaseRunner(
       engine,
@@ -68,7 +68,7 @@ export class EngineHost {
 
   /** Whether this engine's case documents must carry the guard (src/page/guard.ts). */
   get guarded(): boolean {
-    return this.supervisor.guarded;
+    return this.supervisor.traits.guarded;
   }
 
   /** The executables this host's browser runs. */
