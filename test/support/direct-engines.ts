@@ -4,8 +4,7 @@
 // batches to the navigation route.
 import { CaseServer } from '../../src/coordinator/case-server.js';
 import { EgressLog } from '../../src/coordinator/egress-log.js';
-import { dumpLimits } from '../../src/coordinator/oracle-service.js';
-import { defaultOptions } from '../../src/api/oracle.js';
+import { defaultOptions, dumpLimits } from '../../src/coordinator/launch-settings.js';
 import type { EngineLaunch } from '../../src/worker-contract/launch.js';
 import { FONT_SETS } from '../../src/fonts/font-sets.js';
 import { cLocaleName, localeCacheDir } from '../../src/system/locales.js';
