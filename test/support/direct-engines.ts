@@ -18,20 +18,17 @@ const TIMEOUT_MS = 30_000;
 /** The walk as the oracle runs it with its default limits. */
 export const WALK = walkOptions(dumpLimits({ ...defaultOptions(), engines: [...ENGINE_NAMES] }));
 
-/** How the oracle launches an engine by default, with `proxyUrl` as its proxy. */
+/**
+ * How the oracle launches an engine by default, with `proxyUrl` as its proxy: every default launch
+ * option (the adapter reads its own, as from a resolved EngineLaunch), and the defaults resolved.
+ */
 export const launchOptions = (proxyUrl: string, overrides: Partial<EngineLaunch> = {}): EngineLaunch => ({
-  profile: 'default',
-  locale: 'en-US',
+  ...defaultOptions(),
   // As the oracle compiles it; an adapter's own tests read no language, and WebKitGTK says en-US without it too.
   cLocale: { name: cLocaleName('en-US'), dir: localeCacheDir() },
-  timezone: 'UTC',
-  display: undefined,
   fontconfigFile: FONT_SETS.liberation.fontconfigFile,
   fontDirs: FONT_SETS.liberation.dirs,
   proxyUrl,
-  browsers: 'auto',
-  paths: {},
-  extra: {},
   ...overrides,
 });
 
