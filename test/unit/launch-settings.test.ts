@@ -41,13 +41,8 @@ test('the defaults resolve to the farm of the host options, and each adapter get
     limits: dumpLimits(options),
     maxEngineMemory: 3 * GiB,
     launch: {
-      profile: 'default',
-      locale: 'en-US',
-      timezone: 'UTC',
-      browsers: 'auto',
-      display: undefined,
-      paths: {},
-      extra: {},
+      // Every option but the host's, as given: profile, locale, timezone, browsers, display, paths, extra…
+      ...Object.fromEntries(Object.entries(options).filter(([key]) => !HOST_OPTIONS.includes(key))),
       cLocale: { name: cLocaleName('en-US'), dir: localeCacheDir() },
       fontconfigFile: FONT_SETS.liberation.fontconfigFile,
       fontDirs: FONT_SETS.liberation.dirs,
