@@ -14,7 +14,7 @@ import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
 import { fontconfigFileOf } from '../fonts/fontconfig-file.js';
 import { checkExecutables } from '../system/executables.js';
 import { compiledLocale } from '../system/locales.js';
-import type { EngineLaunch } from '../worker-contract/launch.js';
+import { HOST_OPTIONS, WORKER_OPTIONS, type EngineLaunch } from '../worker-contract/launch.js';
 import type { DumpLimits } from '../worker-contract/tasks.js';
 import type { FarmOptions } from './engine-farm.js';
 
@@ -79,37 +79,31 @@ export type LaunchPlan = Omit<FarmOptions, 'launch'> & { launch: Omit<EngineLaun
  * (a locale not compiled yet is compiled, into a cache of its own).
  */
 export async function resolveLaunch(options: OracleOptions): Promise<LaunchPlan> {
-  // The options the coordinator and the engine hosts read (EngineLaunch leaves them out); every
-  // other one goes to each adapter as it was given.
-  const {
-    engines,
-    workers,
-    pages,
-    maxBatch,
-    window,
-    timeoutMs,
-    maxNodes,
-    maxAnswerBytes,
-    maxEngineMemory,
-    allowMissingEngines,
-    fonts,
-    ...given
-  } = options;
-  const paths = checkExecutables(given.paths, engines);
-  const fontProblem = fontSetProblem(FONT_SETS[fonts]);
+  const paths = checkExecutables(options.paths, options.engines);
+  const fontProblem = fontSetProblem(FONT_SETS[options.fonts]);
   if (fontProblem) throw new ConfigError(fontProblem);
-  if (!isTimeZone(given.timezone))
-    throw new ConfigError(`--timezone=${given.timezone}: not an IANA time zone name as ICU spells it (UTC, Asia/Tokyo)`);
-  const cLocale = await compiledLocale(given.locale);
+  if (!isTimeZone(options.timezone))
+    throw new ConfigError(`--timezone=${options.timezone}: not an IANA time zone name as ICU spells it (UTC, Asia/Tokyo)`);
+  const cLocale = await compiledLocale(options.locale);
   return {
-    engines,
-    workers,
-    pages,
-    maxBatch,
-    window,
-    timeoutMs,
-    limits: dumpLimits({ maxNodes, maxAnswerBytes, engines }),
-    maxEngineMemory: engineMemoryBytes(maxEngineMemory, 'maxEngineMemory'),
-    launch: { ...given, paths, cLocale, fontconfigFile: fontconfigFileOf(fonts), fontDirs: FONT_SETS[fonts].dirs },
+    ...pick(options, [...WORKER_OPTIONS, 'workers', 'window']),
+    limits: dumpLimits(options),
+    maxEngineMemory: engineMemoryBytes(options.maxEngineMemory, 'maxEngineMemory'),
+    // Every option but the host's goes to each adapter as it was given.
+    launch: {
+      ...omit(options, HOST_OPTIONS),
+      paths,
+      cLocale,
+      fontconfigFile: fontconfigFileOf(options.fonts),
+      fontDirs: FONT_SETS[options.fonts].dirs,
+    },
   };
 }
+
+/** `keys` of `object`. */
+const pick = <T extends object, K extends keyof T>(object: T, keys: readonly K[]) =>
+  Object.fromEntries(keys.map((key) => [key, object[key]])) as Pick<T, K>;
+
+/** `object` without `keys`. */
+const omit = <T extends object, K extends keyof T>(object: T, keys: readonly K[]) =>
+  Object.fromEntries(Object.entries(object).filter(([key]) => !(keys as readonly PropertyKey[]).includes(key))) as Omit<T, K>;

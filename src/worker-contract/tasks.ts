@@ -6,7 +6,7 @@ import type { EngineName } from '../protocol/schema.js';
 import type { Executables, OracleOptions } from '../protocol/launch-options.js';
 import type { AnswerFields, CaseOp, RequestOf } from '../protocol/ops.js';
 import type { EngineColumns } from '../protocol/walk-columns.js';
-import type { EngineLaunch } from './launch.js';
+import type { EngineLaunch, WORKER_OPTIONS } from './launch.js';
 
 /** How big a dump may grow before the walk stops and the case is answered dump_too_large. */
 export interface DumpLimits {
@@ -17,7 +17,7 @@ export interface DumpLimits {
 }
 
 /** What every worker is started with: its engines' launch, and the launch options its engine hosts read (src/protocol/launch-options.ts). */
-export type WorkerConfig = Pick<OracleOptions, 'engines' | 'pages' | 'maxBatch' | 'timeoutMs'> & {
+export type WorkerConfig = Pick<OracleOptions, (typeof WORKER_OPTIONS)[number]> & {
   launch: EngineLaunch;
   limits: DumpLimits;
   /** maxEngineMemory in bytes (src/workers/host/memory-watch.ts). */

@@ -10,23 +10,12 @@ import { fontconfigFileOf } from '../../src/fonts/fontconfig-file.js';
 import { ConfigError } from '../../src/protocol/errors.js';
 import { LaunchOptionsSchema, type OracleOptions } from '../../src/protocol/launch-options.js';
 import { cLocaleName, localeCacheDir } from '../../src/system/locales.js';
+import { HOST_OPTIONS } from '../../src/worker-contract/launch.js';
+
+/** A launch option's name, as HOST_OPTIONS lists them. */
+const isHostOption = (key: string) => (HOST_OPTIONS as readonly string[]).includes(key);
 
 const GiB = 1024 * 1024 * 1024;
-
-/** The launch options only the coordinator and the engine hosts read (src/worker-contract/launch.ts). */
-const HOST_OPTIONS = [
-  'engines',
-  'workers',
-  'pages',
-  'maxBatch',
-  'window',
-  'timeoutMs',
-  'maxNodes',
-  'maxAnswerBytes',
-  'maxEngineMemory',
-  'allowMissingEngines',
-  'fonts',
-];
 
 test('the defaults resolve to the farm of the host options, and each adapter gets the rest with the resolved locale, fonts and executables', async () => {
   const options: OracleOptions = { ...defaultOptions(), workers: 3, engines: ['chromium', 'webkit'], maxEngineMemory: '3GiB' };
@@ -42,7 +31,7 @@ test('the defaults resolve to the farm of the host options, and each adapter get
     maxEngineMemory: 3 * GiB,
     launch: {
       // Every option but the host's, as given: profile, locale, timezone, browsers, display, paths, extra…
-      ...Object.fromEntries(Object.entries(options).filter(([key]) => !HOST_OPTIONS.includes(key))),
+      ...Object.fromEntries(Object.entries(options).filter(([key]) => !isHostOption(key))),
       cLocale: { name: cLocaleName('en-US'), dir: localeCacheDir() },
       fontconfigFile: FONT_SETS.liberation.fontconfigFile,
       fontDirs: FONT_SETS.liberation.dirs,
@@ -65,7 +54,7 @@ test('every launch option but the host’s reaches the adapters as given, so a n
   };
   const { launch } = await resolveLaunch(options);
   for (const key of Object.keys(LaunchOptionsSchema.properties)) {
-    if (HOST_OPTIONS.includes(key)) assert.ok(!(key in launch), `${key} is the host's, not the adapters'`);
+    if (isHostOption(key)) assert.ok(!(key in launch), `${key} is the host's, not the adapters'`);
     else assert.ok(key in launch, `${key} reaches the adapters`);
   }
   assert.equal(launch.profile, 'media');
