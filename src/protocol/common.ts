@@ -83,6 +83,9 @@ export const keyed = <K extends string, T extends TSchema>(names: readonly K[], 
 export const PerEngine = <T extends TSchema>(value: T, description?: string) =>
   Type.Object(keyed(ENGINE_NAMES, Type.Optional(value)), { ...strict, ...(description ? { description } : {}) });
 
+/** The viewport every engine lays a case out in and every dump names, in CSS pixels, at device pixel ratio 1. */
+export const VIEWPORT = { width: 800, height: 600 } as const;
+
 /** A box: viewport-relative CSS pixels. */
 export const Rect = Type.Object(
   { x: Type.Number(), y: Type.Number(), w: Type.Number(), h: Type.Number() },

@@ -7,9 +7,10 @@ import { buildBoxes, layoutChildren, type Box } from '../../candidate-reference/
 import { cascade } from '../../candidate-reference/web/cascade.js';
 import { parseDocument } from '../../candidate-reference/web/document.js';
 import { pageOf, type Page } from '../../candidate-reference/web/page.js';
-import { computeStyles, VIEWPORT, type Style } from '../../candidate-reference/web/style.js';
+import { computeStyles, type Style } from '../../candidate-reference/web/style.js';
 import { Unsupported } from '../../candidate-reference/web/unsupported.js';
 import { USER_AGENT_SHEET } from '../../candidate-reference/web/user-agent.js';
+import { VIEWPORT } from '../../protocol/common.js';
 
 export type { Box, Style };
 
