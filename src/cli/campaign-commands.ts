@@ -20,6 +20,7 @@ import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { defaultOptions } from '../api/oracle.js';
 import { logs } from '../system/log.js';
 import { ConfigError } from '../protocol/errors.js';
+import { engineMemoryBytes } from '../protocol/launch-options.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
 import { CandidateProcess } from '../candidate-client/process-source.js';
 import type { DumpSource } from '../candidate-client/source.js';
@@ -218,9 +219,10 @@ function inside(options: GenerateOptions, candidate: DumpSource): GenerateOption
 /** For --emit: the candidate started for its ping alone, and the generator's options kept inside it. */
 async function insideCandidate(options: GenerateOptions, flags: CampaignFlags, engines: CaseEngines): Promise<GenerateOptions> {
   const fonts = 'local' in engines ? engines.local.fonts : 'liberation';
+  const memoryLimit = 'local' in engines ? { memoryLimit: engineMemoryBytes(engines.local.maxEngineMemory, '--max-engine-memory') } : {};
   let candidate: CandidateProcess;
   try {
-    candidate = await CandidateProcess.start({ command: flags.candidate!, fonts, timeoutMs: flags.candidateTimeoutMs });
+    candidate = await CandidateProcess.start({ command: flags.candidate!, fonts, timeoutMs: flags.candidateTimeoutMs, ...memoryLimit });
   } catch (error) {
     throw error instanceof ConfigError ? new UsageError(error.message) : error;
   }

@@ -74,12 +74,15 @@ test('failures in a row lengthen the pause', async () => {
   assert.deepEqual(starts, [0, 50, 100]);
 });
 
-test('a malformed answer is that case’s error and the process keeps serving', async () => {
+test('a line that is no answer is that case’s error and ends the process; an invalid answer to its case is its error alone', async () => {
+  // Not JSON: which case it was meant for cannot be told, so the process is replaced (one fault, one case; candidate-hostile.test.ts).
   const garbage = await runCases({ command: flaky('--garbage-on 2') }, 3);
   assert.deepEqual(shapes(garbage.outcomes), [1, 'candidate_protocol', 3]);
-  assert.equal(garbage.starts.length, 1, 'not restarted');
+  assert.equal(garbage.starts.length, 2, 'replaced');
+  // Under its case's id: that case's error, and the process keeps serving.
   const invalid = await runCases({ command: flaky('--invalid-on 1') }, 2);
   assert.deepEqual(shapes(invalid.outcomes), ['candidate_protocol', 2]);
+  assert.equal(invalid.starts.length, 1, 'not restarted');
   const first = invalid.outcomes[0]!;
   assert.equal(
     first.kind === 'error' && first.message,

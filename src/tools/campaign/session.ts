@@ -22,6 +22,7 @@ import { shown } from '../../queue/connection.js';
 import { CandidateProcess, type CandidateProcessOptions } from '../../candidate-client/process-source.js';
 import type { DumpSource } from '../../candidate-client/source.js';
 import type { FontSetName } from '../../protocol/font-sets.js';
+import { engineMemoryBytes } from '../../protocol/launch-options.js';
 import { QueueOracle } from '../../queue/queue-oracle.js';
 import { log } from '../../system/log.js';
 import { handlingSignals, withEngines } from '../engine-session.js';
@@ -69,7 +70,10 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
   let candidate: CandidateProcess | undefined;
   let checkpointer: Checkpointer | undefined;
   // Local engines' fonts are known now, so the candidate starts beside them; a queue's, once a worker answers.
-  const startCandidate = (fonts: FontSetName) => (o.candidate ? CandidateProcess.start({ ...o.candidate, fonts }) : undefined);
+  // The engines' memory budget bounds the candidate too (its cgroup's limit); a queue's engines are elsewhere: the default.
+  const memoryLimit = 'local' in o.engines ? engineMemoryBytes(o.engines.local.maxEngineMemory, '--max-engine-memory') : undefined;
+  const startCandidate = (fonts: FontSetName) =>
+    o.candidate ? CandidateProcess.start({ ...o.candidate, fonts, ...(memoryLimit ? { memoryLimit } : {}) }) : undefined;
   const early = 'local' in o.engines ? startCandidate(o.engines.local.fonts) : undefined;
   early?.catch(() => {}); // awaited below, once the engines are up
 

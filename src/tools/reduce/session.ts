@@ -13,6 +13,7 @@ import { CampaignError } from '../../campaign/campaign-error.js';
 import type { OracleOptions, OracleService } from '../../coordinator/oracle-service.js';
 import { CandidateProcess } from '../../candidate-client/process-source.js';
 import type { FontSetName } from '../../protocol/font-sets.js';
+import { engineMemoryBytes } from '../../protocol/launch-options.js';
 import { ConfigError } from '../../protocol/errors.js';
 import { NotReproducibleError } from '../../reduce/index.js';
 import { log, logs } from '../../system/log.js';
@@ -52,7 +53,7 @@ export async function reduceSession(source: Source, flags: ReduceSettings, optio
     stop.abort();
   };
   // The candidate starts beside the engines; awaited once they are up.
-  const starting = source.candidate && startCandidate(source.candidate.command, options.fonts);
+  const starting = source.candidate && startCandidate(source.candidate.command, options);
   starting?.catch(() => {});
   let progress: ReductionProgressBar | undefined;
   const reduceWith = async (oracle: OracleService, candidate: CandidateProcess | undefined): Promise<number> => {
@@ -129,10 +130,17 @@ export async function reduceSession(source: Source, flags: ReduceSettings, optio
   }
 }
 
-/** The candidate of a recorded finding, started again with the run's fonts; a start that fails is the user's to fix, in one line. */
-async function startCandidate(command: string, fonts: FontSetName): Promise<CandidateProcess> {
+/**
+ * The candidate of a recorded finding, started again with the run's fonts and bounded by the
+ * engines' memory budget; a start that fails is the user's to fix, in one line.
+ */
+async function startCandidate(command: string, options: OracleOptions): Promise<CandidateProcess> {
   try {
-    return await CandidateProcess.start({ command, fonts });
+    return await CandidateProcess.start({
+      command,
+      fonts: options.fonts,
+      memoryLimit: engineMemoryBytes(options.maxEngineMemory, '--max-engine-memory'),
+    });
   } catch (error) {
     throw error instanceof ConfigError ? new CampaignError(error.message) : error;
   }
