@@ -17,6 +17,7 @@ import { engineMemoryBytes } from '../../protocol/launch-options.js';
 import { ConfigError } from '../../protocol/errors.js';
 import { NotReproducibleError } from '../../reduce/index.js';
 import { log, logs } from '../../system/log.js';
+import { visible } from '../../system/visible-text.js';
 import { terminalStderr } from '../../system/stderr-guard.js';
 import { withEngines } from '../engine-session.js';
 import { ReductionProgressBar } from './progress-bar.js';
@@ -179,7 +180,7 @@ function writeResult(r: ReducedCase, path: string | undefined): void {
   say(`wrote ${path}`);
 }
 
-/** A line of the command's own on stderr, at `level`. */
+/** A line of the command's own on stderr, at `level`: one line, whatever signatures, ids or paths it quotes (made visible). */
 function say(line: string, level: 'info' | 'warn' | 'error' = 'info'): void {
-  log[level](`reduce: ${line}`);
+  log[level](`reduce: ${visible(line)}`);
 }
