@@ -30,3 +30,19 @@ export function visible(text: string, max = Number.POSITIVE_INFINITY): string {
   const shown = cut.replace(INVISIBLE, escaped);
   return cut === text ? shown : `${shown}… (${text.length - max} more characters)`;
 }
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A file name (as the bytes the file system holds) as text: itself when it is UTF-8; else ASCII as
+ * is and every other byte (and `\`, so that two names never show alike) as `\xHH`.
+ */
+export function fileNameText(name: Uint8Array): { text: string; utf8: boolean } {
+  try {
+    return { text: utf8.decode(name), utf8: true };
+  } catch {
+    let text = '';
+    for (const byte of name) text += byte < 0x80 && byte !== 0x5c ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
+    return { text, utf8: false };
+  }
+}
