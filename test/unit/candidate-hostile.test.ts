@@ -5,7 +5,7 @@
 // quotes nothing raw; reading a line costs time in proportion to its length.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CandidateProcess, type CandidateProcessOptions } from '../../src/candidate-client/process-source.js';
+import { answerOutcome, CandidateProcess, type CandidateProcessOptions } from '../../src/candidate-client/process-source.js';
 import type { SourceOutcome } from '../../src/candidate-client/source.js';
 import type { CandidateCase } from '../../src/protocol/candidate-schema.js';
 import { visible } from '../../src/system/visible-text.js';
@@ -206,4 +206,14 @@ test('stderr of many megabytes without a newline is read at a linear cost, held 
   for (const line of lines) assert.ok(line.length < 20_000, `a log line of ${line.length} characters`);
   assert.ok(text.split('\n').every(shownAsIs), 'nothing raw reaches the log');
   assert.match(lines[0]!, /\\x1b\[31m/);
+});
+
+test('an unsupported or error text keeps no control character, and is kept short', () => {
+  const hostile = 'float: left\u001b[2J\n\u0000\u009b\u202e'.padEnd(5000, 'x');
+  const unsupported = answerOutcome({ id: '1', unsupported: hostile }, 'scripted');
+  assert.equal(unsupported.kind, 'unsupported');
+  const what = unsupported.kind === 'unsupported' ? unsupported.what : '';
+  assert.ok(what.startsWith('float: left\\x1b[2J\\n\\x00\\x9b\\u202e') && shownAsIs(what) && what.length < 1100, what);
+  const error = answerOutcome({ id: '1', error: hostile }, 'scripted');
+  assert.ok(error.kind === 'error' && shownAsIs(error.message) && error.message.length < 1100, JSON.stringify(error));
 });
