@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { visible } from '../../src/system/visible-text.js';
 import { readJournal, runCli } from '../support/campaign-process.js';
+import { seenIn, STARTED_JS, stillRunning } from '../support/processes.js';
 import { scriptedCandidate } from '../support/scripted-candidate.js';
 
 const root = mkdtempSync(join(tmpdir(), 'hostile-candidate-e2e-'));
@@ -40,25 +41,16 @@ const CANDIDATE = scriptedCandidate(
   if (n === 1) {
     const kids = [{}, { detached: true }].map((o) => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e9)'], { stdio: 'ignore', ...o }));
     for (const kid of kids) kid.unref();
-    process.stderr.write('started ' + kids.map((k) => k.pid).join(' ') + '\\n');
+    started(kids.map((k) => k.pid));
   }
   held.push(request);
   const flush = () => { clearTimeout(timer); timer = undefined; for (const r of held.splice(0).reverse()) say(JSON.stringify({ id: r.id, unsupported: 'marker-' + /<title>(\\d+)</.exec(r.html)[1] + ': x' }) + '\\n'); };
   if (held.length === 5) flush();
   else timer ??= setTimeout(flush, 300);
   `,
-  'const held = []; let timer;',
+  `const held = []; let timer;\n${STARTED_JS}`,
   NAME,
 );
-
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 const db = join(root, 'hostile.sqlite');
 
@@ -81,9 +73,9 @@ test('each case keeps its own answer, the summary shows what the candidate calls
   }
   assert.deepEqual(rows.map((r) => r.id).sort(), ['dup', 'dup', 'line:3', 'line:3', 'x\u001b[2J\nforged'].sort());
   // Nothing the candidate started is left once the campaign has ended.
-  const started = [...run.stderr.matchAll(/started (\d+) (\d+)/g)].flatMap((m) => [Number(m[1]), Number(m[2])]);
+  const started = seenIn(run.stderr);
   assert.equal(started.length, 2, run.stderr);
-  assert.deepEqual(started.filter(running), []);
+  assert.deepEqual(started.filter(stillRunning), []);
   // The summary's text: every line visible, no row forged by the name or the id.
   const lines = run.stdout.trimEnd().split('\n');
   for (const line of lines) assert.equal(visible(line), line);
@@ -107,22 +99,8 @@ test("report: a campaign whose engines agree everywhere and whose only findings 
 
 test('reduce runs the candidate a journal recorded once it is named again', async () => {
   const out = join(root, 'reduced.json');
-  const reduce = await runCli([
-    'reduce',
-    '--db',
-    db,
-    '--case',
-    'line:3',
-    '--candidate',
-    CANDIDATE,
-    '--runs',
-    '1',
-    '--max-tests',
-    '4',
-    '-o',
-    out,
-    ...FARM,
-  ]);
+  const budget = ['--runs', '1', '--max-tests', '4'];
+  const reduce = await runCli(['reduce', '--db', db, '--case', 'line:3', '--candidate', CANDIDATE, ...budget, '-o', out, ...FARM]);
   assert.equal(reduce.code, 0, reduce.stderr);
   assert.match(reduce.stderr, /reduce: the candidate is started with the command given/);
   assert.match(

@@ -10,6 +10,7 @@ import type { SourceOutcome } from '../../src/candidate-client/source.js';
 import type { CandidateCase } from '../../src/protocol/candidate-schema.js';
 import { visible } from '../../src/system/visible-text.js';
 import { scriptedCandidate } from '../support/scripted-candidate.js';
+import { captureStderr } from '../support/stderr-capture.js';
 
 /** Runs `cases` on a candidate started with `options`, all at once; the outcomes, the pauses before each start and what was logged. */
 async function run(
@@ -17,7 +18,7 @@ async function run(
   cases: CandidateCase[],
 ): Promise<{ outcomes: SourceOutcome[]; starts: number[]; logged: string }> {
   const starts: number[] = [];
-  const logged = capture();
+  const logged = captureStderr();
   try {
     const candidate = await CandidateProcess.start({ backOffMs: () => 10, ...options, onStart: ({ pauseMs }) => starts.push(pauseMs) });
     try {
@@ -29,17 +30,6 @@ async function run(
   } finally {
     logged.stop();
   }
-}
-
-/** What this process writes to stderr from now until stop(). */
-function capture(): { text: () => string; stop: () => void } {
-  const written: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-    written.push(String(chunk));
-    return write(typeof chunk === 'string' && chunk.length > 2000 ? `${chunk.slice(0, 2000)}…\n` : chunk, ...rest);
-  }) as typeof process.stderr.write;
-  return { text: () => written.join(''), stop: () => (process.stderr.write = write) };
 }
 
 /** Whether a line holds no character that would not show as itself (a control, a bidirectional override…). */
@@ -187,7 +177,7 @@ test('stderr of many megabytes without a newline is read at a linear cost, held 
   const noisy = scriptedCandidate(
     `const chunk = '\\x1b[31m' + 'e'.repeat(65536); for (let left = Number(request.html); left > 0; left -= chunk.length) process.stderr.write(chunk); say(answer(request, 1));`,
   );
-  const logged = capture();
+  const logged = captureStderr();
   let text: string;
   try {
     const candidate = await CandidateProcess.start({ command: noisy, timeoutMs: 600_000 });

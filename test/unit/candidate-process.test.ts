@@ -14,6 +14,7 @@ import {
   type CandidateProcessOptions,
 } from '../../src/candidate-client/process-source.js';
 import { judgedOutcome, type SourceOutcome } from '../../src/candidate-client/source.js';
+import { captureStderr } from '../support/stderr-capture.js';
 
 const FLAKY = fileURLToPath(new URL('../support/flaky-candidate.js', import.meta.url));
 const flaky = (flags: string) => `${JSON.stringify(process.execPath)} ${JSON.stringify(FLAKY)} ${flags}`;
@@ -96,21 +97,13 @@ test('an answer to an id no case waits for is dropped; the waiting case keeps it
 });
 
 test('the candidate’s stderr goes to the oracle’s log', async () => {
-  const written: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-    written.push(String(chunk));
-    return write(chunk, ...rest);
-  }) as typeof process.stderr.write;
+  const written = captureStderr();
   try {
     await runCases({ command: flaky('--stderr hello-from-the-candidate') }, 1);
   } finally {
-    process.stderr.write = write;
+    written.stop();
   }
-  assert.ok(
-    written.some((line) => /^browser-oracle: info: candidate flaky: hello-from-the-candidate/.test(line)),
-    written.join(''),
-  );
+  assert.ok(/^browser-oracle: info: candidate flaky: hello-from-the-candidate/m.test(written.text()), written.text());
 });
 
 test('a candidate that does not start, or does not answer its ping, is refused in one line', async () => {

@@ -6,24 +6,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CandidateProcess } from '../../src/candidate-client/process-source.js';
 import type { SourceOutcome } from '../../src/candidate-client/source.js';
-import { MemoryCgroup } from '../../src/system/memory/cgroup.js';
+import { memoryCgroupsHere, seenIn, STARTED_JS, stillRunning, type SeenProcess } from '../support/processes.js';
 import { scriptedCandidate } from '../support/scripted-candidate.js';
-
-/** Whether `pid` is a live process (a zombie, which holds nothing but its exit status, is not). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
+import { captureStderr } from '../support/stderr-capture.js';
 
 /**
  * A candidate that, on each case, starts three processes that would run for ever — one in its own
@@ -39,44 +30,30 @@ const STARTER = `
     ...(process.env.ESCAPE ? [spawn(process.execPath, forever, { stdio: 'ignore', detached: true, env: {} })] : []),
   ];
   for (const kid of kids) kid.unref();
-  process.stderr.write('started ' + kids.map((k) => k.pid).join(' ') + '\\n');
+  started(kids.map((k) => k.pid));
   if (request.html === 'crash') setTimeout(() => process.exit(3), 100);
   else if (request.html !== 'hang') say(answer(request, 1));
 `;
 
-/** The pids a candidate's stderr named. */
-const startedIn = (logged: string) => [...logged.matchAll(/started ([\d ]+)/g)].flatMap((m) => m[1]!.trim().split(' ').map(Number));
-
-function capture(): { text: () => string; stop: () => void } {
-  const written: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-    written.push(String(chunk));
-    return write(chunk, ...rest);
-  }) as typeof process.stderr.write;
-  return { text: () => written.join(''), stop: () => (process.stderr.write = write) };
-}
-
-const cgroups = (() => {
-  const probe = MemoryCgroup.create('probe', 64 << 20);
-  if (typeof probe === 'string') return false;
-  probe.remove();
-  return true;
-})();
+const cgroups = memoryCgroupsHere();
 
 test('nothing a candidate starts outlives it, in its group or not, after it ends, crashes or hangs', async () => {
-  const logged = capture();
+  const logged = captureStderr();
   const outcomes: SourceOutcome[] = [];
-  let during: number[] = [];
+  let during: SeenProcess[] = [];
   try {
     process.env.ESCAPE = cgroups ? '1' : '';
-    const candidate = await CandidateProcess.start({ command: scriptedCandidate(STARTER), timeoutMs: 3000, backOffMs: () => 0 });
+    const candidate = await CandidateProcess.start({
+      command: scriptedCandidate(STARTER, STARTED_JS),
+      timeoutMs: 3000,
+      backOffMs: () => 0,
+    });
     try {
       for (const html of ['crash', 'hang', 'end']) outcomes.push(await candidate.run({ id: html, html }));
-      during = startedIn(logged.text());
+      during = seenIn(logged.text());
       // The ones started under the cases that crashed and hung are already gone; the last candidate's are still running.
       assert.deepEqual(
-        during.map(running),
+        during.map(stillRunning),
         during.map((_, i) => i >= during.length - (cgroups ? 3 : 2)),
         'the crashed and the killed candidates took theirs with them',
       );
@@ -92,14 +69,14 @@ test('nothing a candidate starts outlives it, in its group or not, after it ends
     ['candidate_crashed', 'candidate_timeout', 'dump'],
   );
   assert.equal(during.length, cgroups ? 9 : 6);
-  assert.deepEqual(during.filter(running), [], 'a candidate that ended normally took its processes with it too');
+  assert.deepEqual(during.filter(stillRunning), [], 'a candidate that ended normally took its processes with it too');
 });
 
 test('where the kernel gives it a memory cgroup, a candidate is bounded: past its limit, the case is a crash that says so', async () => {
   const hungry = scriptedCandidate(
     `const held = []; for (let i = 0; i < 64; i++) held.push(Buffer.alloc(8 << 20, 1)); say(answer(request, held.length));`,
   );
-  const logged = capture();
+  const logged = captureStderr();
   let outcome: SourceOutcome;
   try {
     const candidate = await CandidateProcess.start({ command: hungry, memoryLimit: 128 << 20, timeoutMs: 60_000 });
@@ -129,7 +106,7 @@ test('without a cgroup (another user than root), a warning says so, and its grou
   if (process.getuid?.() !== 0) return; // already not root: the test above ran without a cgroup
   const dir = mkdtempSync(join(tmpdir(), 'unconfined-'));
   chmodSync(dir, 0o755);
-  const candidate = scriptedCandidate(STARTER);
+  const candidate = scriptedCandidate(STARTER, STARTED_JS);
   const file = JSON.parse(candidate.split(' ')[1]!) as string;
   chmodSync(join(file, '..'), 0o755);
   const script = join(dir, 'run.mjs');
@@ -152,7 +129,7 @@ test('without a cgroup (another user than root), a warning says so, and its grou
   assert.deepEqual(JSON.parse(done.stdout), ['error', 'error', 'dump']);
   assert.match(done.stderr, /^browser-oracle: warn: candidate .*: runs without a memory cgroup \(.*\): its memory is not bounded/m);
   assert.equal(done.stderr.match(/runs without a memory cgroup/g)?.length, 1, 'said once');
-  const started = startedIn(done.stderr);
+  const started = seenIn(done.stderr);
   assert.equal(started.length, 6);
-  assert.deepEqual(started.filter(running), []);
+  assert.deepEqual(started.filter(stillRunning), []);
 });

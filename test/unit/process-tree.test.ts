@@ -11,31 +11,19 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MemoryCgroup, removeStrayCgroups } from '../../src/system/memory/cgroup.js';
 import { ProcessTree } from '../../src/system/process-tree.js';
+import { memoryCgroupsHere, seenIn, STARTED_JS, startOf, stillRunning } from '../support/processes.js';
 
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** A program that starts, at once, a child in its group, one in a session of its own, and one that also clears its environment; then prints their pids and waits. */
+/** A program that starts, at once, a child in its group, one in a session of its own, and one that also clears its environment; then names them on stderr and waits. */
 const PARENT = `
   const { spawn } = require('node:child_process');
+  ${STARTED_JS}
   const forever = ['-e', 'setInterval(() => {}, 1e9)'];
   const kids = [{}, { detached: true }, { detached: true, env: {} }].map((o) => spawn(process.execPath, forever, { stdio: 'ignore', ...o }));
-  console.log(kids.map((k) => k.pid).join(' '));
+  started(kids.map((k) => k.pid));
   setInterval(() => {}, 1e9);
 `;
 
-const cgroups = (() => {
-  const probe = MemoryCgroup.create('probe', 64 << 20);
-  if (typeof probe === 'string') return false;
-  probe.remove();
-  return true;
-})();
+const cgroups = memoryCgroupsHere();
 
 test('a program that cannot be run is refused with the reason, before anything starts', () => {
   assert.equal(ProcessTree.start(['/no/such/program'], { name: 't', memoryLimit: 1 << 30 }), '/no/such/program is not an executable file');
@@ -50,23 +38,28 @@ test('killing the tree kills every process the program started, in its group or 
   assert.ok(typeof started !== 'string', String(started));
   const { tree, unconfined } = started;
   assert.equal(unconfined === null, cgroups, String(unconfined));
-  const [line] = (await once(tree.child.stdout!, 'data')) as [Buffer];
-  const kids = line.toString().trim().split(' ').map(Number);
-  assert.equal(kids.length, 3);
-  if (cgroups) {
-    // Born in the cgroup: the program and its first children are in it without ever being moved.
-    const folder = tree.cgroup!.path;
-    assert.match(folder, new RegExp(`/browser-oracle-${process.pid}-test-\\d+$`));
-    for (const pid of [tree.child.pid!, ...kids])
-      assert.match(readFileSync(`/proc/${pid}/cgroup`, 'utf8'), new RegExp(`memory:.*${folder.split('/').at(-1)}`));
-    assert.equal(readFileSync(join(folder, 'memory.limit_in_bytes'), 'utf8').trim(), String(256 << 20));
+  try {
+    const [line] = (await once(tree.child.stderr!, 'data')) as [Buffer];
+    const kids = seenIn(line.toString());
+    assert.equal(kids.length, 3);
+    if (cgroups) {
+      // Born in the cgroup: the program and its first children are in it without ever being moved.
+      const folder = tree.cgroup!.path;
+      assert.match(folder, new RegExp(`/browser-oracle-${process.pid}-test-\\d+$`));
+      for (const pid of [tree.child.pid!, ...kids.map((k) => k.pid)])
+        assert.match(readFileSync(`/proc/${pid}/cgroup`, 'utf8'), new RegExp(`memory:.*${folder.split('/').at(-1)}`));
+      assert.equal(readFileSync(join(folder, 'memory.limit_in_bytes'), 'utf8').trim(), String(256 << 20));
+    }
+    const exited = once(tree.child, 'exit');
+    assert.equal(await tree.killAll(), true);
+    await exited;
+    // Without a cgroup, the child that cleared its environment and left the group is the one that escapes (documented).
+    assert.deepEqual(kids.map(stillRunning), cgroups ? [false, false, false] : [false, false, true]);
+    if (!cgroups) process.kill(kids[2]!.pid, 'SIGKILL');
+  } finally {
+    // Whatever failed above, nothing of the tree is left to keep this test's process running.
+    await tree.killAll();
   }
-  const exited = once(tree.child, 'exit');
-  assert.equal(await tree.killAll(), true);
-  await exited;
-  // Without a cgroup, the child that cleared its environment and left the group is the one that escapes (documented).
-  assert.deepEqual(kids.map(running), cgroups ? [false, false, false] : [false, false, true]);
-  if (!cgroups) process.kill(kids[2]!, 'SIGKILL');
   const folder = tree.cgroup?.path;
   await tree.close();
   if (folder) assert.equal(existsSync(folder), false, 'closing removes the cgroup');
@@ -92,7 +85,7 @@ test('a cgroup an oracle left behind (it was killed hard) is emptied and removed
   const exited = once(left, 'exit');
   removeStrayCgroups();
   await exited;
-  assert.equal(running(left.pid!), false);
+  assert.equal(startOf(left.pid!), undefined);
   removeStrayCgroups();
   assert.equal(existsSync(folder), false);
 });
