@@ -23,6 +23,7 @@ import { defaultOptions } from '../api/oracle.js';
 import { logs } from '../system/log.js';
 import { printWhole, toStdout } from '../system/stdout.js';
 import { ConfigError } from '../protocol/errors.js';
+import { engineMemoryBytes } from '../protocol/launch-options.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
 import { junitReport, wptReport } from '../campaign/results/from-journal.js';
 import { journalFault } from '../campaign/journal/journal-schema.js';
@@ -202,7 +203,11 @@ async function campaignCommand(flags: CampaignFlags, engines: CaseEngines): Prom
   if (flags.emit) {
     if (!generate) throw new UsageError('--emit prints generated cases: give --generate N --seed S');
     if (flags.corpus !== undefined || flags.db !== undefined) throw new UsageError('--emit runs nothing: leave out --corpus and --db');
-    await emitCases(generate, candidate && { command: candidate, fonts: 'local' in engines ? engines.local.fonts : 'liberation' });
+    const memoryLimit = 'local' in engines ? { memoryLimit: engineMemoryBytes(engines.local.maxEngineMemory, '--max-engine-memory') } : {};
+    await emitCases(
+      generate,
+      candidate && { command: { ...candidate, ...memoryLimit }, fonts: 'local' in engines ? engines.local.fonts : 'liberation' },
+    );
     return 0;
   }
   if (flags.db === undefined) throw new UsageError('give --db FILE, the journal');

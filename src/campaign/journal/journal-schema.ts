@@ -1,7 +1,7 @@
 // The journal's SQLite schema and how a file becomes a journal: the migrations that build the
 // schema (entry i takes user_version i to i + 1; an entry that has shipped is never edited), and
 // the checks that refuse a file that is not a journal. journal.ts reads and writes through it.
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { CampaignError } from '../campaign-error.js';
 
@@ -169,13 +169,40 @@ export function prepare(db: Database.Database, path: string, label: string, mode
   db.pragma('foreign_keys = ON');
   // A `summary` may read while a campaign writes; WAL lets it, and a brief lock is waited out.
   db.pragma('busy_timeout = 5000');
-  if (version === MIGRATIONS.length) return;
-  db.transaction(() => {
-    // Read again under the write lock: another process may have migrated the file meanwhile.
-    for (let v = db.pragma('user_version', { simple: true }) as number; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
-    db.pragma(`user_version = ${MIGRATIONS.length}`);
-    db.pragma(`application_id = ${APPLICATION_ID}`);
-  }).immediate();
+  if (version < MIGRATIONS.length)
+    db.transaction(() => {
+      // Read again under the write lock: another process may have migrated the file meanwhile.
+      for (let v = db.pragma('user_version', { simple: true }) as number; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${MIGRATIONS.length}`);
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+    }).immediate();
+  // Each table's first page, read now: a file damaged where its tables begin is said before any engine starts.
+  for (const table of TABLES) db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get();
+}
+
+/** The journal's tables, as the migrations make them. */
+const TABLES = [
+  'runs',
+  'cases',
+  'outcomes',
+  'reductions',
+  'reduction_outcomes',
+  'reports',
+  'self_checks',
+  'candidate_outcomes',
+  'reduction_candidates',
+] as const;
+
+/**
+ * What to tell the user when SQLite found the journal damaged (or not a database at all), in one
+ * line; undefined when `error` is anything else. Running the command again cannot resume it.
+ */
+export function journalDamage(error: unknown): string | undefined {
+  if (!(error instanceof Database.SqliteError) || !/^SQLITE_(CORRUPT|NOTADB)/.test(error.code)) return undefined;
+  return (
+    `the journal is damaged (SQLite: ${error.message}), so it can be neither resumed nor read; ` +
+    "start a new one (--db another file), or salvage what it holds with sqlite3's .recover"
+  );
 }
 
 /**

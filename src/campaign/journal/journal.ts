@@ -28,7 +28,7 @@ import type { EngineName } from '../../protocol/schema.js';
 import type { CorpusOp } from '../../protocol/ops.js';
 import { CampaignError } from '../campaign-error.js';
 import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
-import { prepare, refuseTruncated } from './journal-schema.js';
+import { journalDamage, prepare, refuseTruncated } from './journal-schema.js';
 import { JournalRows } from './journal-rows.js';
 import {
   summarize,
@@ -297,7 +297,8 @@ export class Journal {
       return new Journal(db);
     } catch (e) {
       db.close();
-      throw e;
+      const damage = journalDamage(e);
+      throw damage ? new CampaignError(`--db ${path}: ${damage}`) : e;
     }
   }
 
