@@ -9,7 +9,7 @@ import { EXPORT_FORMATS, exportFindings, writeFiles, type ExportFormat } from '.
 import { journalFault } from '../campaign/journal/journal-schema.js';
 import { Journal } from '../campaign/journal/journal.js';
 import { log } from '../system/log.js';
-import { plainText, plainToken } from '../system/plain-text.js';
+import { visible, visibleToken } from '../system/visible-text.js';
 import { printWhole } from '../system/stdout.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
 
@@ -60,9 +60,9 @@ export function registerExportCommand(program: Command): void {
       const named = flags.case !== undefined ? `--case ${flags.case}` : flags.bucket !== undefined ? `--bucket ${flags.bucket}` : null;
       if (named && !exported.files.length) {
         const why = exported.refused.map((r) => r.why).join('; ');
-        throw new UsageError(`${plainText(named)}: not written as a ${flags.format} test: ${plainText(why)}`);
+        throw new UsageError(`${visible(named)}: not written as a ${flags.format} test: ${visible(why)}`);
       }
-      for (const r of exported.refused) log.info(`export: ${plainToken(r.id)} not written: ${plainText(r.why)}`);
+      for (const r of exported.refused) log.info(`export: ${visibleToken(r.id)} not written: ${visible(r.why)}`);
       const paths = writeFiles(flags.out, exported.files);
       await printWhole(paths.map((p) => `${p}\n`).join(''));
       log.info(`export: ${exported.written.length} case(s) in ${paths.length} file(s), ${exported.refused.length} not written`);

@@ -31,6 +31,11 @@ export function visible(text: string, max = Number.POSITIVE_INFINITY): string {
   return cut === text ? shown : `${shown}… (${text.length - max} more characters)`;
 }
 
+/** One token of a line (an id in a column): as `visible`, and quoted when it is empty, holds a space or starts with a quote. */
+export function visibleToken(text: string): string {
+  return text === '' || text.includes(' ') || text.startsWith('"') ? `"${visible(text).replaceAll('"', '\\"')}"` : visible(text);
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**

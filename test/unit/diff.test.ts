@@ -126,10 +126,10 @@ test('the plain table: counts, one row per case, journal strings encoded so that
   assert.equal(lines.length, 6, text);
   assert.doesNotMatch(text.replaceAll('\n', ''), /[\p{Cc}\p{Cf}]/u, 'no control or bidi character but the newlines');
   assert.equal(lines[2], '1 case(s) changed: 1 newly failing, 0 newly passing, 0 added, 0 removed, 0 changed; 1 alike');
-  assert.match(lines[0]!, /^base {2}base\.sqlite: 2 case\(s\); chromium 140; candidate "eng\\nine" \("1\\u001b\[31m"\)$/);
+  assert.match(lines[0]!, /^base {2}base\.sqlite: 2 case\(s\); chromium 140; candidate eng\\nine \(1\\x1b\[31m\)$/);
   assert.match(
     lines[5]!,
-    /^newly_failing {2}"x\\n {2}newly_passing {2}forged\\u001b\[2J\\u202e" {2}unanimous, pass {2}unanimous, fail \["/,
+    /^newly_failing {2}"x\\n {2}newly_passing {2}forged\\x1b\[2J\\u202e" {2}unanimous, pass {2}unanimous, fail \[candidate engine \| fail \| size \| - \| DIV\\x07 \| width\]$/,
   );
   assert.equal(
     renderDiff(diffRows(journalSide('a'), [row('x', 'h')], journalSide('b'), [row('x', 'h')])).split('\n')[2],

@@ -1,8 +1,8 @@
 // `diff` for people: who recorded each journal, the counts, then one row per listed case. Every
 // string that came from a journal (ids, candidate names and versions, signatures, builds) goes
-// through plainText/plainToken, so none can break a row or reach the terminal as a control.
+// through visible/visibleToken (src/system/visible-text.ts), so none can break a row or reach the terminal as a control.
 import { ENGINE_NAMES } from '../../protocol/schema.js';
-import { plainText, plainToken } from '../../system/plain-text.js';
+import { visible, visibleToken } from '../../system/visible-text.js';
 import type { DiffCase, DiffResult, DiffSide, JournalSide } from './diff.js';
 
 export function renderDiff(d: DiffResult): string {
@@ -34,27 +34,25 @@ export function renderDiff(d: DiffResult): string {
 
 /** `path: chromium 1.2, firefox 3.4, webkit 5.6; candidate NAME (VERSION)`. */
 function who(s: JournalSide): string {
-  const engines = ENGINE_NAMES.filter((e) => s.engines[e]?.length).map((e) => `${e} ${s.engines[e]!.map(plainText).join(' + ')}`);
-  const candidate = s.candidate ? `candidate ${plainToken(s.candidate.name)} (${plainText(s.candidate.version)})` : 'no candidate';
-  return `${plainText(s.journal)}: ${s.cases} case(s); ${engines.join(', ') || 'no engine answered'}; ${candidate}`;
+  const engines = ENGINE_NAMES.filter((e) => s.engines[e]?.length).map((e) => `${e} ${s.engines[e]!.map((v) => visible(v)).join(' + ')}`);
+  const candidate = s.candidate ? `candidate ${visibleToken(s.candidate.name)} (${visible(s.candidate.version)})` : 'no candidate';
+  return `${visible(s.journal)}: ${s.cases} case(s); ${engines.join(', ') || 'no engine answered'}; ${candidate}`;
 }
 
 /** A case's id, with its content hashes when the id alone does not say which case it is (listed twice, or its content changed). */
 function id(k: DiffCase, repeated: boolean): string {
   const hashes = [...new Set([k.base?.hash, k.head?.hash].filter((h) => h !== undefined))].map((h) => h.slice(0, 8));
-  return repeated || hashes.length > 1 ? `${plainToken(k.id)} @${hashes.join('→')}` : plainToken(k.id);
+  return repeated || hashes.length > 1 ? `${visibleToken(k.id)} @${hashes.join('→')}` : visibleToken(k.id);
 }
 
 /** One side: the vote (and its signature when it differs from the other side's), then the candidate's verdict likewise. */
 function sideText(s: DiffSide | null, other: DiffSide | null): string {
   if (!s) return '-';
   const vote = s.vote === null ? 'invalid' : s.vote === 'outlier' ? `outlier ${s.outlier}` : s.vote;
-  const parts = [s.signature !== null && s.signature !== other?.signature ? `${vote} [${plainText(s.signature)}]` : vote];
+  const parts = [s.signature !== null && s.signature !== other?.signature ? `${vote} [${visible(s.signature)}]` : vote];
   const c = s.candidate;
   if (c)
-    parts.push(
-      c.signature !== null && c.signature !== other?.candidate?.signature ? `${c.verdict} [${plainText(c.signature)}]` : c.verdict,
-    );
+    parts.push(c.signature !== null && c.signature !== other?.candidate?.signature ? `${c.verdict} [${visible(c.signature)}]` : c.verdict);
   else if (other?.candidate) parts.push('no candidate answer');
   return parts.join(', ');
 }
@@ -63,7 +61,7 @@ function sideText(s: DiffSide | null, other: DiffSide | null): string {
 function buildsText(k: DiffCase): string {
   if (!k.builds) return '';
   const changes = ENGINE_NAMES.filter((e) => k.builds![e]).map(
-    (e) => `${e} ${plainText(k.builds![e]!.base)} → ${plainText(k.builds![e]!.head)}`,
+    (e) => `${e} ${visible(k.builds![e]!.base)} → ${visible(k.builds![e]!.head)}`,
   );
   return ` (${changes.join(', ')})`;
 }
