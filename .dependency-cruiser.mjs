@@ -133,6 +133,14 @@ export default {
       to: { path: '^src/workers/engines/[^/]+/', pathNot: '^src/workers/engines/$1/' },
     },
     {
+      name: 'workers-layers-point-down',
+      comment:
+        "Inside src/workers, the adapters (engines/, engine.ts) and what the programs' answers mean (page-answers.ts) sit below the engine host (host/) and the ops' tasks (tasks/, worker-context.ts, case-worker.ts): they never import them.",
+      severity: 'error',
+      from: { path: '^src/workers/(engines/|engine\\.ts$|page-answers\\.ts$)' },
+      to: { path: '^src/workers/(host/|tasks/|worker-context\\.ts$|case-worker\\.ts$)' },
+    },
+    {
       name: 'jsdom-only-in-dom-tests',
       comment:
         "jsdom's types declare the DOM globally: only a *.dom.test.ts file (tsconfig.dom-tests.json) may import it, so that Node code keeps failing to compile on `document`.",

@@ -22,9 +22,13 @@ import { wholeNumber } from './arguments.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { defaultOptions } from '../api/oracle.js';
 import { logs } from '../system/log.js';
-import { toStdout } from '../system/stdout.js';
+import { printWhole, toStdout } from '../system/stdout.js';
 import { ConfigError } from '../protocol/errors.js';
+import { engineMemoryBytes } from '../protocol/launch-options.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
+import { junitReport, wptReport } from '../campaign/results/from-journal.js';
+import { journalFault } from '../campaign/journal/journal-schema.js';
+import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 
 interface CampaignFlags {
   db?: string;
@@ -116,7 +120,8 @@ export function registerCampaignCommands(program: Command): void {
     .description(
       "Counts every case in the journal by its vote, says which fonts its runs used, lists triage's findings (`triage`) " +
         'and the disagreeing cases in none, then the findings (cases neither unanimous nor expected) grouped by bucket ' +
-        'signature, with the first case of each. --json prints it as one JSON object.',
+        'signature, with the first case of each. --json prints it as one JSON object; --cases, --junit ' +
+        'and --wptreport print every case instead, as JSON lines, a JUnit report or a wptreport.json.',
     )
     .requiredOption('--db <file>', 'the journal')
     .option('--json', 'print JSON instead of a table')
@@ -127,13 +132,33 @@ export function registerCampaignCommands(program: Command): void {
           '"candidate": {"verdict", "signature", "unsupported"?} or null}, the latest candidate\'s',
       ).conflicts('json'),
     )
-    .addHelpText('after', '\nExit status: 0, or 2 when the file is not a journal.');
-  summary.action(async (flags: { db: string; json?: boolean; cases?: boolean }) => {
+    .addOption(
+      new Option(
+        '--junit',
+        "print a JUnit XML report instead: one testcase per case, a failure where the candidate's verdict is fail or " +
+          'parse_divergence (without a candidate: where the vote is neither unanimous nor expected), skipped where it is ' +
+          'unsupported, no_majority or discarded (docs/results.md)',
+      ).conflicts(['json', 'cases']),
+    )
+    .addOption(
+      new Option(
+        '--wptreport <who>',
+        "print the engine's (or the candidate's) results as a wptreport.json, the file WPT's tooling reads (docs/results.md)",
+      )
+        .choices([...ENGINE_NAMES, 'candidate'])
+        .conflicts(['json', 'cases', 'junit']),
+    )
+    .addHelpText('after', '\nExit status: 0, or 2 when the file is not a journal (or, for --wptreport, the journal has no such side).');
+  summary.action(async (flags: SummaryFlags) => {
     process.exitCode = await usage(summary, async () => {
       const journal = Journal.open(flags.db, { mustExist: true });
       try {
         if (flags.cases) {
           await toStdout((out) => writeLines(journal.caseLines(), (c) => JSON.stringify(c), out));
+          return 0;
+        }
+        if (flags.junit || flags.wptreport) {
+          await printWhole(resultFile(journal, flags));
           return 0;
         }
         const s = campaignSummary(journal, flags.db);
@@ -147,6 +172,23 @@ export function registerCampaignCommands(program: Command): void {
 
   // A usage error commander finds is bad usage too, in one line; help (exit code 0) stays 0.
   for (const command of [campaign, summary]) exitOnUsageError(command);
+}
+
+interface SummaryFlags {
+  db: string;
+  json?: boolean;
+  cases?: boolean;
+  junit?: boolean;
+  wptreport?: EngineName | 'candidate';
+}
+
+/** summary's --junit or --wptreport file, made whole (a journal found damaged while it is read is one line, exit 2). */
+function resultFile(journal: Journal, flags: SummaryFlags): string {
+  try {
+    return flags.junit ? junitReport(journal) : `${JSON.stringify(wptReport(journal, flags.wptreport!))}\n`;
+  } catch (e) {
+    throw journalFault(e, `--db ${flags.db}`);
+  }
 }
 
 /** The engines flags name: this machine's, or (--queue) the workers'; engine flags beside --queue are refused. */
@@ -169,7 +211,11 @@ async function campaignCommand(flags: CampaignFlags, engines: CaseEngines): Prom
   if (flags.emit) {
     if (!generate) throw new UsageError('--emit prints generated cases: give --generate N --seed S');
     if (flags.corpus !== undefined || flags.db !== undefined) throw new UsageError('--emit runs nothing: leave out --corpus and --db');
-    await emitCases(generate, candidate && { command: candidate, fonts: 'local' in engines ? engines.local.fonts : 'liberation' });
+    const memoryLimit = 'local' in engines ? { memoryLimit: engineMemoryBytes(engines.local.maxEngineMemory, '--max-engine-memory') } : {};
+    await emitCases(
+      generate,
+      candidate && { command: { ...candidate, ...memoryLimit }, fonts: 'local' in engines ? engines.local.fonts : 'liberation' },
+    );
     return 0;
   }
   if (flags.db === undefined) throw new UsageError('give --db FILE, the journal');

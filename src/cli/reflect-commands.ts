@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { defaultOptions } from '../api/oracle.js';
 import { DEFAULT_CORPUS, formatTable, readCorpus, runCorpus } from '../tools/reflect-corpus/session.js';
-import type { ReflectRequest } from '../protocol/schema.js';
+import type { ReflectRequest } from '../protocol/reflect-schema.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 
 const BAD_INPUT = 2;

@@ -19,6 +19,7 @@ import { triageSession } from '../tools/triage/session.js';
 import { wholeNumber } from './arguments.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
+import { visible } from '../system/visible-text.js';
 
 interface TriageFlags {
   db: string;
@@ -150,8 +151,8 @@ function candidateOf(journal: Journal, flags: TriageFlags): CandidateCommand | u
   if (flags.runRecordedCandidate || (REFERENCE_CANDIDATES as readonly string[]).includes(recorded.command))
     return { command: recorded.command, timeoutMs };
   log.info(
-    `triage: the findings of candidate ${recorded.name} (${recorded.version}) stay untriaged: name its command again ` +
-      `(--candidate COMMAND), or give --run-recorded-candidate to run the one this journal recorded, ${JSON.stringify(recorded.command)}`,
+    `triage: the findings of candidate ${visible(recorded.name)} (${visible(recorded.version)}) stay untriaged: name its command again ` +
+      `(--candidate COMMAND), or give --run-recorded-candidate to run the one this journal recorded, ${visible(JSON.stringify(recorded.command))}`,
   );
   return undefined;
 }

@@ -17,9 +17,7 @@
 // Engines are visited in a fixed order whatever the response's key order. describeObservation is
 // one observation's vote in one line, as --pretty and `reflect-corpus` print it.
 import type { EngineName } from '../protocol/common.js';
-import type { ReflectResponse } from '../protocol/schema.js';
-import type { Observation } from '../protocol/reflect-schema.js';
-import type { ObservationVote, ReflectVoteResult } from '../protocol/reflect-vote-schema.js';
+import type { Observation, ObservationVote, ReflectResponse, ReflectVoteResult } from '../protocol/reflect-schema.js';
 import { cluster } from './cluster.js';
 import { threeWay } from './three-way.js';
 

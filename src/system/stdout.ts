@@ -8,3 +8,7 @@ export async function toStdout(write: (out: NodeJS.WriteStream) => Promise<void>
   );
   await Promise.race([write(process.stdout), gone]);
 }
+
+/** Prints `text`, whole, once it has been made whole: nothing is printed of an output that failed halfway. */
+export const printWhole = (text: string): Promise<void> =>
+  toStdout((out) => new Promise<void>((resolve, reject) => out.write(text, (error) => (error ? reject(error) : resolve()))));

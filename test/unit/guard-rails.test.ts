@@ -188,6 +188,8 @@ const PLANTS: Plant[] = [
   { rule: 'engine-folders-through-index', from: 'src/workers/host/plant-engine.ts', to: 'src/workers/engines/chromium/target.ts' },
   { rule: 'engine-folders-through-index', from: 'src/workers/engines/env.ts', to: 'src/workers/engines/webkit/target.ts' },
   { rule: 'engine-folders-apart', from: 'src/workers/engines/firefox/plant.ts', to: 'src/workers/engines/chromium/target.ts' },
+  { rule: 'workers-layers-point-down', from: 'src/workers/page-answers.ts', to: 'src/workers/host/target.ts' },
+  { rule: 'workers-layers-point-down', from: 'src/workers/engines/plant-task.ts', to: 'src/workers/tasks/target.ts', typeOnly: true },
   { rule: 'jsdom-only-in-dom-tests', from: 'test/unit/plant-jsdom.test.ts', to: 'jsdom' },
   { rule: 'generator-imports-only-protocol', from: 'src/campaign/generator/plant.ts', to: 'src/campaign/journal/target.ts' },
   {
@@ -213,6 +215,7 @@ const PLANTS: Plant[] = [
   { from: 'src/workers/engines/index.ts', to: 'src/workers/engines/chromium/target.ts' },
   { from: 'src/workers/engines/chromium/allowed.ts', to: 'src/workers/engines/chromium/target.ts' },
   { from: 'src/workers/engines/webkit/allowed.ts', to: 'src/workers/engines/time-limits.ts' },
+  { from: 'src/workers/host/allowed.ts', to: 'src/workers/engine.ts' },
   { from: 'test/e2e/allowed.ts', to: 'src/workers/engines/firefox/target.ts' },
   { from: 'bench/allowed.ts', to: 'src/workers/engines/webkit/target.ts' },
   { from: 'test/unit/allowed.dom.test.ts', to: 'jsdom' },

@@ -22,22 +22,24 @@
 // (never corrupting the file), and no commit waits for an fsync.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import type { ClusterVerdict } from '../../protocol/vote-schema.js';
 import { errorCode } from '../../comparator/signature.js';
-import type { EngineName } from '../../protocol/schema.js';
 import { CampaignError } from '../campaign-error.js';
 import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
-import { prepare } from './journal-schema.js';
-import type {
-  CaseKey,
-  CaseRecord,
-  EngineOutcome,
-  Reduction,
-  ReductionRecord,
-  RunCandidate,
-  RunInfo,
-  RunRecord,
-  SelfCheck,
+import { journalDamage, prepare, refuseTruncated } from './journal-schema.js';
+import { JournalRows } from './journal-rows.js';
+import {
+  type CaseKey,
+  type CaseRecord,
+  type CaseRow,
+  type EngineOutcome,
+  type Reduction,
+  type ReductionRecord,
+  type RunCandidate,
+  type RunInfo,
+  type RunRecord,
+  runRecord,
+  type RunRow,
+  type SelfCheck,
 } from './records.js';
 import { CANDIDATE_COLUMNS, CANDIDATE_VALUES, candidateOfRow, candidateValues, type CandidateRow } from './candidate-rows.js';
 import { Findings } from './findings.js';
@@ -66,38 +68,12 @@ export type {
   SelfCheck,
 } from './records.js';
 
-interface CaseRow {
-  seq: number;
-  id: string;
-  hash: string;
-  op: CaseRecord['op'];
-  request: string;
-  invalid: string | null;
-  verdict: ClusterVerdict | null;
-  outlier: EngineName | null;
-  signature: string | null;
-  expected: string | null;
-  vote: string | null;
-  started_at: string;
-  elapsed_ms: number;
-  attempts: number;
-}
-
-interface RunRow {
-  command: string;
-  engines: string;
-  versions: string;
-  fonts: string | null;
-  candidate: string | null;
-  started_at: string;
-  ended_at: string | null;
-}
-
 const OUTCOME_COLUMNS = 'engine, version, result, error, ms';
 const RUN_COLUMNS = 'r.command, r.engines, r.versions, r.fonts, r.candidate, r.started_at, r.ended_at';
 export class Journal {
   private run: number | null = null;
   private findingsTables: Findings | undefined;
+  private journalRows: JournalRows | undefined;
   private readonly statements;
 
   private constructor(private readonly db: Database.Database) {
@@ -169,11 +145,6 @@ export class Journal {
         `SELECT c.* FROM candidate_outcomes co JOIN cases c ON c.seq = co.case_seq
          WHERE co.name = ? AND co.version = ? AND co.signature = ? ORDER BY co.id LIMIT 1`,
       ),
-      caseLines: db.prepare<[string, string], CaseLineRow>(
-        `SELECT c.id, c.verdict, c.outlier, c.signature, co.verdict AS candidate_verdict, co.signature AS candidate_signature,
-           co.unsupported AS candidate_unsupported
-         FROM cases c LEFT JOIN candidate_outcomes co ON co.case_seq = c.seq AND co.name = ? AND co.version = ? ORDER BY c.seq`,
-      ),
       candidateFinding: db.prepare<[number], CandidateRow & { run_candidate: string | null }>(
         `SELECT ${CANDIDATE_COLUMNS.split(', ')
           .map((c) => `co.${c}`)
@@ -190,23 +161,27 @@ export class Journal {
 
   /**
    * Opens the journal at `path`, creating it when the file does not exist or is empty (unless
-   * `mustExist`: then only a journal is opened) and bringing an older schema up to date. Throws
-   * a CampaignError for a file that is not a journal, or one written by a newer browser-oracle.
+   * `mustExist`: then only a journal is opened) and bringing an older schema up to date. With
+   * `readonly`, only an existing journal of this schema is opened, and nothing is written to it.
+   * Throws a CampaignError, its message starting with `label` (`--db PATH` unless given), for a
+   * file that is not a journal, is cut short, or was written by a newer browser-oracle.
    */
-  static open(path: string, { mustExist = false } = {}): Journal {
-    if (mustExist && !existsSync(path)) throw new CampaignError(`--db ${path}: no such journal`);
+  static open(path: string, { mustExist = false, readonly = false, label = `--db ${path}` } = {}): Journal {
+    if ((mustExist || readonly) && !existsSync(path)) throw new CampaignError(`${label}: no such journal`);
+    if (mustExist || readonly) refuseTruncated(path, label);
     let db: Database.Database;
     try {
-      db = new Database(path);
+      db = new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
     } catch (e) {
-      throw new CampaignError(`--db ${path}: cannot open it (${(e as Error).message})`);
+      throw new CampaignError(`${label}: cannot open it (${(e as Error).message})`);
     }
     try {
-      prepare(db, path, mustExist);
+      prepare(db, path, label, { mustExist: mustExist || readonly, readonly });
       return new Journal(db);
     } catch (e) {
       db.close();
-      throw e;
+      const damage = journalDamage(e);
+      throw damage ? new CampaignError(`--db ${path}: ${damage}`) : e;
     }
   }
 
@@ -214,6 +189,12 @@ export class Journal {
   findings(): Findings {
     this.findingsTables ??= new Findings(this.db, (row) => this.caseOf(row as CaseRow));
     return this.findingsTables;
+  }
+
+  /** The read-only queries of diff, summary's result files and export (journal-rows.ts), on this journal's connection. */
+  rows(): JournalRows {
+    this.journalRows ??= new JournalRows(this.db);
+    return this.journalRows;
   }
 
   /** Starts a run: the cases recorded from now on belong to it. */
@@ -310,21 +291,17 @@ export class Journal {
 
   /** Every recorded case in recording order, as `summary --cases` prints it, with the latest candidate's outcome (read as iterated). */
   *caseLines(): Generator<CaseLine> {
-    const who = this.latestCandidate();
-    for (const r of this.statements.caseLines.iterate(who?.name ?? '', who?.version ?? '')) {
+    for (const r of this.rows().cases(this.latestCandidate())) {
+      const c = r.candidate;
       yield {
         id: r.id,
         vote: r.verdict,
         outlier: r.outlier,
         signature: r.signature,
         candidate:
-          r.candidate_verdict === null
+          c === null
             ? null
-            : {
-                verdict: r.candidate_verdict,
-                signature: r.candidate_signature,
-                ...(r.candidate_unsupported === null ? {} : { unsupported: r.candidate_unsupported }),
-              },
+            : { verdict: c.verdict, signature: c.signature, ...(c.unsupported === null ? {} : { unsupported: c.unsupported }) },
       };
     }
   }
@@ -460,26 +437,6 @@ export class Journal {
       attempts: row.attempts,
     };
   }
-}
-
-const runRecord = (r: RunRow): RunRecord => ({
-  command: JSON.parse(r.command) as string[],
-  engines: JSON.parse(r.engines) as EngineName[],
-  versions: JSON.parse(r.versions) as Partial<Record<EngineName, string>>,
-  fonts: r.fonts,
-  candidate: r.candidate === null ? null : (JSON.parse(r.candidate) as RunCandidate),
-  startedAt: r.started_at,
-  endedAt: r.ended_at,
-});
-
-interface CaseLineRow {
-  id: string;
-  verdict: ClusterVerdict | null;
-  outlier: EngineName | null;
-  signature: string | null;
-  candidate_verdict: CandidateRecord['verdict'] | null;
-  candidate_signature: string | null;
-  candidate_unsupported: string | null;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -100,3 +100,43 @@ export interface RunRecord extends RunInfo {
   startedAt: string;
   endedAt: string | null;
 }
+
+/** A row of `cases`, as SQLite gives it. */
+export interface CaseRow {
+  seq: number;
+  id: string;
+  hash: string;
+  op: CaseRecord['op'];
+  request: string;
+  invalid: string | null;
+  verdict: ClusterVerdict | null;
+  outlier: EngineName | null;
+  signature: string | null;
+  expected: string | null;
+  vote: string | null;
+  started_at: string;
+  elapsed_ms: number;
+  attempts: number;
+}
+
+/** A row of `runs`, as SQLite gives it (its JSON columns as text). */
+export interface RunRow {
+  command: string;
+  engines: string;
+  versions: string;
+  fonts: string | null;
+  candidate: string | null;
+  started_at: string;
+  ended_at: string | null;
+}
+
+/** A run as the program reads it, from its row. */
+export const runRecord = (r: RunRow): RunRecord => ({
+  command: JSON.parse(r.command) as string[],
+  engines: JSON.parse(r.engines) as EngineName[],
+  versions: JSON.parse(r.versions) as Partial<Record<EngineName, string>>,
+  fonts: r.fonts,
+  candidate: r.candidate === null ? null : (JSON.parse(r.candidate) as RunCandidate),
+  startedAt: r.started_at,
+  endedAt: r.ended_at,
+});

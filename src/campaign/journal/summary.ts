@@ -28,6 +28,7 @@
 import { CANDIDATE_VERDICTS, type CandidateVerdict } from '../../comparator/candidate.js';
 import { ENGINE_NAMES, type EngineName } from '../../protocol/schema.js';
 import type { ClusterVerdict } from '../../protocol/vote-schema.js';
+import { visible, visibleToken } from '../../system/visible-text.js';
 
 export interface SummaryBucket {
   signature: string;
@@ -164,7 +165,11 @@ export function tallyOf(s: Summary): Tally {
   return { cases: s.cases, unanimous, outlier, split, insufficient, invalid: s.invalid, expected: s.expected };
 }
 
-/** The summary for people: the counts, then a table of findings (count, signature, example), then where the report is. */
+/**
+ * The summary for people: the counts, then a table of findings (count, signature, example), then
+ * where the report is. Names, versions, signatures and ids are a candidate's or a corpus's text:
+ * each is made visible (visible-text.ts), so a row is one line and nothing reaches the terminal.
+ */
 export function renderSummary(s: Summary, reportPath?: string): string {
   const outliers = ENGINE_NAMES.filter((e) => s.verdicts.outlier[e]).map((e) => `${e} ${s.verdicts.outlier[e]}`);
   const t = tallyOf(s);
@@ -172,8 +177,8 @@ export function renderSummary(s: Summary, reportPath?: string): string {
     `${s.cases} cases: ${t.unanimous} unanimous, ${t.outlier} outlier${outliers.length ? ` (${outliers.join(', ')})` : ''}, ` +
       `${t.split} split, ${t.insufficient} insufficient, ${t.invalid} invalid; ${t.expected} expected`,
   ];
-  if (s.fonts?.length) lines.push(`fonts: ${s.fonts.join(', ')}`);
-  if (s.hint) lines.push(`hint: ${s.hint}`);
+  if (s.fonts?.length) lines.push(`fonts: ${s.fonts.map((f) => visible(f)).join(', ')}`);
+  if (s.hint) lines.push(`hint: ${visible(s.hint)}`);
   lines.push(...findingLines(s));
   lines.push(...bucketTable(s.buckets));
   const c = s.candidate;
@@ -181,11 +186,11 @@ export function renderSummary(s: Summary, reportPath?: string): string {
     const judged = CANDIDATE_VERDICTS.reduce((n, v) => n + c.verdicts[v], 0);
     const counts = CANDIDATE_VERDICTS.map((v) => `${c.verdicts[v]} ${v}`).join(', ');
     lines.push(
-      `candidate ${c.name} (${c.version}), ${judged} layout cases: ${counts}; ${c.sides_with_outlier} side with the outlier, ${c.subpixel} subpixel`,
+      `candidate ${visible(c.name)} (${visible(c.version)}), ${judged} layout cases: ${counts}; ${c.sides_with_outlier} side with the outlier, ${c.subpixel} subpixel`,
       ...bucketTable(c.buckets),
     );
   }
-  if (reportPath !== undefined) lines.push(`report: ${reportPath}`);
+  if (reportPath !== undefined) lines.push(`report: ${visible(reportPath)}`);
   return lines.join('\n') + '\n';
 }
 
@@ -194,33 +199,35 @@ function findingLines(s: Summary): string[] {
   const findings = s.findings ?? [];
   if (findings.length === 0) return [];
   const one = (f: SummaryFinding) => [
-    `${f.id}  ${f.members.length} ${f.members.length === 1 ? 'case' : 'cases'}  ${f.signature}  (${f.elements} elements${f.known ? `; known: ${f.known}` : ''})`,
-    `    template  ${f.template}`,
-    `    reduced   ${oneLine((f.reduced as { html?: string }).html ?? JSON.stringify(f.reduced))}`,
+    `${f.id}  ${f.members.length} ${f.members.length === 1 ? 'case' : 'cases'}  ${visible(f.signature)}  (${f.elements} elements${f.known ? `; known: ${visible(f.known)}` : ''})`,
+    `    template  ${visible(f.template, 400)}`,
+    `    reduced   ${visible(((f.reduced as { html?: string }).html ?? JSON.stringify(f.reduced)).replace(/\s+/g, ' '), 160)}`,
   ];
   const fresh = findings.filter((f) => f.known === null);
   const known = findings.filter((f) => f.known !== null);
+  const cases = (list: SummaryFinding[]) => list.reduce((n, f) => n + f.members.length, 0);
   const untriaged = s.untriaged ?? [];
   return [
-    `findings: ${fresh.length} new (${fresh.reduce((n, f) => n + f.members.length, 0)} cases), ${known.length} known (${known.reduce((n, f) => n + f.members.length, 0)} cases), ${untriaged.length} cases untriaged`,
+    `findings: ${fresh.length} new (${cases(fresh)} cases), ${known.length} known (${cases(known)} cases), ${untriaged.length} cases untriaged`,
     ...fresh.flatMap(one),
     ...known.flatMap(one),
-    ...(untriaged.length ? [`untriaged: ${untriaged.slice(0, 8).map(shownId).join(', ')}${untriaged.length > 8 ? ', …' : ''}`] : []),
+    ...(untriaged.length ? [`untriaged: ${untriaged.slice(0, 8).map(visibleToken).join(', ')}${untriaged.length > 8 ? ', …' : ''}`] : []),
     'buckets:',
   ];
 }
 
-const oneLine = (text: string) => (text.length > 160 ? `${text.slice(0, 159)}…` : text).replace(/\s+/g, ' ');
-
-/** An id is the client's text: quoted when it has whitespace, so a row stays one line and its columns stay apart. */
-const shownId = (id: string) => (/\s/.test(id) ? JSON.stringify(id) : id);
-
 /** A `count  signature  example` table of findings, or `no findings`. */
 function bucketTable(buckets: SummaryBucket[]): string[] {
   if (buckets.length === 0) return ['no findings'];
-  const countWidth = Math.max(5, ...buckets.map((b) => String(b.count).length));
-  const signatureWidth = Math.max(9, ...buckets.map((b) => b.signature.length));
-  const row = (count: string, signature: string, example: string) =>
+  // An id is the client's text: quoted when it has whitespace, so that its columns stay apart.
+  const rows = buckets.map((b) => ({
+    count: String(b.count),
+    signature: visible(b.signature),
+    example: visible(/\s/.test(b.example) ? JSON.stringify(b.example) : b.example),
+  }));
+  const countWidth = Math.max(5, ...rows.map((r) => r.count.length));
+  const signatureWidth = Math.max(9, ...rows.map((r) => r.signature.length));
+  const row = ({ count, signature, example }: (typeof rows)[number]) =>
     `${count.padStart(countWidth)}  ${signature.padEnd(signatureWidth)}  ${example}`.trimEnd();
-  return [row('count', 'signature', 'example'), ...buckets.map((b) => row(String(b.count), b.signature, shownId(b.example)))];
+  return [row({ count: 'count', signature: 'signature', example: 'example' }), ...rows.map(row)];
 }

@@ -7,24 +7,29 @@
 // With --candidate, an engine under test is started beside the engines (candidate-session.ts),
 // with their fonts, and answers every layout case; the corpus is made once it has said what it
 // supports (the generator keeps inside it).
+import { CampaignError } from '../../campaign/campaign-error.js';
 import { Checkpointer } from '../../campaign/journal/checkpointer.js';
 import { terminalStderr } from '../../system/stderr-guard.js';
 import { CampaignRunError, runCampaign, type CampaignOptions, type CampaignResult } from '../../campaign/loop/run-campaign.js';
 import type { CorpusPlan } from '../../campaign/corpus/plan.js';
 import type { Expectations } from '../../campaign/loop/expectations.js';
 import type { Journal } from '../../campaign/journal/journal.js';
+import { journalDamage } from '../../campaign/journal/journal-schema.js';
 import { CampaignProgressBar } from '../../campaign/loop/progress.js';
 import { renderSummary } from '../../campaign/journal/summary.js';
 import { campaignSummary } from '../../campaign/journal/triage-summary.js';
 import type { OracleOptions } from '../../coordinator/oracle-service.js';
 import { ConfigError } from '../../protocol/errors.js';
-import type { EngineName, PingResponse } from '../../protocol/schema.js';
+import type { PingResponse } from '../../protocol/ping-schema.js';
+import type { EngineName } from '../../protocol/schema.js';
 import { shown } from '../../queue/connection.js';
 import type { DumpSource } from '../../candidate-client/source.js';
 import type { FontSetName } from '../../protocol/font-sets.js';
+import { engineMemoryBytes } from '../../protocol/launch-options.js';
 import { QueueOracle } from '../../queue/queue-oracle.js';
 import { log } from '../../system/log.js';
 import { type CandidateCommand, CandidateSession } from '../candidate-session.js';
+import { visible } from '../../system/visible-text.js';
 import { handlingSignals, withEngines } from '../engine-session.js';
 
 /** What runs the cases: an engine farm in this process, or the workers of a queue, with at most `outstanding` jobs in Redis. */
@@ -67,7 +72,9 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       abandon.abort();
     }
   };
-  const candidates = new CandidateSession(o.candidate);
+  // The engines' memory budget bounds the candidate too (its cgroup's limit); a queue's engines are elsewhere: the default.
+  const memoryLimit = 'local' in o.engines ? engineMemoryBytes(o.engines.local.maxEngineMemory, '--max-engine-memory') : undefined;
+  const candidates = new CandidateSession(o.candidate && { ...o.candidate, ...(memoryLimit ? { memoryLimit } : {}) });
   // Local engines' fonts are known now, so the candidate starts beside them; a queue's, once a worker answers.
   if ('local' in o.engines) candidates.start(o.engines.local.fonts);
   let checkpointer: Checkpointer | undefined;
@@ -87,7 +94,8 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       return 1;
     }
     const corpus = o.corpus(candidate);
-    if (candidate) log.info(`candidate ${candidate.name} (${candidate.version}) answers every layout case beside the engines`);
+    if (candidate)
+      log.info(`candidate ${visible(candidate.name)} (${visible(candidate.version)}) answers every layout case beside the engines`);
     o.journal.startRun({
       // A --queue URL's password stays out of the journal.
       command: ['browser-oracle', ...process.argv.slice(2).map((arg) => arg.replace(/(rediss?:\/\/)[^@/\s]*@/g, '$1***@'))],
@@ -121,6 +129,8 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       });
     } catch (error) {
       if (!(error instanceof CampaignRunError)) throw error;
+      // A damaged journal is no failure of this run's to resume from: said once, below.
+      if (journalDamage(error.cause)) throw error.cause;
       result = error.result;
       failure = error.message;
     } finally {
@@ -145,8 +155,14 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       }
     });
   } catch (error) {
-    // A setting that cannot work (a bad executable, a password Redis refuses) is not cured by running again.
-    closing(`error: ${(error as Error).message}${error instanceof ConfigError ? '' : `; ${RESUME}`}`);
+    // A setting that cannot work (a bad executable, a password Redis refuses), or a damaged journal, is not cured by running again.
+    const damage = journalDamage(error);
+    if (damage) closing(`error: --db ${o.dbPath}: ${damage}`);
+    // A setting or an input the user must change (ConfigError, CampaignError) is not cured by running again either.
+    else if (error instanceof ConfigError || error instanceof CampaignError) {
+      closing(`error: ${error.message}`);
+      return 2;
+    } else closing(`error: ${(error as Error).message}; ${RESUME}`);
     return 1;
   } finally {
     await checkpointer?.stop();
@@ -227,7 +243,8 @@ function closingLine(r: CampaignResult, failure: string | undefined, signal: str
   }
 }
 
-/** The run's last line: at info, or at error when the run failed. */
+/** The run's last line, one line whatever an error quotes: at info, or at error when the run failed. */
 function closing(line: string): void {
-  (line.startsWith('error: ') ? log.error : log.info)(`campaign: ${line}`);
+  if (line.startsWith('error: ')) log.error(`campaign: ${visible(line.slice('error: '.length))}`);
+  else log.info(`campaign: ${visible(line)}`);
 }

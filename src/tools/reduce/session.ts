@@ -12,8 +12,10 @@ import { caseSignature, runSent, wireRequest } from '../../campaign/loop/case-re
 import type { OracleOptions, OracleService } from '../../coordinator/oracle-service.js';
 import type { DumpSource } from '../../candidate-client/source.js';
 import type { FontSetName } from '../../protocol/font-sets.js';
+import { engineMemoryBytes } from '../../protocol/launch-options.js';
 import { NotReproducibleError } from '../../reduce/index.js';
 import { log, logs } from '../../system/log.js';
+import { visible } from '../../system/visible-text.js';
 import { terminalStderr } from '../../system/stderr-guard.js';
 import { CandidateSession, userFault } from '../candidate-session.js';
 import { withEngines } from '../engine-session.js';
@@ -51,7 +53,12 @@ export async function reduceSession(source: Source, flags: ReduceSettings, optio
     stop.abort();
   };
   // The candidate starts beside the engines; awaited once they are up.
-  const candidates = new CandidateSession(source.candidate && { command: source.candidate.command }).start(options.fonts);
+  const candidates = new CandidateSession(
+    source.candidate && {
+      command: source.candidate.command,
+      memoryLimit: engineMemoryBytes(options.maxEngineMemory, '--max-engine-memory'),
+    },
+  ).start(options.fonts);
   let progress: ReductionProgressBar | undefined;
   const reduceWith = async (oracle: OracleService, candidate: DumpSource | undefined): Promise<number> => {
     let signature = source.signature;
@@ -157,7 +164,7 @@ function writeResult(r: ReducedCase, path: string | undefined): void {
   say(`wrote ${path}`);
 }
 
-/** A line of the command's own on stderr, at `level`. */
+/** A line of the command's own on stderr, at `level`: one line, whatever signatures, ids or paths it quotes (made visible). */
 function say(line: string, level: 'info' | 'warn' | 'error' = 'info'): void {
-  log[level](`reduce: ${line}`);
+  log[level](`reduce: ${visible(line)}`);
 }

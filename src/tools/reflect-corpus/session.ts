@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Oracle } from '../../api/oracle.js';
 import { describeObservation, voteReflect, type ReflectVoteResult } from '../../comparator/reflect-vote.js';
 import type { LaunchOptions } from '../../protocol/launch-options.js';
-import type { ReflectRequest, ReflectResponse } from '../../protocol/schema.js';
+import type { ReflectRequest, ReflectResponse } from '../../protocol/reflect-schema.js';
 import { parseRequestLine } from '../../protocol/validate.js';
 import type { ClusterVerdict } from '../../protocol/vote-schema.js';
 

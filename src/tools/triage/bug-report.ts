@@ -17,6 +17,7 @@ import type { StyleProperty, VoteResult } from '../../protocol/vote-schema.js';
 import { CampaignError } from '../../campaign/campaign-error.js';
 import { log } from '../../system/log.js';
 import { renderBugReport, type BugColumn, type BugNode, type BugReportInput } from './bug-report-page.js';
+import { visible } from '../../system/visible-text.js';
 
 /** Writes the report of finding `id` to `path` (stdout when undefined); resolves with the exit status. */
 export async function writeBugReport(journal: Journal, id: number, path: string | undefined): Promise<number> {
@@ -29,7 +30,7 @@ export async function writeBugReport(journal: Journal, id: number, path: string 
   if (path === undefined) process.stdout.write(page);
   else {
     writeFileSync(path, page);
-    log.info(`triage: wrote ${findingName(id)}'s report to ${path}`);
+    log.info(`triage: wrote ${findingName(id)}'s report to ${visible(path)}`);
   }
   return 0;
 }

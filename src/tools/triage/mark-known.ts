@@ -12,6 +12,7 @@ import { findingName } from '../../campaign/journal/triage-summary.js';
 import { Expectations } from '../../campaign/loop/expectations.js';
 import { parseTemplate } from '../../campaign/triage/template.js';
 import { log } from '../../system/log.js';
+import { visible } from '../../system/visible-text.js';
 
 interface KnownFile {
   note?: string;
@@ -27,9 +28,9 @@ export async function markKnown(journal: Journal, id: number, path: string, dbPa
     .find((f) => f.id === id);
   if (!finding) throw new CampaignError(`no finding ${name} in this journal (summary lists them)`);
   if (finding.subject !== 'engines')
-    throw new CampaignError(`${name} is candidate ${finding.subject.name}'s finding; known differences are the engines' own`);
+    throw new CampaignError(`${name} is candidate ${visible(finding.subject.name)}'s finding; known differences are the engines' own`);
   const extras = parseTemplate(finding.template).extras;
-  if (extras.length) throw new CampaignError(`${name}'s template holds ${extras.join(', ')}, which no case is matched by`);
+  if (extras.length) throw new CampaignError(`${name}'s template holds ${visible(extras.join(', '))}, which no case is matched by`);
   const label = `--expect ${path}`;
   let file: KnownFile = { note: 'Known differences, for campaign --expect (docs/campaign.md)', known: [] };
   if (existsSync(path)) {
@@ -58,6 +59,8 @@ export async function markKnown(journal: Journal, id: number, path: string, dbPa
     renameSync(`${path}.tmp`, path);
   }
   journal.findings().markKnown(id, known);
-  log.info(`triage: ${name} is the known difference ${known} in ${path}; campaigns with --expect ${path} record its cases as expected`);
+  log.info(
+    `triage: ${name} is the known difference ${known} in ${visible(path)}; campaigns with --expect ${visible(path)} record its cases as expected`,
+  );
   return 0;
 }

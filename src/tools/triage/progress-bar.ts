@@ -6,6 +6,7 @@ import type { Options } from 'cli-progress';
 import { duration, statusBar } from '../../campaign/loop/progress.js';
 import type { TriageEvent } from '../../campaign/triage/triage.js';
 import { logLines } from '../../system/log.js';
+import { visibleToken } from '../../system/visible-text.js';
 
 export class TriageProgressBar {
   private readonly bar;
@@ -63,7 +64,10 @@ export class TriageProgressBar {
   private line(tty: Options | null): string {
     const parts = [`${this.placed}/${this.total} cases placed, ${this.gaveUp} given up`, `${this.findings} findings, ${this.created} new`];
     const r = this.reducing;
-    if (r) parts.push(`reducing ${r.caseId}${r.status ? `: ${r.status.pass}, ${r.status.tested} trials, ${r.status.nodes} elements` : ''}`);
+    if (r)
+      parts.push(
+        `reducing ${visibleToken(r.caseId)}${r.status ? `: ${r.status.pass}, ${r.status.tested} trials, ${r.status.nodes} elements` : ''}`,
+      );
     const elapsed = duration((Date.now() - this.started) / 1000);
     parts.push(this.deadline === undefined ? elapsed : `${elapsed}, ${duration(Math.max(0, this.deadline - Date.now()) / 1000)} left`);
     const text = parts.join(' | ');

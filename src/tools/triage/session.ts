@@ -16,6 +16,7 @@ import { terminalStderr } from '../../system/stderr-guard.js';
 import { type CandidateCommand, CandidateSession, userFault } from '../candidate-session.js';
 import { withEngines } from '../engine-session.js';
 import { TriageProgressBar } from './progress-bar.js';
+import { visible } from '../../system/visible-text.js';
 
 export interface TriageSettings {
   /** Minutes after which no work starts. */
@@ -52,7 +53,10 @@ export async function triageSession(source: TriageSource, settings: TriageSettin
     const { journal } = source;
     const findings = journal.findings();
     const subjects: Subject[] = ['engines', ...(candidate ? [{ name: candidate.name, version: candidate.version }] : [])];
-    if (candidate) say(`the findings of candidate ${candidate.name} (${candidate.version}) are triaged after the engines' disagreements`);
+    if (candidate)
+      say(
+        `the findings of candidate ${visible(candidate.name)} (${visible(candidate.version)}) are triaged after the engines' disagreements`,
+      );
     progress = logs('info')
       ? new TriageProgressBar(findings.list().length, deadline, process.stderr.isTTY ? terminalStderr() : process.stderr)
       : undefined;
