@@ -67,35 +67,8 @@ export function displayType(tag: string, declared: string | null): string {
   return BLOCK_TAGS.has(tag) ? 'block' : INLINE_TAGS.has(tag) ? 'inline' : tag;
 }
 
-const LENGTH_UNITS = new Set([
-  'px',
-  'em',
-  'rem',
-  'ex',
-  'ch',
-  'cap',
-  'ic',
-  'lh',
-  'rlh',
-  'vw',
-  'vh',
-  'vi',
-  'vb',
-  'vmin',
-  'vmax',
-  'cm',
-  'mm',
-  'q',
-  'in',
-  'pt',
-  'pc',
-  'cqw',
-  'cqh',
-  'cqi',
-  'cqb',
-  'cqmin',
-  'cqmax',
-]);
+/** CSS's length units (a number in any of them is a `<length>`). */
+const LENGTH_UNITS = new Set('px em rem ex ch cap ic lh rlh vw vh vi vb vmin vmax cm mm q in pt pc cqw cqh cqi cqb cqmin cqmax'.split(' '));
 
 function numberKind(value: number, unit: string): string {
   if (value === 0) return '0';

@@ -13,8 +13,7 @@ import type { DumpSource } from '../../candidate-client/source.js';
 import type { OracleOptions, OracleService } from '../../coordinator/oracle-service.js';
 import { log, logs } from '../../system/log.js';
 import { terminalStderr } from '../../system/stderr-guard.js';
-import { type CandidateCommand, CandidateSession, userFault } from '../candidate-session.js';
-import { withEngines } from '../engine-session.js';
+import { type CandidateCommand, withEnginesAndCandidate } from '../candidate-session.js';
 import { TriageProgressBar } from './progress-bar.js';
 import { visible } from '../../system/visible-text.js';
 
@@ -46,8 +45,6 @@ export async function triageSession(source: TriageSource, settings: TriageSettin
   };
   const started = Date.now();
   const deadline = settings.budget === undefined ? undefined : started + settings.budget * 60_000;
-  // The candidate starts beside the engines; awaited once they are up.
-  const candidates = new CandidateSession(source.candidate).start(options.fonts);
   let progress: TriageProgressBar | undefined;
   const triageOn = async (oracle: OracleService, candidate: DumpSource | undefined): Promise<number> => {
     const { journal } = source;
@@ -93,18 +90,10 @@ export async function triageSession(source: TriageSource, settings: TriageSettin
     say(stopped === 'budget' ? `stopped by the budget (${settings.budget} min): ${counts}; ${GO_ON}` : `done: ${counts}`);
     return 0;
   };
-  const work = async (oracle: OracleService): Promise<number> => {
-    try {
-      return await triageOn(oracle, await candidates.started().catch(userFault));
-    } finally {
-      await candidates.close(); // before the engines close
-    }
-  };
   try {
-    return await withEngines({ tool: 'triage', options, notDone: 'nothing was triaged', onSignal }, work);
+    return await withEnginesAndCandidate({ tool: 'triage', options, notDone: 'nothing was triaged', onSignal }, source.candidate, triageOn);
   } finally {
     progress?.stop();
-    await candidates.close();
   }
 }
 
