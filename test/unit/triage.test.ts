@@ -102,11 +102,11 @@ const CASES = [
 ].map(([id, body]) => ({ id: id!, html: page(body!) }));
 
 /** A journal holding the campaign of CASES on the made-up layout. */
-async function campaignJournal(name: string): Promise<Journal> {
+async function campaignJournal(name: string, fonts = 'square'): Promise<Journal> {
   const corpus = join(root, `${name}.ndjson`);
   writeFileSync(corpus, CASES.map((c) => JSON.stringify(c)).join('\n'));
   const journal = Journal.open(join(root, `${name}.sqlite`));
-  journal.startRun({ command: ['test'], engines: [...ENGINE_NAMES], versions: {}, fonts: 'square' });
+  journal.startRun({ command: ['test'], engines: [...ENGINE_NAMES], versions: {}, fonts });
   await runCampaign({ oracle: new LayoutOracle(), journal, items: (await openCorpus(corpus)).items(), concurrency: 1 });
   journal.endRun();
   return journal;
@@ -202,5 +202,35 @@ test('a spent budget leaves every case open, and the next run places them', asyn
     assert.deepEqual(resumed, { created: 2, placed: 4, gaveUp: 1, open: 0, stopped: null });
   } finally {
     journal.close();
+  }
+});
+
+test('the summary says when most disagreements have one known cause, with the way out', async () => {
+  // Cause A is three Firefox outliers of 1 px among at most five disagreements: under Liberation, the strut.
+  const liberation = await campaignJournal('hint-liberation', 'liberation');
+  try {
+    const s = campaignSummary(liberation, 'hint-liberation.sqlite');
+    assert.deepEqual(s.fonts, ['liberation']);
+    assert.match(s.hint ?? '', /^3 of [45] disagreements are Firefox outliers within 1 px, .*run with --fonts=square/);
+    assert.match(renderSummary(s), /^hint: 3 of [45] disagreements/m);
+  } finally {
+    liberation.close();
+  }
+  // Under the square font the same share is a finding's, once triaged: the hint says how to mark it known.
+  const square = await campaignJournal('hint-square');
+  try {
+    assert.equal(campaignSummary(square).hint, undefined, 'no hint before a triage');
+    await triage({ oracle: new LayoutOracle(), journal: square, findings: square.findings(), subject: 'engines', ...settings });
+    const s = campaignSummary(square, 'hint-square.sqlite');
+    const top = s.findings![0]!;
+    assert.equal(top.members.length, 3);
+    assert.match(
+      s.hint ?? '',
+      new RegExp(
+        `^3 of [45] disagreements are finding ${top.id} .*browser-oracle triage --db hint-square\\.sqlite --mark-known ${top.id} --expect known\\.json`,
+      ),
+    );
+  } finally {
+    square.close();
   }
 });
