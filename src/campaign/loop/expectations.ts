@@ -62,6 +62,8 @@ type LoadedEntry = Entry & { pattern?: RegExp; shape?: Template };
 export interface MatchInput {
   request: CaseRequest;
   bucket: Bucket | null;
+  /** A geometry case's failing nodes, by index (its vote's `nodes`): where a template may start. */
+  failing?: readonly number[];
 }
 
 /** A loaded --expect file. */
@@ -131,10 +133,12 @@ export class Expectations {
   }
 
   /** The id of the first known difference the case shows, or null (always for a unanimous or invalid case). */
-  matches({ request, bucket }: MatchInput): string | null {
+  matches({ request, bucket, failing }: MatchInput): string | null {
     if (!bucket) return null;
     const signature = signatureOf(bucket);
-    return this.entries.find((e) => (e.signature !== undefined ? e.signature === signature : ruleHolds(e, request, bucket)))?.id ?? null;
+    return (
+      this.entries.find((e) => (e.signature !== undefined ? e.signature === signature : ruleHolds(e, request, bucket, failing)))?.id ?? null
+    );
   }
 }
 
@@ -151,7 +155,7 @@ function templateOf(text: string, field: string): Template {
   return template;
 }
 
-function ruleHolds(rule: LoadedEntry, request: CaseRequest, b: Bucket): boolean {
+function ruleHolds(rule: LoadedEntry, request: CaseRequest, b: Bucket, failing: readonly number[] = []): boolean {
   if (b.op !== 'geometry') return false;
   const f = b.first;
   const tags = rule.tag?.map((t) => t.toLowerCase());
@@ -163,15 +167,20 @@ function ruleHolds(rule: LoadedEntry, request: CaseRequest, b: Bucket): boolean 
     (!tags || f?.subjects.some((t) => tags.includes(t.toLowerCase())) === true) &&
     (rule.max_delta === undefined || (b.maxDelta !== null && b.maxDelta <= rule.max_delta)) &&
     (!rule.pattern || textMatches(rule.pattern, request, b)) &&
-    (!rule.shape || holdsInstance(rule.shape, request, b))
+    (!rule.shape || holdsInstance(rule.shape, request, b, failing))
   );
 }
 
-/** Whether a case without a script holds an instance of the template, starting where the case's difference starts. */
-function holdsInstance(template: Template, request: CaseRequest, b: Bucket): boolean {
+/**
+ * Whether a case without a script holds an instance of the template, starting at one of its failing
+ * nodes, the first first: a reduction keeps the signature, not the node, and may keep the part of
+ * the case where another node of the same tag and kind fails (as triage matches, triage.ts).
+ */
+function holdsInstance(template: Template, request: CaseRequest, b: Bucket, failing: readonly number[]): boolean {
   if (!('html' in request) || request.html === undefined || 'script' in request) return false;
-  const starts = b.first?.index ?? null;
-  return embeddings(template, caseShape(request.html), starts === null ? null : [starts], { strict: true, limit: 1 }).length > 0;
+  const first = b.first?.index ?? null;
+  const starts = first === null ? null : [...new Set([first, ...failing])];
+  return embeddings(template, caseShape(request.html), starts, { strict: true, limit: 1 }).length > 0;
 }
 
 /** The node's text is known only for a single node of a case without a script (a script may change the DOM). */

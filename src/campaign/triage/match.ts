@@ -6,8 +6,7 @@
 // position: absolute, width: min-content) says what kind of layout it is, and must be there as it
 // is. A declaration with numbers in it (a length, a percentage, a track list) is a magnitude, which
 // another case may get from another property (a border where the template has a min-width): only
-// `strict` matching, as a known difference does, asks for every declaration and the same display
-// types. The element where the template's difference starts goes to one of the case's failing
+// `strict` matching, as a known difference does, asks for every declaration. The element where the template's difference starts goes to one of the case's failing
 // elements, the one its signature names first.
 //
 // The instance is the case with every other element replaced by its elements, the head's content,
@@ -86,11 +85,12 @@ const isKeyword = (value: string) => /^[a-z][a-z-]*$/.test(value);
 
 /**
  * Whether an element of the case can stand for a node of the template. A node that declares no
- * display stands for an element of any: a reduction deletes a display declaration the difference
- * does not need, so the reduced case's default says nothing (strictly, the display types match).
+ * display stands for an element of any, strictly too: a reduction deletes a display declaration the
+ * difference does not need, so the reduced case's default says nothing, and the case it was reduced
+ * from, whose display it was, holds the finding's template.
  */
 function fits(node: TemplateNode, e: ShapeElement, strict: boolean, checkDisplay = true): boolean {
-  if (checkDisplay && (node.display !== null || strict) && displayType(node.tag, node.display) !== e.display) return false;
+  if (checkDisplay && node.display !== null && displayType(node.tag, node.display) !== e.display) return false;
   if (node.text && !e.text) return false;
   return node.declarations.every((d) => {
     const value = e.declared.get(d.property);
