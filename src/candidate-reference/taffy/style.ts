@@ -31,20 +31,15 @@ import {
 } from 'taffy-layout';
 import type { Box } from '../web/boxes.js';
 import type { Element } from '../web/document.js';
-import type { Breadth, GridLine, LengthAuto, Size, Track, TrackSize } from '../web/properties.js';
+import type { Breadth, GridLine, LengthAuto, Size, Track, TrackSize } from '../web/grammar.js';
+import { flexEnums } from '../web/longhands.js';
 import type { Style as Computed } from '../web/style.js';
 import { Unsupported } from '../web/unsupported.js';
 import type { Length } from '../web/values.js';
 
 const DISPLAY: Record<string, Display> = { block: Display.Block, 'flow-root': Display.FlowRoot, flex: Display.Flex, grid: Display.Grid };
 const OVERFLOW: Record<string, Overflow> = { visible: Overflow.Visible, clip: Overflow.Clip, hidden: Overflow.Hidden };
-const FLEX_DIRECTION: Record<string, FlexDirection> = {
-  row: FlexDirection.Row,
-  'row-reverse': FlexDirection.RowReverse,
-  column: FlexDirection.Column,
-  'column-reverse': FlexDirection.ColumnReverse,
-};
-const FLEX_WRAP: Record<string, FlexWrap> = { nowrap: FlexWrap.NoWrap, wrap: FlexWrap.Wrap, 'wrap-reverse': FlexWrap.WrapReverse };
+const { direction: FLEX_DIRECTION, wrap: FLEX_WRAP } = flexEnums(FlexDirection, FlexWrap);
 /** Content distribution and position, by the member names AlignContent and JustifyContent share. */
 const CONTENT: Record<string, keyof typeof AlignContent & keyof typeof JustifyContent> = {
   start: 'Start',
@@ -112,6 +107,17 @@ const LEGACY_ALIGN: Record<string, TextAlign> = {
   '-webkit-center': TextAlign.LegacyCenter,
   '-moz-center': TextAlign.LegacyCenter,
 };
+
+/** Each side's computed properties and Taffy's, named once. */
+const SIDES = (['Top', 'Right', 'Bottom', 'Left'] as const).map((Side) => {
+  const side = Side.toLowerCase() as Lowercase<typeof Side>;
+  return {
+    margin: `margin-${side}`,
+    padding: `padding-${side}`,
+    border: `border-${side}-width`,
+    taffy: { margin: `margin${Side}`, padding: `padding${Side}`, border: `border${Side}` },
+  } as const;
+});
 
 const refuse = (property: string, value: string, why?: string): never => {
   throw new Unsupported(`${property}: ${value}${why ? ` (${why})` : ''}`);
@@ -234,18 +240,11 @@ export function taffyStyle(box: Box, context: Context): Style {
   s.minHeight = dimension('min-height', c['min-height']);
   s.maxWidth = dimension('max-width', c['max-width']);
   s.maxHeight = dimension('max-height', c['max-height']);
-  s.marginTop = lpa(c['margin-top']);
-  s.marginRight = lpa(c['margin-right']);
-  s.marginBottom = lpa(c['margin-bottom']);
-  s.marginLeft = lpa(c['margin-left']);
-  s.paddingTop = lp(c['padding-top']);
-  s.paddingRight = lp(c['padding-right']);
-  s.paddingBottom = lp(c['padding-bottom']);
-  s.paddingLeft = lp(c['padding-left']);
-  s.borderTop = lp(c['border-top-width']);
-  s.borderRight = lp(c['border-right-width']);
-  s.borderBottom = lp(c['border-bottom-width']);
-  s.borderLeft = lp(c['border-left-width']);
+  for (const side of SIDES) {
+    s[side.taffy.margin] = lpa(c[side.margin]);
+    s[side.taffy.padding] = lp(c[side.padding]);
+    s[side.taffy.border] = lp(c[side.border]);
+  }
   s.overflowX = mapped(OVERFLOW, 'overflow-x', c['overflow-x']);
   s.overflowY = mapped(OVERFLOW, 'overflow-y', c['overflow-y']);
   s.scrollbarWidth = 0;

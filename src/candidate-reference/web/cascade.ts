@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
 import postcss, { type ChildNode, type Declaration } from 'postcss';
 import selectorParser from 'postcss-selector-parser';
 import { isElement, type Document, type Element } from './document.js';
-import { expand, NO_EFFECT, type Setting } from './properties.js';
+import { expand, NO_EFFECT, type Setting } from './declarations.js';
 import { Unsupported } from './unsupported.js';
 
 interface Attribute {

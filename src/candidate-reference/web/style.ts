@@ -4,7 +4,8 @@
 // border widths that are 0 without a style and snapped to whole pixels otherwise.
 import type { Cascaded } from './cascade.js';
 import type { Document, Element } from './document.js';
-import { FONT_SIZE_KEYWORDS, isWide, LONGHANDS, type Property, type Values } from './properties.js';
+import { isWide } from './declarations.js';
+import { FONT_SIZE_KEYWORDS, LONGHANDS, type Property, type Values } from './longhands.js';
 import { Unsupported } from './unsupported.js';
 import { toPx, type Length, type LengthContext } from './values.js';
 

@@ -18,7 +18,8 @@ import {
   type Node,
 } from 'yoga-layout';
 import type { Box } from '../web/boxes.js';
-import type { LengthAuto, Size } from '../web/properties.js';
+import type { LengthAuto, Size } from '../web/grammar.js';
+import { flexEnums } from '../web/longhands.js';
 import { Unsupported } from '../web/unsupported.js';
 import type { Length } from '../web/values.js';
 
@@ -26,13 +27,7 @@ const refuse = (property: string, value: string, why?: string): never => {
   throw new Unsupported(`${property}: ${value}${why ? ` (${why})` : ''}`);
 };
 
-const FLEX_DIRECTION: Record<string, FlexDirection> = {
-  row: FlexDirection.Row,
-  'row-reverse': FlexDirection.RowReverse,
-  column: FlexDirection.Column,
-  'column-reverse': FlexDirection.ColumnReverse,
-};
-const WRAP: Record<string, Wrap> = { nowrap: Wrap.NoWrap, wrap: Wrap.Wrap, 'wrap-reverse': Wrap.WrapReverse };
+const { direction: FLEX_DIRECTION, wrap: WRAP } = flexEnums(FlexDirection, Wrap);
 const EDGES = [
   ['top', Edge.Top],
   ['right', Edge.Right],
