@@ -1,9 +1,13 @@
 // The cascade of a case's own CSS (its `<style>` elements and `style` attributes) over the
 // browsers' default stylesheet. Origin and importance, then specificity, then order decide which
 // declaration of each property wins on each element; a style attribute beats every selector.
+// A logical property competes with the physical one it maps to on the element (logical.ts).
+import { isWide } from './declarations.js';
 import type { Document, Element } from './document.js';
+import { LOGICAL } from './logical.js';
 import { matches } from './selectors.js';
 import { inlineSettings, selectorsFor, sheetOf } from './sheets.js';
+import { Unsupported } from './unsupported.js';
 
 /** Where a declaration comes from, weakest first. */
 const Layer = { UserAgent: 0, Author: 1, AuthorImportant: 2 } as const;
@@ -40,9 +44,11 @@ export function cascade(document: Document, userAgentSheet: string): Cascaded {
   const result = new Map<Element, Map<string, unknown>>();
   for (const element of document.elements) {
     const winners = new Map<string, Contender>();
+    let logical = false;
     const offer = (property: string, contender: Contender) => {
       const current = winners.get(property);
       if (!current || beats(contender, current)) winners.set(property, contender);
+      if (LOGICAL[property]) logical = true;
     };
     for (const { layer, sheet, offset } of sheets) {
       const found = selectorsFor(sheet, element);
@@ -76,6 +82,7 @@ export function cascade(document: Document, userAgentSheet: string): Cascaded {
         });
       }
     }
+    if (logical) toPhysical(winners, directionOf(element, winners, result));
     const settings = new Map<string, unknown>();
     for (const [property, contender] of winners) settings.set(property, contender.value);
     result.set(element, settings);
@@ -85,3 +92,30 @@ export function cascade(document: Document, userAgentSheet: string): Cascaded {
 
 const beats = (a: Contender, b: Contender) =>
   a.layer !== b.layer ? a.layer > b.layer : a.specificity !== b.specificity ? a.specificity > b.specificity : a.order > b.order;
+
+/** Each logical winner set on the physical property it maps to, where it beats the physical one's winner. */
+function toPhysical(winners: Map<string, Contender>, direction: 'ltr' | 'rtl' | Unsupported): void {
+  for (const [property, contender] of winners) {
+    const sides = LOGICAL[property];
+    if (!sides) continue;
+    winners.delete(property);
+    const physical = sides[direction === 'rtl' ? 1 : 0];
+    const current = winners.get(physical);
+    // A direction the candidates cannot compute leaves the side unknown: unsupported, if it wins on a box.
+    const mapped = direction instanceof Unsupported ? { ...contender, value: direction } : contender;
+    if (!current || beats(mapped, current)) winners.set(physical, mapped);
+  }
+}
+
+/** The element's computed direction, from its own winner or its ancestors' (direction inherits). */
+function directionOf(
+  element: Element,
+  winners: ReadonlyMap<string, Contender>,
+  cascaded: ReadonlyMap<Element, ReadonlyMap<string, unknown>>,
+): 'ltr' | 'rtl' | Unsupported {
+  let value = winners.get('direction')?.value;
+  for (let e = element.parent; e && (value === undefined || (isWide(value) && value.wide !== 'initial')); e = e.parent)
+    value = cascaded.get(e)!.get('direction');
+  if (value === 'rtl' || value instanceof Unsupported) return value;
+  return 'ltr';
+}

@@ -3,6 +3,7 @@
 // it: one no browser knows is dropped; one of the paint-only properties is ignored (it moves no
 // box); any other known property makes the case unsupported when it wins the cascade on a box.
 import knownProperties from 'known-css-properties';
+import { LOGICAL } from './logical.js';
 import { LONGHANDS, type Property } from './longhands.js';
 import { SHORTHANDS } from './shorthands.js';
 import { components, INVALID, keyword, refuseFunctions, shown, type Node } from './values.js';
@@ -11,7 +12,7 @@ import { Unsupported } from './unsupported.js';
 /** Properties that paint and move no box: their declarations are ignored. */
 const PAINT_ONLY = new RegExp(
   '^(color|opacity|cursor|visibility|z-index|pointer-events|user-select|caret-color|accent-color|outline(-.*)?|background(-.*)?|' +
-    'border(-(top|right|bottom|left))?-color|border(-.*)?-radius|border-image(-.*)?|box-shadow|text-shadow|text-decoration(-.*)?|' +
+    'border(-(top|right|bottom|left|inline|block|inline-start|inline-end|block-start|block-end))?-color|border(-.*)?-radius|border-image(-.*)?|box-shadow|text-shadow|text-decoration(-.*)?|' +
     'filter|backdrop-filter|mix-blend-mode|isolation|clip-path|mask(-.*)?|transition(-.*)?|will-change|list-style(-.*)?|quotes|' +
     'counter-(reset|increment|set)|empty-cells|table-layout|border-collapse|border-spacing|caption-side|object-fit|object-position|' +
     'image-rendering|resize|touch-action|scroll-behavior|overscroll-behavior(-.*)?|scroll-snap-.*|color-scheme|forced-color-adjust|' +
@@ -42,8 +43,6 @@ const NO_OP_VALUES: Record<string, string[]> = {
   'unicode-bidi': ['normal'],
   'text-orientation': ['mixed'],
   'grid-template-areas': ['none'],
-  'grid-template': ['none'],
-  grid: ['none'],
 };
 
 /** `-webkit-` aliases every engine here accepts for a property of its own. */
@@ -70,10 +69,13 @@ export const NO_EFFECT = Symbol('no effect');
 
 /** One property's value as a declaration sets it: a parsed value, a CSS-wide keyword, NO_EFFECT or Unsupported. */
 export interface Setting {
-  /** A longhand of Values, or the name of a property the candidates do not model. */
+  /** A longhand of Values, a logical longhand (logical.ts), or the name of a property the candidates do not model. */
   property: string;
   value: unknown;
 }
+
+/** The grammar of a longhand the candidates model, physical or logical (a logical one takes its physical sides'). */
+const grammarOf = (property: string) => LONGHANDS[(LOGICAL[property]?.[0] ?? property) as Property];
 
 /**
  * What one declaration sets, in order: [] when a browser drops or ignores it. An Unsupported
@@ -85,8 +87,8 @@ export function expand(propertyName: string, text: string): Setting[] {
   const nodes = components(text);
   if (!nodes.length) return [];
   const wide = nodes.length === 1 ? keyword(nodes[0]) : undefined;
-  if (property in LONGHANDS) {
-    const value = parseLonghand(property as Property, nodes, text, wide);
+  if (grammarOf(property)) {
+    const value = parseLonghand(property, nodes, text, wide);
     return value === INVALID ? [] : [{ property, value }];
   }
   const shorthand = SHORTHANDS[property];
@@ -97,7 +99,12 @@ export function expand(propertyName: string, text: string): Setting[] {
       const parts = shorthand.expand(nodes, text, property);
       if (parts === INVALID) return [];
       const settings = parts.map(([p, t]) => ({ property: p, value: parseLonghand(p, components(t), text, undefined, property) }));
-      return settings.some((v) => v.value === INVALID) ? [] : settings;
+      if (settings.some((v) => v.value === INVALID)) return [];
+      // The longhands the value leaves out are reset.
+      for (const p of shorthand.longhands) {
+        if (!parts.some(([given]) => given === p)) settings.push({ property: p, value: parseLonghand(p, nodes, text, 'initial') });
+      }
+      return settings;
     } catch (error) {
       if (error instanceof Unsupported) return shorthand.longhands.map((p) => ({ property: p, value: error }));
       throw error;
@@ -115,13 +122,19 @@ export function expand(propertyName: string, text: string): Setting[] {
 
 const WIDE = new Set(['inherit', 'initial', 'unset', 'revert', 'revert-layer']);
 
-function parseLonghand(property: Property, nodes: Node[], text: string, wide: string | undefined, shorthand?: string): unknown {
-  if (wide === 'inherit' || wide === 'initial' || wide === 'unset') return { wide };
+/**
+ * A longhand's value; for a longhand the candidates do not model (which only a shorthand sets
+ * here), a CSS-wide keyword or a reset is NO_EFFECT: it inherits, or is, the initial value.
+ */
+function parseLonghand(property: string, nodes: Node[], text: string, wide: string | undefined, shorthand?: string): unknown {
   const name = shorthand ?? property;
   if (wide === 'revert' || wide === 'revert-layer') return new Unsupported(shown(name, text));
+  const grammar = grammarOf(property);
+  if (!grammar) return wide ? NO_EFFECT : INVALID;
+  if (wide === 'inherit' || wide === 'initial' || wide === 'unset') return { wide };
   try {
     refuseFunctions(name, text, nodes);
-    return LONGHANDS[property].parse(nodes, text, name);
+    return grammar.parse(nodes, text, name);
   } catch (error) {
     if (error instanceof Unsupported) return error;
     throw error;

@@ -22,6 +22,7 @@ import {
   type LineHeight,
   type Size,
   type Track,
+  textOf,
   type TrackSize,
 } from './grammar.js';
 import { INVALID, isWord, keyword, length, number, shown, splitAt, type Invalid, type Length, type Node } from './values.js';
@@ -197,10 +198,11 @@ export const FONT_SIZE_KEYWORDS: Record<string, number> = {
   'xxx-large': 48,
 };
 
-const raw = (...allowed: string[]) => ({
+/** A text property kept as its value's words (a shorthand's part is its own text, not the shorthand's). */
+const raw = (initial: string) => ({
   inherited: true,
-  initial: allowed[0]!,
-  parse: (_nodes: Node[], text: string) => text.trim().toLowerCase().replace(/\s+/g, ' '),
+  initial,
+  parse: (nodes: Node[]) => nodes.map(textOf).join(' ').toLowerCase(),
 });
 
 export const LONGHANDS: { [P in Property]: Longhand<Values[P]> } = {

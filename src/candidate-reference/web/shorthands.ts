@@ -1,12 +1,17 @@
-// The shorthands: each one's longhands (all of them are set, to what the value gives or to their
-// initial value, as a browser resets them) and how its value splits among them. A value that
-// does not split is dropped, as the browsers drop it.
+// The shorthands: each one's longhands (all of them are set, to what the value gives or else to
+// their initial value, as a browser resets them) and how its value splits among them. A value
+// that does not split is dropped, as the browsers drop it. Logical longhands (logical.ts) and
+// longhands the candidates do not model are named as they are; the cascade and declarations.ts
+// take them from there.
 import { BORDER_STYLES, size, textOf } from './grammar.js';
 import { FLEX_DIRECTIONS, FLEX_WRAPS, LONGHANDS, type Property } from './longhands.js';
-import { INVALID, isWord, keyword, length, number, splitAt, type Invalid, type Node } from './values.js';
+import { FLOW_SIDES } from './logical.js';
+import { INVALID, isWord, keyword, length, number, shown, splitAt, type Invalid, type Node } from './values.js';
+import { Unsupported } from './unsupported.js';
 
-type Expansion = [Property, string][];
-type Expander = (nodes: Node[], text: string, property: string) => Expansion | Invalid;
+/** Longhands and their values' text; a longhand the shorthand sets and leaves out here is reset to its initial value. */
+type Expansion = [longhand: string, text: string][];
+export type Expander = (nodes: Node[], text: string, property: string) => Expansion | Invalid;
 
 const SIDES = ['top', 'right', 'bottom', 'left'] as const;
 type Side = (typeof SIDES)[number];
@@ -21,9 +26,12 @@ const sides =
     return SIDES.map((s, i): [Property, string] => [property(s), values[i]!]);
   };
 
-/** `border` and `border-<side>`: a width, a style and a color, each optional, in any order. */
+/** A component that can be a color (a name, a hex, a function), not a number or a dimension. */
+const isColor = (node: Node) => node.type === 'function' || (node.type === 'word' && !/^[+-]?(\d|\.\d)/.test(node.value));
+
+/** `border`, `border-<side>` and their logical forms: a width, a style and a color, each optional, in any order. */
 const border =
-  (targets: readonly Side[]): Expander =>
+  (targets: readonly string[]): Expander =>
   (nodes, text, property) => {
     let width: string | undefined;
     let style: string | undefined;
@@ -34,15 +42,15 @@ const border =
       if (style === undefined && word && BORDER_STYLES.includes(word)) style = word;
       else if (width === undefined && (isWord(node, 'thin', 'medium', 'thick') || length(node, property, text) !== INVALID))
         width = textOf(node);
-      else if (!color)
+      else if (!color && isColor(node))
         color = true; // a color moves no box
       else return INVALID;
     }
     if (!nodes.length) return INVALID;
     return targets.flatMap(
       (s): Expansion => [
-        [`border-${s}-width` as Property, width ?? 'medium'],
-        [`border-${s}-style` as Property, style ?? 'none'],
+        [`border-${s}-width`, width ?? 'medium'],
+        [`border-${s}-style`, style ?? 'none'],
       ],
     );
   };
@@ -110,7 +118,7 @@ const gridArea: Expander = (nodes) => {
 
 /** Two longhands from one or two values (gap, overflow). */
 const pair =
-  (first: Property, second: Property): Expander =>
+  (first: string, second: string): Expander =>
   (nodes) => {
     if (nodes.length < 1 || nodes.length > 2) return INVALID;
     const [a, b] = nodes.map(textOf);
@@ -160,13 +168,163 @@ const flexFlow: Expander = (nodes) => {
 };
 
 const rename =
-  (to: Property): Expander =>
+  (to: string): Expander =>
   (nodes) => [[to, nodes.map(textOf).join(' ')]];
+
+/** The system fonts, whose sizes and families are the platform's: valid, not modelled. */
+const SYSTEM_FONTS = ['caption', 'icon', 'menu', 'message-box', 'small-caption', 'status-bar'];
+const FONT_WIDTHS = [
+  'ultra-condensed',
+  'extra-condensed',
+  'condensed',
+  'semi-condensed',
+  'semi-expanded',
+  'expanded',
+  'extra-expanded',
+  'ultra-expanded',
+];
+/**
+ * What `font` sets: the longhands it gives and the ones it resets, the browsers' list (Blink's and
+ * Gecko's agree); those the candidates do not model are reset to no effect.
+ */
+const FONT_LONGHANDS = [
+  'font-style',
+  'font-variant',
+  'font-weight',
+  'font-stretch',
+  'font-size',
+  'line-height',
+  'font-family',
+  'font-kerning',
+  'font-feature-settings',
+  'font-size-adjust',
+  'font-language-override',
+  ...['caps', 'ligatures', 'numeric', 'east-asian', 'alternates', 'position', 'emoji'].map((v) => `font-variant-${v}`),
+];
+
+/**
+ * `font`: [<style> || <small-caps> || <weight> || <width>]? <size> [/ <line-height>]? <family>#,
+ * each of the first four at most once (a `normal` stands for any of them), or a system font.
+ */
+const font: Expander = (nodes, text, property) => {
+  if (nodes.length === 1 && isWord(nodes[0], ...SYSTEM_FONTS)) throw new Unsupported(shown(property, text));
+  const given: Record<string, string> = {};
+  let normals = 0;
+  let i = 0;
+  for (; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    const word = keyword(node);
+    const weight = number(node);
+    if (word === 'normal') normals++;
+    else if (given['font-style'] === undefined && (word === 'italic' || word === 'oblique')) {
+      // An oblique angle goes with it.
+      const angle = word === 'oblique' && nodes[i + 1]?.type === 'word' && /^[-+]?[\d.]+(deg|grad|rad|turn)$/i.test(nodes[i + 1]!.value);
+      given['font-style'] = angle ? `${word} ${nodes[++i]!.value}` : word;
+    } else if (given['font-variant'] === undefined && word === 'small-caps') given['font-variant'] = word;
+    else if (given['font-weight'] === undefined && (word === 'bold' || (weight !== INVALID && weight >= 1 && weight <= 1000)))
+      given['font-weight'] = textOf(node);
+    else if (given['font-stretch'] === undefined && word !== undefined && FONT_WIDTHS.includes(word)) given['font-stretch'] = word;
+    else break;
+  }
+  if (normals + Object.keys(given).length > 4) return INVALID;
+  const fontSize = nodes[i++];
+  let lineHeight: Node | undefined;
+  if (nodes[i]?.type === 'div' && nodes[i]!.value === '/') {
+    lineHeight = nodes[i + 1];
+    i += 2;
+  }
+  const family = nodes.slice(i);
+  if (
+    !fontSize ||
+    fontSize.type === 'div' ||
+    lineHeight?.type === 'div' ||
+    (lineHeight === undefined && i > nodes.length) ||
+    !family.length
+  )
+    return INVALID;
+  return [
+    ...Object.entries(given),
+    ['font-size', textOf(fontSize)],
+    ...(lineHeight ? ([['line-height', textOf(lineHeight)]] as Expansion) : []),
+    ['font-family', family.map(textOf).join(' ')],
+  ];
+};
+
+const GRID_TEMPLATE_LONGHANDS = ['grid-template-rows', 'grid-template-columns', 'grid-template-areas'];
+const GRID_LONGHANDS = [...GRID_TEMPLATE_LONGHANDS, 'grid-auto-flow', 'grid-auto-rows', 'grid-auto-columns'];
+const joined = (part: Node[]) => part.map(textOf).join(' ');
+
+/**
+ * `grid-template`: none | <rows> / <columns> | the areas form. Areas (its strings) are not
+ * modelled: valid, and unsupported. Left out here, the areas are reset to none.
+ */
+const gridTemplate: Expander = (nodes, text, property) => {
+  if (nodes.length === 1 && isWord(nodes[0], 'none'))
+    return [
+      ['grid-template-rows', 'none'],
+      ['grid-template-columns', 'none'],
+    ];
+  if (nodes.some((n) => n.type === 'string')) throw new Unsupported(shown(property, text));
+  const parts = splitAt(nodes, '/');
+  if (parts.length !== 2 || parts.some((p) => !p.length)) return INVALID;
+  return [
+    ['grid-template-rows', joined(parts[0]!)],
+    ['grid-template-columns', joined(parts[1]!)],
+  ];
+};
+
+/**
+ * `grid`: a grid-template, or the auto-flow forms, <rows> / auto-flow dense? <auto-columns>? and
+ * auto-flow dense? <auto-rows>? / <columns>. Whatever a form leaves out is reset (gaps are not).
+ */
+const grid: Expander = (nodes, text, property) => {
+  const parts = splitAt(nodes, '/');
+  const flowAt = parts.findIndex((p) => p.some((n) => isWord(n, 'auto-flow')));
+  if (flowAt < 0) return gridTemplate(nodes, text, property);
+  if (parts.length !== 2 || parts.some((p) => !p.length) || nodes.some((n) => n.type === 'string')) return INVALID;
+  // auto-flow and dense, in either order, lead their part.
+  const part = parts[flowAt]!;
+  const lead = part.slice(0, 2).filter((n) => isWord(n, 'auto-flow', 'dense'));
+  if (!isWord(lead[0], 'auto-flow') && !isWord(lead[1], 'auto-flow')) return INVALID;
+  if (part.slice(lead.length).some((n) => isWord(n, 'auto-flow', 'dense'))) return INVALID;
+  const dense = lead.some((n) => isWord(n, 'dense')) ? ' dense' : '';
+  const sizes = part.slice(lead.length);
+  const other = joined(parts[1 - flowAt]!);
+  return flowAt === 0
+    ? [
+        ['grid-auto-flow', `row${dense}`],
+        ...(sizes.length ? ([['grid-auto-rows', joined(sizes)]] as Expansion) : []),
+        ['grid-template-columns', other],
+      ]
+    : [
+        ['grid-template-rows', other],
+        ['grid-auto-flow', `column${dense}`],
+        ...(sizes.length ? ([['grid-auto-columns', joined(sizes)]] as Expansion) : []),
+      ];
+};
 
 const sideNames = (f: (s: Side) => string) => SIDES.map((s) => f(s) as Property);
 
+/** A logical shorthand of one axis (margin-inline, inset-block, border-inline-width, …): its start and end longhands from one or two values. */
+const flowPair = (name: (flow: string) => string) =>
+  Object.fromEntries(
+    (['inline', 'block'] as const).map((axis) => {
+      const [start, end] = [name(`${axis}-start`), name(`${axis}-end`)];
+      return [name(axis), { longhands: [start, end], expand: pair(start, end) }];
+    }),
+  );
+
+/** border-inline and border-block (both sides of the axis), and border-inline-start and the others (one side). */
+const logicalBorders = Object.fromEntries([
+  ...(['inline', 'block'] as const).map((axis) => {
+    const sides = [`${axis}-start`, `${axis}-end`];
+    return [`border-${axis}`, { longhands: sides.flatMap((f) => [`border-${f}-width`, `border-${f}-style`]), expand: border(sides) }];
+  }),
+  ...FLOW_SIDES.map((f) => [`border-${f}`, { longhands: [`border-${f}-width`, `border-${f}-style`], expand: border([f]) }]),
+]);
+
 /** Each shorthand: the longhands it sets (all of them, for a CSS-wide keyword) and how it splits its value. */
-export const SHORTHANDS: Record<string, { longhands: Property[]; expand: Expander }> = {
+export const SHORTHANDS: Record<string, { longhands: string[]; expand: Expander }> = {
   margin: { longhands: sideNames((s) => `margin-${s}`), expand: sides((s) => `margin-${s}` as Property) },
   padding: { longhands: sideNames((s) => `padding-${s}`), expand: sides((s) => `padding-${s}` as Property) },
   inset: { longhands: [...SIDES], expand: sides((s) => s) },
@@ -190,4 +348,13 @@ export const SHORTHANDS: Record<string, { longhands: Property[]; expand: Expande
   'place-items': { longhands: ['align-items', 'justify-items'], expand: place('align-items', 'justify-items') },
   'place-self': { longhands: ['align-self', 'justify-self'], expand: place('align-self', 'justify-self') },
   'word-wrap': { longhands: ['overflow-wrap'], expand: rename('overflow-wrap') },
+  ...flowPair((flow) => `margin-${flow}`),
+  ...flowPair((flow) => `padding-${flow}`),
+  ...flowPair((flow) => `inset-${flow}`),
+  ...flowPair((flow) => `border-${flow}-width`),
+  ...flowPair((flow) => `border-${flow}-style`),
+  ...logicalBorders,
+  font: { longhands: FONT_LONGHANDS, expand: font },
+  'grid-template': { longhands: GRID_TEMPLATE_LONGHANDS, expand: gridTemplate },
+  grid: { longhands: GRID_LONGHANDS, expand: grid },
 };

@@ -99,6 +99,26 @@ const BASE_PROPERTIES: Record<string, string[]> = {
   'font-weight': ['normal', 'bold', '<number>'],
   'font-style': ['normal', 'italic', 'oblique'],
   'white-space': ['normal', 'nowrap'],
+  // Logical properties, by the element's direction (logical.ts).
+  ...Object.fromEntries(
+    ['inline-start', 'inline-end', 'block-start', 'block-end'].flatMap((flow) => [
+      [`margin-${flow}`, SIZE],
+      [`padding-${flow}`, LENGTH],
+      [`inset-${flow}`, SIZE],
+      [`border-${flow}-width`, ['<length>', 'thin', 'medium', 'thick']],
+      [`border-${flow}-style`, BORDER_STYLES],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['inline', 'block'].flatMap((axis) => [
+      [`margin-${axis}`, SIZE],
+      [`padding-${axis}`, LENGTH],
+      [`inset-${axis}`, SIZE],
+      [`${axis}-size`, SIZE],
+      [`min-${axis}-size`, SIZE],
+      [`max-${axis}-size`, [...LENGTH, 'none']],
+    ]),
+  ),
 };
 
 /**
