@@ -33,6 +33,7 @@ import type { Box } from '../web/boxes.js';
 import type { Element } from '../web/document.js';
 import type { Breadth, GridLine, LengthAuto, Size, Track, TrackSize } from '../web/grammar.js';
 import { flexEnums } from '../web/longhands.js';
+import { laidOutSize, type Placement } from '../web/sizing.js';
 import type { Style as Computed } from '../web/style.js';
 import { Unsupported } from '../web/unsupported.js';
 import type { Length } from '../web/values.js';
@@ -165,7 +166,11 @@ function autoTracks(property: string, tracks: TrackSize[]): TrackSizingFunction[
   return isAuto ? [] : tracks.map((t) => track(property, t));
 }
 
-const placement = (l: GridLine): GridPlacement => (l === 'auto' ? 'auto' : 'line' in l ? l.line : { span: l.span });
+/** A float or clear value with its logical sides made physical. */
+const physicalSide = (value: string, rtl: boolean) =>
+  value === 'inline-start' ? (rtl ? 'right' : 'left') : value === 'inline-end' ? (rtl ? 'left' : 'right') : value;
+
+const gridPlacement = (l: GridLine): GridPlacement => (l === 'auto' ? 'auto' : 'line' in l ? l.line : { span: l.span });
 
 /** Where the box sits, as the style mapping needs it. */
 export interface Context {
@@ -229,13 +234,20 @@ export function taffyStyle(box: Box, context: Context): Style {
   s.direction = c.direction === 'rtl' ? Direction.Rtl : Direction.Ltr;
   if (c['writing-mode'] !== 'horizontal-tb') refuse('writing-mode', c['writing-mode']);
   position(s, box, context);
-  if (c.float === 'inline-start' || c.float === 'inline-end') refuse('float', c.float);
-  if (c.clear === 'inline-start' || c.clear === 'inline-end') refuse('clear', c.clear);
-  // Floats float only in block containers; in flex and grid they are items like any other.
-  s.float = context.inBlock && c.float === 'left' ? Float.Left : context.inBlock && c.float === 'right' ? Float.Right : Float.None;
-  s.clear = { left: Clear.Left, right: Clear.Right, both: Clear.Both }[c.clear] ?? Clear.None;
-  s.width = dimension('width', c.width);
-  s.height = dimension('height', c.height);
+  const parent = context.parent ? context.styles.get(context.parent) : undefined;
+  // Floats float only in block containers; in flex and grid they are items like any other. The
+  // logical sides are the containing block's (the parent box's), by its direction.
+  const side = (value: string) => physicalSide(value, parent?.direction === 'rtl');
+  const float = side(c.float);
+  s.float = context.inBlock && float === 'left' ? Float.Left : context.inBlock && float === 'right' ? Float.Right : Float.None;
+  s.clear = { left: Clear.Left, right: Clear.Right, both: Clear.Both }[side(c.clear)] ?? Clear.None;
+  const placement: Placement = {
+    inBlock: context.inBlock,
+    ...(parent?.display === 'flex' ? { flexDirection: parent['flex-direction'] } : {}),
+    insets: context.insets ?? c,
+  };
+  s.width = dimension('width', laidOutSize(c, 'width', placement));
+  s.height = dimension('height', laidOutSize(c, 'height', placement));
   s.minWidth = dimension('min-width', c['min-width']);
   s.minHeight = dimension('min-height', c['min-height']);
   s.maxWidth = dimension('max-width', c['max-width']);
@@ -252,7 +264,8 @@ export function taffyStyle(box: Box, context: Context): Style {
   s.flexWrap = FLEX_WRAP[c['flex-wrap']]!;
   s.flexGrow = c['flex-grow'];
   s.flexShrink = c['flex-shrink'];
-  s.flexBasis = c['flex-basis'] === 'content' ? refuse('flex-basis', 'content') : dimension('flex-basis', c['flex-basis']);
+  const basis = laidOutSize(c, 'flex-basis', placement);
+  s.flexBasis = basis === 'content' ? refuse('flex-basis', 'content') : dimension('flex-basis', basis);
   if (c.order !== 0) refuse('order', String(c.order), 'taffy has no order');
   alignment(s, c);
   s.columnGap = c['column-gap'] === 'normal' ? 0 : lp(c['column-gap']);
@@ -262,10 +275,10 @@ export function taffyStyle(box: Box, context: Context): Style {
   s.gridAutoColumns = autoTracks('grid-auto-columns', c['grid-auto-columns']);
   s.gridAutoRows = autoTracks('grid-auto-rows', c['grid-auto-rows']);
   s.gridAutoFlow = AUTO_FLOW[c['grid-auto-flow']]!;
-  s.gridRowStart = placement(c['grid-row-start']);
-  s.gridRowEnd = placement(c['grid-row-end']);
-  s.gridColumnStart = placement(c['grid-column-start']);
-  s.gridColumnEnd = placement(c['grid-column-end']);
+  s.gridRowStart = gridPlacement(c['grid-row-start']);
+  s.gridRowEnd = gridPlacement(c['grid-row-end']);
+  s.gridColumnStart = gridPlacement(c['grid-column-start']);
+  s.gridColumnEnd = gridPlacement(c['grid-column-end']);
   s.aspectRatio = c['aspect-ratio'] === 'auto' ? undefined : c['aspect-ratio'];
   s.textAlign = LEGACY_ALIGN[c['text-align']] ?? TextAlign.Auto;
   return toStyle(s);

@@ -343,8 +343,8 @@ export const LONGHANDS: { [P in Property]: Longhand<Values[P]> } = {
       const a = w?.length === 1 ? number(w[0]) : INVALID;
       const b = h === undefined ? 1 : h.length === 1 ? number(h[0]) : INVALID;
       if (a === INVALID || b === INVALID) return INVALID;
-      if (a === 0 || b === 0) throw new Unsupported(shown(property, text));
-      return a / b;
+      // A degenerate ratio behaves as auto (CSS Values 4); aspect-ratio is not in the dump, so only its layout matters.
+      return a === 0 || b === 0 ? 'auto' : a / b;
     },
   },
   'font-size': {
