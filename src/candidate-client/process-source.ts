@@ -145,7 +145,7 @@ export class CandidateProcess implements DumpSource {
         return answer.outcome;
       }
       this.failures = 0;
-      return answerOutcome(answer.value, this.name);
+      return answerOutcome(answer.value, this.name, answer.line);
     }
   }
 
@@ -189,7 +189,7 @@ export class CandidateProcess implements DumpSource {
 }
 
 /** An answer line's value, checked against the candidate schema, as the outcome of a case of the candidate called `name`. */
-export function answerOutcome(value: unknown, name: string): SourceOutcome {
+export function answerOutcome(value: unknown, name: string, line?: string): SourceOutcome {
   if (!checkAnswer.Check(value)) {
     const kind = typeof value === 'object' && value !== null ? ANSWER_KINDS.find(([field]) => field in value) : undefined;
     return failure(
@@ -201,10 +201,33 @@ export function answerOutcome(value: unknown, name: string): SourceOutcome {
     if (value.dump.engine !== name) {
       return failure('candidate_protocol', `its dump names engine ${JSON.stringify(value.dump.engine)}, its ping ${JSON.stringify(name)}`);
     }
-    return { kind: 'dump', dump: value.dump, ...(value.roots ? { roots: value.roots } : {}) };
+    const text = line === undefined ? undefined : dumpText(line, value);
+    return { kind: 'dump', dump: value.dump, ...(value.roots ? { roots: value.roots } : {}), ...(text ? { text } : {}) };
   }
   if ('unsupported' in value) return { kind: 'unsupported', what: value.unsupported };
   return { kind: 'error', message: value.error };
+}
+
+/**
+ * The dump's JSON as the candidate wrote it, when its line is exactly `{"id":…,"dump":…}` with
+ * `"roots":…` last or not at all, and no key repeated: then the text between is the dump's, and
+ * the journal keeps it rather than writing the dump again (16 KB a case, the largest part of the
+ * oracle's own work on a candidate's answer after reading it). Any other line: undefined.
+ */
+const AGAIN = /"(?:id|dump|roots)"\s*:|\\u/g;
+
+function dumpText(line: string, value: { id: string; dump: unknown; roots?: number[] }): string | undefined {
+  const head = `{"id":${JSON.stringify(value.id)},"dump":`;
+  const tail = value.roots === undefined ? '}' : `,"roots":${JSON.stringify(value.roots)}}`;
+  if (Object.keys(value).length !== (value.roots === undefined ? 2 : 3) || !line.startsWith(head) || !line.endsWith(tail)) return undefined;
+  // With no other key, only a second id, dump or roots (JSON.parse keeps the last) can stand between
+  // the dump and the tail. Unescaped, such a key is one of these patterns (a quote inside a string is
+  // escaped, so none matches there); spelt with \u escapes, it is any \u: either way, another text.
+  const end = line.length - tail.length;
+  AGAIN.lastIndex = head.length;
+  const again = AGAIN.exec(line);
+  if (again && again.index < end) return undefined;
+  return line.slice(head.length, end);
 }
 
 function problem(check: { Errors: typeof checkAnswer.Errors }, value: unknown): string {
@@ -213,7 +236,7 @@ function problem(check: { Errors: typeof checkAnswer.Errors }, value: unknown): 
 }
 
 /** A case's answer line; its failure; or (no outcome) it was written behind a case the process failed on. */
-type Answer = { ok: true; value: unknown } | { ok: false; outcome: SourceOutcome | undefined };
+type Answer = { ok: true; value: unknown; line: string } | { ok: false; outcome: SourceOutcome | undefined };
 
 /** A line written and not yet answered. */
 interface Waiting {
@@ -311,7 +334,7 @@ class Child {
     // A line without a string id is the oldest case's (its schema check says what is wrong with it);
     // one with an id no line waits for answers a case already settled (after a garbage line, say), and is dropped.
     const at = typeof id === 'string' ? this.waiting.findIndex((w) => w.id === id) : this.waiting.length ? 0 : -1;
-    if (at >= 0) this.settle(at, { ok: true, value });
+    if (at >= 0) this.settle(at, { ok: true, value, line });
     else log.warn(`candidate ${this.label()}: dropped an answer to ${JSON.stringify(id)}, which no case is waiting for`);
   }
 

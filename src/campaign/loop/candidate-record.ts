@@ -111,7 +111,7 @@ export function candidateRecord(
     subpixel: result.subpixel,
     unsupported: result.unsupported ?? null,
     error: result.error ?? null,
-    dump: outcome.kind === 'dump' ? JSON.stringify(outcome.dump) : null,
+    dump: outcome.kind === 'dump' ? (outcome.text ?? JSON.stringify(outcome.dump)) : null,
     roots: outcome.kind === 'dump' && outcome.roots ? outcome.roots : null,
     against,
     ms,
