@@ -91,6 +91,14 @@ export default {
       to: { ...ours, pathNot: '^src/(candidate-client|protocol|comparator|system)/' },
     },
     {
+      name: 'candidates-start-in-one-place',
+      comment:
+        'A candidate process is started only through src/tools/candidate-session.ts, which every tool uses (campaign, --emit, reduce): outside src/candidate-client, nothing else in src imports the process supervisor.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/candidate-client/', '^src/tools/candidate-session\\.ts$'] },
+      to: { path: '^src/candidate-client/process-source\\.ts$' },
+    },
+    {
       name: 'candidate-process-stays-lean',
       comment:
         "`browser-oracle candidate` (src/cli/candidate-program.ts) reaches only the reference candidates, src/protocol, src/fonts, src/system and its own CLI files: every campaign with a reference candidate starts it, again after each crash, and the other commands' modules cost it most of a second of CPU.",
@@ -123,6 +131,14 @@ export default {
       severity: 'error',
       from: { path: '^src/workers/engines/([^/]+)/' },
       to: { path: '^src/workers/engines/[^/]+/', pathNot: '^src/workers/engines/$1/' },
+    },
+    {
+      name: 'workers-layers-point-down',
+      comment:
+        "Inside src/workers, the adapters (engines/, engine.ts) and what the programs' answers mean (page-answers.ts) sit below the engine host (host/) and the ops' tasks (tasks/, worker-context.ts, case-worker.ts): they never import them.",
+      severity: 'error',
+      from: { path: '^src/workers/(engines/|engine\\.ts$|page-answers\\.ts$)' },
+      to: { path: '^src/workers/(host/|tasks/|worker-context\\.ts$|case-worker\\.ts$)' },
     },
     {
       name: 'jsdom-only-in-dom-tests',

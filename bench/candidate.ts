@@ -143,7 +143,7 @@ try {
   };
   for (let round = 0; round < rounds; round++) {
     runs.campaign.push(await campaign('without', round, []));
-    runs['campaign --candidate replay'].push(await campaign('replay', round, ['--candidate', `node ${REPLAY} ${recorded}`]));
+    runs['campaign --candidate replay'].push(await campaign('replay', round, ['--candidate', `node ${REPLAY} ${recorded} ${corpus}`]));
     runs['campaign --candidate taffy'].push(await campaign('taffy', round, ['--candidate', 'taffy']));
   }
   const mean = (list: Run[], of: (r: Run) => number) => list.reduce((n, r) => n + of(r), 0) / list.length;

@@ -18,7 +18,7 @@ import type { WalkOptions } from '../src/page/walk.js';
 import { dumpJson } from '../src/protocol/dump.js';
 import type { RawWalk } from '../src/protocol/page-output.js';
 import { descendantsOf } from '../src/system/processes.js';
-import { VIEWPORT } from '../src/workers/engine.js';
+import { VIEWPORT } from '../src/protocol/common.js';
 import { browserEnv } from '../src/workers/engines/env.js';
 import { launchFirefox } from '../src/workers/engines/firefox/index.js';
 import { firefoxPrefs } from '../src/workers/engines/firefox/prefs.js';

@@ -27,34 +27,37 @@ export {
   DumpSchema,
   ENGINE_NAMES,
   ErrorResponseSchema,
-  GeometryRequestSchema,
-  GeometryResponseSchema,
-  PingRequestSchema,
-  PingResponseSchema,
   PROFILE_NAMES,
-  ReflectRequestSchema,
-  ReflectResponseSchema,
-  ShutdownRequestSchema,
-  ShutdownResponseSchema,
   STYLE_PROPERTIES,
-  VoteRequestSchema,
-  VoteResponseSchema,
   type Dump,
   type EngineName,
   type ErrorResponse,
+  type ProfileName,
+} from './protocol/schema.js';
+export {
+  GeometryRequestSchema,
+  GeometryResponseSchema,
   type GeometryRequest,
   type GeometryResponse,
-  type PingRequest,
-  type PingResponse,
-  type ProfileName,
+} from './protocol/geometry-schema.js';
+export { VoteRequestSchema, VoteResponseSchema, type VoteRequest, type VoteResponse } from './protocol/vote-op-schema.js';
+export {
+  ReflectRequestSchema,
+  ReflectResponseSchema,
+  type IdlValue,
+  type Observation,
+  type Probe,
   type ReflectRequest,
   type ReflectResponse,
   type ReflectState,
+} from './protocol/reflect-schema.js';
+export { PingRequestSchema, PingResponseSchema, type PingRequest, type PingResponse } from './protocol/ping-schema.js';
+export {
+  ShutdownRequestSchema,
+  ShutdownResponseSchema,
   type ShutdownRequest,
   type ShutdownResponse,
-  type VoteRequest,
-  type VoteResponse,
-} from './protocol/schema.js';
+} from './protocol/shutdown-schema.js';
 export {
   TraceRequestSchema,
   TraceResponseSchema,
@@ -69,7 +72,6 @@ export {
   type ScreenshotRequest,
   type ScreenshotResponse,
 } from './protocol/screenshot-schema.js';
-export type { IdlValue, Observation, Probe } from './protocol/reflect-schema.js';
 export {
   VoteResultSchema,
   type ClusterVerdict,

@@ -3,16 +3,10 @@
 // first, so an input that is not what it claims is an InvalidInputError naming the field.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import {
-  DumpSchema,
-  GeometryResponseSchema,
-  ReflectResponseSchema,
-  VoteResponseSchema,
-  type Dump,
-  type GeometryResponse,
-  type ReflectResponse,
-  type VoteResponse,
-} from '../protocol/schema.js';
+import { DumpSchema, type Dump } from '../protocol/schema.js';
+import { GeometryResponseSchema, type GeometryResponse } from '../protocol/geometry-schema.js';
+import { VoteResponseSchema, type VoteResponse } from '../protocol/vote-op-schema.js';
+import { ReflectResponseSchema, type ReflectResponse } from '../protocol/reflect-schema.js';
 import { TraceResponseSchema, type TraceResponse } from '../protocol/trace-schema.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
 import { columnarFromDump, InvalidDumpError } from '../comparator/columnar.js';

@@ -1,28 +1,33 @@
 // `campaign` and `summary`: a corpus (or the generator) through the engine farm into a resumable
-// journal, and the journal's summary. Usage is checked here, before any engine starts; running
-// a campaign is src/tools/campaign/session.ts. Exit status: 0 the run completed (findings are results, not
-// failures), 1 it stopped early (a signal, an error), 2 bad usage or input.
+// journal, and the journal's summary. Usage is checked here, and the corpus opened
+// (src/campaign/corpus/plan.ts), before any engine starts; running a campaign is
+// src/tools/campaign/session.ts, printing generated cases (--emit) src/tools/campaign/emit.ts.
+// Exit status: 0 the run completed (findings are results, not failures), 1 it stopped early (a
+// signal, an error), 2 bad usage or input.
 import { type Command, Option } from 'commander';
-import { openCorpus, type Corpus } from '../campaign/corpus/corpus.js';
-import { emitNdjson, writeLines } from '../campaign/generator/emit.js';
+import { planCorpus } from '../campaign/corpus/plan.js';
+import { writeLines } from '../campaign/generator/emit.js';
 import { Expectations } from '../campaign/loop/expectations.js';
-import { generatedCorpus } from '../campaign/corpus/generated-corpus.js';
-import { generateCases, type GenerateOptions } from '../campaign/generator/generator.js';
+import type { GenerateOptions } from '../campaign/generator/generator.js';
 import { Journal } from '../campaign/journal/journal.js';
 import { renderSummary } from '../campaign/journal/summary.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
 import { admission, type OracleOptions } from '../coordinator/oracle-service.js';
 import { type CaseEngines, runCampaignSession } from '../tools/campaign/session.js';
+import { emitCases } from '../tools/campaign/emit.js';
 import { queueOption, QUEUE_OUTSTANDING, refuseEngineFlags } from './queue-commands.js';
 import { queueUrl } from '../queue/connection.js';
 import { wholeNumber } from './arguments.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { defaultOptions } from '../api/oracle.js';
 import { logs } from '../system/log.js';
+import { printWhole, toStdout } from '../system/stdout.js';
 import { ConfigError } from '../protocol/errors.js';
+import { engineMemoryBytes } from '../protocol/launch-options.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
-import { CandidateProcess } from '../candidate-client/process-source.js';
-import type { DumpSource } from '../candidate-client/source.js';
+import { junitReport, wptReport } from '../campaign/results/from-journal.js';
+import { journalFault } from '../campaign/journal/journal-schema.js';
+import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 
 interface CampaignFlags {
   db?: string;
@@ -109,7 +114,8 @@ export function registerCampaignCommands(program: Command): void {
     .summary("print a campaign journal's summary")
     .description(
       'Counts every case in the journal by its vote, and lists the findings (cases neither unanimous nor expected) ' +
-        'grouped by bucket signature, with the first case of each. --json prints it as one JSON object.',
+        'grouped by bucket signature, with the first case of each. --json prints it as one JSON object; --cases, --junit ' +
+        'and --wptreport print every case instead, as JSON lines, a JUnit report or a wptreport.json.',
     )
     .requiredOption('--db <file>', 'the journal')
     .option('--json', 'print JSON instead of a table')
@@ -120,13 +126,33 @@ export function registerCampaignCommands(program: Command): void {
           '"candidate": {"verdict", "signature", "unsupported"?} or null}, the latest candidate\'s',
       ).conflicts('json'),
     )
-    .addHelpText('after', '\nExit status: 0, or 2 when the file is not a journal.');
-  summary.action(async (flags: { db: string; json?: boolean; cases?: boolean }) => {
+    .addOption(
+      new Option(
+        '--junit',
+        "print a JUnit XML report instead: one testcase per case, a failure where the candidate's verdict is fail or " +
+          'parse_divergence (without a candidate: where the vote is neither unanimous nor expected), skipped where it is ' +
+          'unsupported, no_majority or discarded (docs/results.md)',
+      ).conflicts(['json', 'cases']),
+    )
+    .addOption(
+      new Option(
+        '--wptreport <who>',
+        "print the engine's (or the candidate's) results as a wptreport.json, the file WPT's tooling reads (docs/results.md)",
+      )
+        .choices([...ENGINE_NAMES, 'candidate'])
+        .conflicts(['json', 'cases', 'junit']),
+    )
+    .addHelpText('after', '\nExit status: 0, or 2 when the file is not a journal (or, for --wptreport, the journal has no such side).');
+  summary.action(async (flags: SummaryFlags) => {
     process.exitCode = await usage(summary, async () => {
       const journal = Journal.open(flags.db, { mustExist: true });
       try {
         if (flags.cases) {
           await toStdout((out) => writeLines(journal.caseLines(), (c) => JSON.stringify(c), out));
+          return 0;
+        }
+        if (flags.junit || flags.wptreport) {
+          await printWhole(resultFile(journal, flags));
           return 0;
         }
         const s = journal.summary();
@@ -140,6 +166,23 @@ export function registerCampaignCommands(program: Command): void {
 
   // A usage error commander finds is bad usage too, in one line; help (exit code 0) stays 0.
   for (const command of [campaign, summary]) exitOnUsageError(command);
+}
+
+interface SummaryFlags {
+  db: string;
+  json?: boolean;
+  cases?: boolean;
+  junit?: boolean;
+  wptreport?: EngineName | 'candidate';
+}
+
+/** summary's --junit or --wptreport file, made whole (a journal found damaged while it is read is one line, exit 2). */
+function resultFile(journal: Journal, flags: SummaryFlags): string {
+  try {
+    return flags.junit ? junitReport(journal) : `${JSON.stringify(wptReport(journal, flags.wptreport!))}\n`;
+  } catch (e) {
+    throw journalFault(e, `--db ${flags.db}`);
+  }
 }
 
 /** The engines flags name: this machine's, or (--queue) the workers'; engine flags beside --queue are refused. */
@@ -156,17 +199,20 @@ function enginesOf(campaign: Command, flags: CampaignFlags, defaults: OracleOpti
 
 async function campaignCommand(flags: CampaignFlags, engines: CaseEngines): Promise<number> {
   const generate = generatorOptions(flags);
+  const candidate = flags.candidate === undefined ? undefined : { command: flags.candidate, timeoutMs: flags.candidateTimeoutMs };
   if (flags.emit) {
     if (!generate) throw new UsageError('--emit prints generated cases: give --generate N --seed S');
     if (flags.corpus !== undefined || flags.db !== undefined) throw new UsageError('--emit runs nothing: leave out --corpus and --db');
-    await emit(flags.candidate === undefined ? generate : await insideCandidate(generate, flags, engines));
+    const memoryLimit = 'local' in engines ? { memoryLimit: engineMemoryBytes(engines.local.maxEngineMemory, '--max-engine-memory') } : {};
+    await emitCases(
+      generate,
+      candidate && { command: { ...candidate, ...memoryLimit }, fonts: 'local' in engines ? engines.local.fonts : 'liberation' },
+    );
     return 0;
   }
   if (flags.db === undefined) throw new UsageError('give --db FILE, the journal');
   if ((flags.corpus === undefined) === (generate === undefined)) throw new UsageError('give either --corpus PATH or --generate N --seed S');
-  const opened = generate ? generatedCorpus(generate) : await openCorpus(flags.corpus!);
-  const corpus = (candidate: DumpSource | undefined): Corpus =>
-    generate && candidate ? generatedCorpus(inside(generate, candidate)) : opened;
+  const corpus = await planCorpus(generate ? { generate } : { path: flags.corpus! });
   const expectations = flags.expect === undefined ? undefined : Expectations.load(flags.expect);
   const fontProblem = 'local' in engines ? fontSetProblem(FONT_SETS[engines.local.fonts]) : undefined;
   if (fontProblem) throw new UsageError(fontProblem);
@@ -177,7 +223,7 @@ async function campaignCommand(flags: CampaignFlags, engines: CaseEngines): Prom
     corpus,
     engines,
     expectations,
-    candidate: flags.candidate === undefined ? undefined : { command: flags.candidate, timeoutMs: flags.candidateTimeoutMs },
+    candidate,
     concurrency: 'local' in engines ? (flags.concurrency ?? admission(engines.local)) : engines.outstanding,
     stopAfter: flags.stopAfter,
     stopAfterFindings: flags.stopAfterFindings,
@@ -198,48 +244,4 @@ function generatorOptions(flags: CampaignFlags): GenerateOptions | undefined {
   if (flags.seed === undefined) throw new UsageError('--generate needs --seed S (any whole number), so the cases can be made again');
   const script = flags.script === true;
   return { count: flags.generate, seed: flags.seed, text: flags.text === true, script, relayout: script && flags.relayout !== false };
-}
-
-/**
- * The generator's options kept inside what a candidate supports: its `supports` (when its ping
- * gave them), and no text or script it would refuse whole. A usage error names the flag.
- */
-function inside(options: GenerateOptions, candidate: DumpSource): GenerateOptions {
-  const { supports, name } = candidate;
-  if (!supports) return options;
-  if (options.script && !supports.script) throw new UsageError(`--script: candidate ${name} runs no script`);
-  if (options.text && !supports.text.includes('*')) {
-    const families = supports.text.length ? `only in ${supports.text.join(', ')}` : 'no text';
-    throw new UsageError(`--text: candidate ${name} measures ${families} (a reference candidate measures any family under --fonts=square)`);
-  }
-  return { ...options, supports };
-}
-
-/** For --emit: the candidate started for its ping alone, and the generator's options kept inside it. */
-async function insideCandidate(options: GenerateOptions, flags: CampaignFlags, engines: CaseEngines): Promise<GenerateOptions> {
-  const fonts = 'local' in engines ? engines.local.fonts : 'liberation';
-  let candidate: CandidateProcess;
-  try {
-    candidate = await CandidateProcess.start({ command: flags.candidate!, fonts, timeoutMs: flags.candidateTimeoutMs });
-  } catch (error) {
-    throw error instanceof ConfigError ? new UsageError(error.message) : error;
-  }
-  try {
-    return inside(options, candidate);
-  } finally {
-    await candidate.close();
-  }
-}
-
-/** Writes the generated cases to stdout; a reader that goes away (`| head`) ends it quietly. */
-async function emit(options: GenerateOptions): Promise<void> {
-  await toStdout((out) => emitNdjson(generateCases(options), out));
-}
-
-/** Runs `write` on stdout; a reader that goes away (`| head`) ends it quietly. */
-async function toStdout(write: (out: NodeJS.WriteStream) => Promise<void>): Promise<void> {
-  const gone = new Promise<void>((resolve, reject) =>
-    process.stdout.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? resolve() : reject(error))),
-  );
-  await Promise.race([write(process.stdout), gone]);
 }

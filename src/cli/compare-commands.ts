@@ -6,9 +6,10 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import { agrees, compare, compareCandidate, InvalidInputError, vote, type AnyDump } from '../api/judge.js';
-import type { GeometryResponse } from '../protocol/schema.js';
+import type { GeometryResponse } from '../protocol/geometry-schema.js';
 import { BadInput, openInput, type BatchItem } from './judge-input.js';
 import { prettyCandidate, prettyCompare, prettyReflectVote, prettyTraceVote, prettyVote } from './pretty.js';
+import { visible } from '../system/visible-text.js';
 
 const BAD_INPUT = 2;
 
@@ -111,7 +112,13 @@ async function run(command: Command, pretty: boolean | undefined, setup: () => P
     for await (const outcome of outcomes(args, judge)) {
       if ('error' in outcome.json) status = BAD_INPUT;
       else if (!agrees(outcome.json) && status === 0) status = 1;
-      const text = pretty ? outcome.pretty().join('\n') + '\n' : JSON.stringify(outcome.json) + '\n';
+      // Each --pretty line is one line of text, whatever a dump's engine name, tags or values hold.
+      const text = pretty
+        ? outcome
+            .pretty()
+            .map((line) => visible(line))
+            .join('\n') + '\n'
+        : JSON.stringify(outcome.json) + '\n';
       if (!process.stdout.write(text)) await once(process.stdout, 'drain');
     }
   } catch (error) {

@@ -14,12 +14,12 @@ import {
   type ExecutableKey,
   type Executables,
   type LaunchOptions,
+  type OracleOptions,
 } from '../protocol/launch-options.js';
 import { formatSize } from '../protocol/sizes.js';
-import type { OracleOptions } from '../coordinator/oracle-service.js';
 import { LOG_LEVEL_ENV, LOG_LEVELS, setLogLevel, type LogLevel } from '../system/log.js';
 import { CONFIG_FILE, configFileFor, readConfigFile } from '../api/config-file.js';
-import { withDefaults } from '../api/oracle.js';
+import { withDefaults } from '../coordinator/launch-settings.js';
 import { engineList, languageRegion, memorySize, wholeNumber } from './arguments.js';
 
 /** The launch options a flag can set, by the key commander stores it under. */

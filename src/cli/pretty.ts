@@ -2,7 +2,7 @@
 // and candidate judgements. JSON output carries everything; these keep the first lines of each list.
 import type { CompareResult, Failure } from '../comparator/compare.js';
 import type { CandidateResult } from '../comparator/candidate.js';
-import type { ObservationVote, ReflectVoteResult } from '../comparator/reflect-vote.js';
+import { describeObservation, type ReflectVoteResult } from '../comparator/reflect-vote.js';
 import type { TraceFailure } from '../comparator/trace-compare.js';
 import type { TraceVoteResult } from '../comparator/trace-vote.js';
 import type { EngineDumps } from '../comparator/vote.js';
@@ -86,14 +86,6 @@ export function prettyVote(result: VoteResult): string[] {
 export function prettyReflectVote(result: ReflectVoteResult): string[] {
   const lines = [`vote: ${result.verdict}${result.outlier ? ` (${result.outlier})` : ''}`, `  ${prettyEngines(result.engines)}`];
   return [...lines, ...capped(result.observations.map((o) => `  ${describeObservation(o)}`))];
-}
-
-/** `index selector attr[/idl]: verdict`, with each engine's values where they disagree. */
-export function describeObservation({ index, selector, attr, idl, verdict, outlier, values }: ObservationVote): string {
-  const probe = `${index} ${selector} ${attr}${idl === attr ? '' : `/${idl}`}`;
-  if (verdict === 'unanimous') return `${probe}: unanimous`;
-  const seen = Object.entries(values).map(([e, v]) => `${e} ${JSON.stringify(v.attr_value)} → ${JSON.stringify(v.idl_value)}`);
-  return `${probe}: ${verdict}${outlier ? ` (${outlier})` : ''}; ${seen.join(', ')}`;
 }
 
 export function prettyCandidate(name: string, result: CandidateResult, engines: EngineDumps<Tagged>): string[] {

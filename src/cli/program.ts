@@ -13,6 +13,8 @@ import { wholeNumber } from './arguments.js';
 import { registerCampaignCommands } from './campaign-commands.js';
 import { registerCandidateCommand } from './candidate-command.js';
 import { registerCompareCommands } from './compare-commands.js';
+import { registerDiffCommand } from './diff-command.js';
+import { registerExportCommand } from './export-command.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { registerProbeCommands } from './probe-commands.js';
 import { registerReflectCommands } from './reflect-commands.js';
@@ -57,6 +59,8 @@ export function buildProgram(): Command {
   registerCampaignCommands(program);
   registerReduceCommand(program);
   registerReportCommand(program);
+  registerDiffCommand(program);
+  registerExportCommand(program);
   registerWorkerCommand(program);
   registerCandidateCommand(program);
   registerWptCommand(program);

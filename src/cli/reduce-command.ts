@@ -13,6 +13,9 @@ import { CORPUS_OPS, listOps } from '../protocol/ops.js';
 import { checkRequest, isCorpusRequest } from '../protocol/validate.js';
 import { defaultOptions } from '../api/oracle.js';
 import { reduceSession, type Source } from '../tools/reduce/session.js';
+import { candidateCommand } from '../tools/recorded-candidate.js';
+import { log } from '../system/log.js';
+import { visible } from '../system/visible-text.js';
 import { wholeNumber } from './arguments.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
@@ -26,6 +29,8 @@ interface ReduceFlags {
   timeLimit?: number;
   runs: number;
   browsersOnly?: boolean;
+  candidate?: string;
+  runRecordedCandidate?: boolean;
 }
 
 /**
@@ -75,6 +80,17 @@ export function registerReduceCommand(program: Command): void {
       '--browsers-only',
       "with --db, reduce the engines' disagreement even when the case holds a candidate's finding (which is reduced by default)",
     )
+    .option(
+      '--candidate <command>',
+      "with --db, the candidate to start for a candidate's finding: a reference candidate (taffy, yoga) or a command line, " +
+        'in place of the one the journal recorded (which is never run unless you say so, see --run-recorded-candidate)',
+    )
+    .option(
+      '--run-recorded-candidate',
+      "with --db, start a candidate's finding's candidate with the command the journal recorded. A journal is a file " +
+        'anyone can hand over: without this flag (or --candidate), a recorded command line is shown and refused; a ' +
+        "reference candidate's name is run as recorded",
+    )
     .addHelpText('after', '\nExit status: 0 reduced; 1 the case no longer shows its signature, or an engine did not launch; 2 bad usage.');
   command.action(async (path: string | undefined, flags: ReduceFlags) => {
     process.exitCode = await usage(command, async () => {
@@ -95,8 +111,11 @@ export function registerReduceCommand(program: Command): void {
 /** The case named on the command line, checked before any engine starts. */
 function openSource(path: string | undefined, flags: ReduceFlags): Source {
   if ((path === undefined) === (flags.db === undefined)) throw new UsageError('give either --db FILE --case ID or a request file');
+  const consent = { given: flags.candidate, runRecorded: flags.runRecordedCandidate === true };
   if (path !== undefined) {
     if (flags.case !== undefined) throw new UsageError('--case goes with --db');
+    const stray = flags.candidate !== undefined ? '--candidate' : flags.runRecordedCandidate ? '--run-recorded-candidate' : undefined;
+    if (stray) throw new UsageError(`${stray} goes with --db`);
     let text: string;
     try {
       text = readFileSync(path, 'utf8');
@@ -114,6 +133,14 @@ function openSource(path: string | undefined, flags: ReduceFlags): Source {
     const finding = flags.browsersOnly ? undefined : journal.candidateFinding(recorded);
     if (finding && !isLayoutCase(JSON.parse(recorded.request) as CaseRequest))
       throw new UsageError(`--case ${flags.case}: not a layout case`);
+    // The recorded command is read here, and run only if the user says so.
+    const started = finding && candidateCommand(finding.candidate.command, consent, `--case ${visible(flags.case)}`);
+    if (started && 'refusal' in started) throw new UsageError(started.refusal);
+    if (!finding && consent.given !== undefined)
+      throw new UsageError(
+        `--candidate: --case ${visible(flags.case)} holds no candidate's finding to reduce${flags.browsersOnly ? ' (--browsers-only)' : ''}`,
+      );
+    if (started) log.info(`reduce: the candidate is started with ${started.because}`);
     if (recorded.signature === null && !finding)
       throw new UsageError(
         `--case ${flags.case}: its engines agreed (unanimous) and no candidate's finding is recorded; nothing to reduce`,
@@ -126,7 +153,7 @@ function openSource(path: string | undefined, flags: ReduceFlags): Source {
       signature: recorded.signature,
       journal: { journal, key: recorded, path: flags.db! },
       fonts: FONT_SET_NAMES.find((name) => name === fonts),
-      ...(finding ? { candidate: { command: finding.candidate.command, signature: finding.record.signature! } } : {}),
+      ...(finding && started ? { candidate: { command: started.command, signature: finding.record.signature! } } : {}),
     };
   } catch (error) {
     journal.close();

@@ -1,7 +1,8 @@
 // How the journal commands (campaign, summary, reduce, report) report a mistake in how they were
-// called: one line on stderr and exit status 2, never a stack trace.
+// called, or a journal they cannot use: one line on stderr and exit status 2, never a stack trace.
 import type { Command } from 'commander';
 import { CampaignError } from '../campaign/campaign-error.js';
+import { journalDamage } from '../campaign/journal/journal-schema.js';
 
 const BAD_USAGE = 2;
 
@@ -18,6 +19,9 @@ export async function usage(command: Command, work: () => Promise<number>): Prom
   try {
     return await work();
   } catch (error) {
+    // A journal found damaged once open (summary, report, reduce reading it): a file that cannot be used, as one that is no journal.
+    const damage = journalDamage(error);
+    if (damage) command.error(`${command.name()}: ${damage}`, { exitCode: BAD_USAGE });
     if (!(error instanceof UsageError || error instanceof CampaignError || error instanceof RangeError)) throw error;
     command.error(`${command.name()}: ${error.message}`, { exitCode: BAD_USAGE });
   }

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { Checkout, CheckoutError } from '../wpt/checkout.js';
 import { ImportSummary, importTests, type Imported } from '../wpt/import.js';
 import { log } from '../system/log.js';
+import { visible } from '../system/visible-text.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
 
 export function registerWptCommand(program: Command): void {
@@ -43,7 +44,9 @@ export function registerWptCommand(program: Command): void {
         summary.add(imported);
         const line = flags.emit ? planLine(imported) : 'converted' in imported ? JSON.stringify(imported.converted.request) : null;
         if (line !== null && !process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
-        if (!flags.emit && 'refused' in imported) log.info(`wpt-import: refused ${imported.path}: ${imported.refused.message}`);
+        if (!flags.emit && 'refused' in imported)
+          log.info(`wpt-import: refused ${visible(imported.path)}: ${visible(imported.refused.message)}`);
+        if (!flags.emit && 'skipped' in imported) log.info(`wpt-import: skipped ${visible(imported.path)}: ${visible(imported.skipped)}`);
       }
       log.info(`wpt-import: ${summary}`);
       return 0;
@@ -54,7 +57,9 @@ export function registerWptCommand(program: Command): void {
 
 /** What --emit prints for one test. */
 function planLine(imported: Imported): string {
-  if ('refused' in imported) return `refuse ${imported.path} ${imported.refused.message}`;
+  // A checkout's names are text of someone else's: a line shows them, never acts on them.
+  if ('refused' in imported) return visible(`refuse ${imported.path} ${imported.refused.message}`);
+  if ('skipped' in imported) return visible(`skip ${imported.path} ${imported.skipped}`);
   const { moved } = imported.converted;
-  return `convert ${imported.path}${moved === true ? '' : ` (its main script stays in the page: ${moved})`}`;
+  return visible(`convert ${imported.path}${moved === true ? '' : ` (its main script stays in the page: ${moved})`}`);
 }

@@ -14,11 +14,10 @@
 //                 observation (the longest state's count); `values` is each usable engine's
 //                 {attr_value, idl_value} there (absent when its state has no such observation)
 //
-// Engines are visited in a fixed order whatever the response's key order.
+// Engines are visited in a fixed order whatever the response's key order. describeObservation is
+// one observation's vote in one line, as --pretty and `reflect-corpus` print it.
 import type { EngineName } from '../protocol/common.js';
-import type { ReflectResponse } from '../protocol/schema.js';
-import type { Observation } from '../protocol/reflect-schema.js';
-import type { ObservationVote, ReflectVoteResult } from '../protocol/reflect-vote-schema.js';
+import type { Observation, ObservationVote, ReflectResponse, ReflectVoteResult } from '../protocol/reflect-schema.js';
 import { cluster } from './cluster.js';
 import { threeWay } from './three-way.js';
 
@@ -60,4 +59,12 @@ function observationKey(o: Observation | undefined): string {
   if (!o) return 'none';
   const keys = typeof o.idl_value === 'object' && o.idl_value !== null ? Object.keys(o.idl_value).sort() : undefined;
   return JSON.stringify([o.selector, o.attr, o.idl, o.attr_value, o.idl_value], keys);
+}
+
+/** `index selector attr[/idl]: verdict`, with each engine's values where they disagree. */
+export function describeObservation({ index, selector, attr, idl, verdict, outlier, values }: ObservationVote): string {
+  const probe = `${index} ${selector} ${attr}${idl === attr ? '' : `/${idl}`}`;
+  if (verdict === 'unanimous') return `${probe}: unanimous`;
+  const seen = Object.entries(values).map(([e, v]) => `${e} ${JSON.stringify(v.attr_value)} → ${JSON.stringify(v.idl_value)}`);
+  return `${probe}: ${verdict}${outlier ? ` (${outlier})` : ''}; ${seen.join(', ')}`;
 }

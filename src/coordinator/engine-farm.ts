@@ -5,24 +5,14 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
-import type { Executables } from '../protocol/launch-options.js';
+import type { Executables, OracleOptions } from '../protocol/launch-options.js';
 import { unpackResult } from '../protocol/wire.js';
-import type { EngineLaunch } from '../worker-contract/launch.js';
-import { CONTROL_CHANNEL, type ControlMessage, type DumpLimits, type WorkerConfig, type WorkerTask } from '../worker-contract/tasks.js';
+import { CONTROL_CHANNEL, type ControlMessage, type WorkerConfig, type WorkerTask } from '../worker-contract/tasks.js';
 import { CASE_WORKER } from '../system/paths.js';
 import { log } from '../system/log.js';
 
-export interface FarmOptions {
-  engines: EngineName[];
-  workers: number;
-  pages: number;
-  maxBatch: number;
-  window: number;
-  timeoutMs: number;
-  limits: DumpLimits;
-  maxEngineMemory: number;
-  launch: EngineLaunch;
-}
+/** What every worker is started with, and how many workers hold how many cases each. */
+export type FarmOptions = WorkerConfig & Pick<OracleOptions, 'workers' | 'window'>;
 
 // Each engine bounds each step of its start at two minutes (START_LIMIT_MS); Firefox has two steps.
 const START_TIMEOUT_MS = 300_000;
@@ -48,6 +38,7 @@ export class EngineFarm {
   }
 
   static async start(options: FarmOptions): Promise<EngineFarm> {
+    const { workers, window, ...config } = options;
     const control = new BroadcastChannel(CONTROL_CHANNEL);
     const statuses: Extract<ControlMessage, { type: 'status' }>[] = [];
     const allReported = new Promise<void>((resolve, reject) => {
@@ -56,32 +47,23 @@ export class EngineFarm {
         const message = (event as { data: ControlMessage }).data;
         if (message.type !== 'status') return;
         statuses.push(message);
-        if (statuses.length === options.workers) {
+        if (statuses.length === workers) {
           clearTimeout(timer);
           resolve();
         }
       };
     });
-    const workerData: WorkerConfig = {
-      engines: options.engines,
-      launch: options.launch,
-      pages: options.pages,
-      maxBatch: options.maxBatch,
-      timeoutMs: options.timeoutMs,
-      limits: options.limits,
-      maxEngineMemory: options.maxEngineMemory,
-    };
     const pool = new Piscina({
       filename: CASE_WORKER,
-      minThreads: options.workers,
-      maxThreads: options.workers,
+      minThreads: workers,
+      maxThreads: workers,
       // Enough cases at hand that every engine's queue fills batches while the slowest engine
       // finishes the cases the others are done with: a worker's engine hosts batch what is queued.
-      concurrentTasksPerWorker: options.window,
+      concurrentTasksPerWorker: window,
       idleTimeout: Number.POSITIVE_INFINITY,
       // Workers wait on the browsers' sockets between tasks; Atomics.wait would block them.
       atomics: 'disabled',
-      workerData,
+      workerData: config satisfies WorkerConfig,
     });
     try {
       await allReported;
@@ -101,7 +83,7 @@ export class EngineFarm {
       for (const [engine, reason] of Object.entries(status.failures) as [EngineName, string][]) failures[engine] ??= reason;
     }
     const guarded = new Set(options.engines.filter((e) => versions[e] !== undefined && statuses.every((s) => s.guarded.includes(e))));
-    return new EngineFarm(pool, control, options.workers, versions, guarded, failures, statuses[0]?.executables ?? {});
+    return new EngineFarm(pool, control, workers, versions, guarded, failures, statuses[0]?.executables ?? {});
   }
 
   /** Run a task on some worker; its result arrives as msgpack in a transferred buffer. */

@@ -4,15 +4,9 @@
 import type { EngineName, ProfileName } from '../protocol/schema.js';
 import type { Answer, AnswerFields, CaseOp, RequestOf } from '../protocol/ops.js';
 import type { FontSetName } from '../protocol/font-sets.js';
-import type { DumpLimits } from '../worker-contract/tasks.js';
 import type { EngineColumns } from '../protocol/walk-columns.js';
-import { engineMemoryBytes, EXECUTABLES, type ExecutableKey, type Executables, type LaunchOptions } from '../protocol/launch-options.js';
+import { EXECUTABLES, type ExecutableKey, type Executables, type OracleOptions } from '../protocol/launch-options.js';
 import { ConfigError } from '../protocol/errors.js';
-import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
-import { fontconfigFileOf } from '../fonts/fontconfig-file.js';
-import { isTimeZone } from '../protocol/emulation-schema.js';
-import { checkExecutables } from '../system/executables.js';
-import { compiledLocale } from '../system/locales.js';
 import { killDescendants, killStrays } from '../system/processes.js';
 import { removeStrayFolders } from '../system/scratch.js';
 import { removeStrayCgroups } from '../system/memory/cgroup.js';
@@ -21,20 +15,11 @@ import { networkIsolation, type NetworkIsolation } from '../system/network.js';
 import { CaseServer } from './case-server.js';
 import { EgressLog } from './egress-log.js';
 import { EngineFarm } from './engine-farm.js';
+import { resolveLaunch } from './launch-settings.js';
 import { runCase } from './run-case.js';
 
-/** Every launch option with its value (src/protocol/launch-options.ts); only `display` may be left out. */
-export type OracleOptions = Required<Omit<LaunchOptions, 'display'>> & Pick<LaunchOptions, 'display'>;
-
-/** How big each engine's dump may grow: the answer's byte budget is shared by its engines. */
-export function dumpLimits(options: Pick<OracleOptions, 'maxNodes' | 'maxAnswerBytes' | 'engines'>): DumpLimits {
-  // A fragment per node on average is already a lot of text; four is a generous ceiling.
-  return {
-    maxNodes: options.maxNodes,
-    maxFragments: 4 * options.maxNodes,
-    maxBytes: Math.floor(options.maxAnswerBytes / Math.max(1, options.engines.length)),
-  };
-}
+// The commands and tools that start an oracle take the options' type from here.
+export type { OracleOptions } from '../protocol/launch-options.js';
 
 /** Requests to keep in hand at once: every worker's window, and as many again waiting to refill it. */
 export const admission = (options: OracleOptions): number => 2 * options.workers * options.window;
@@ -69,17 +54,12 @@ export class OracleService {
   readonly network: NetworkIsolation = networkIsolation();
 
   /**
-   * Starts every engine the options name. A given executable or font set that cannot be used is a
-   * ConfigError, before anything starts; so is an engine that cannot start, unless
+   * Starts every engine the options name. Options that cannot be used are a ConfigError, before
+   * anything starts (resolveLaunch); so is an engine that cannot start, unless
    * `allowMissingEngines` (then it is left out, with its reason on stderr).
    */
   static async start(options: OracleOptions): Promise<OracleService> {
-    const paths = checkExecutables(options.paths, options.engines);
-    const fontProblem = fontSetProblem(FONT_SETS[options.fonts]);
-    if (fontProblem) throw new ConfigError(fontProblem);
-    if (!isTimeZone(options.timezone))
-      throw new ConfigError(`--timezone=${options.timezone}: not an IANA time zone name as ICU spells it (UTC, Asia/Tokyo)`);
-    const cLocale = await compiledLocale(options.locale);
+    const plan = await resolveLaunch(options);
     if (networkIsolation() === 'proxy') {
       log.warn(
         'network: no namespace of its own (run through bin/browser-oracle, as root or with user namespaces): ' +
@@ -93,31 +73,9 @@ export class OracleService {
     if (folders) log.warn(`removed ${folders} temporary folder(s) left behind by an earlier oracle that was killed`);
     removeStrayCgroups();
     const egress = new EgressLog();
-    const cases = await CaseServer.start(egress, dumpLimits(options).maxBytes);
+    const cases = await CaseServer.start(egress, plan.limits.maxBytes);
     try {
-      const farm = await EngineFarm.start({
-        engines: options.engines,
-        workers: options.workers,
-        pages: options.pages,
-        maxBatch: options.maxBatch,
-        window: options.window,
-        timeoutMs: options.timeoutMs,
-        limits: dumpLimits(options),
-        maxEngineMemory: engineMemoryBytes(options.maxEngineMemory, 'maxEngineMemory'),
-        launch: {
-          profile: options.profile,
-          locale: options.locale,
-          cLocale,
-          timezone: options.timezone,
-          display: options.display,
-          fontconfigFile: fontconfigFileOf(options.fonts),
-          fontDirs: FONT_SETS[options.fonts].dirs,
-          proxyUrl: cases.proxyUrl,
-          browsers: options.browsers,
-          paths,
-          extra: options.extra,
-        },
-      });
+      const farm = await EngineFarm.start({ ...plan, launch: { ...plan.launch, proxyUrl: cases.proxyUrl } });
       const missing = options.engines.filter((e) => !farm.engines.includes(e));
       if (missing.length && !options.allowMissingEngines) {
         await farm.close();
@@ -126,7 +84,7 @@ export class OracleService {
       }
       for (const e of missing)
         log.warn(`${e} did not launch (${farm.failures[e] ?? 'see above'}); requests naming it get "engine_not_launched"`);
-      return new OracleService(farm, cases, egress, { ...options, paths });
+      return new OracleService(farm, cases, egress, { ...options, paths: plan.launch.paths });
     } catch (error) {
       await cases.close();
       throw error;

@@ -1,7 +1,8 @@
 // Every case op's coordinator half, one path for all of them: resolve the engines, publish the
 // case's documents as the op's registry entry says (src/protocol/ops.ts), send the task, and
 // answer with what the op's worker task answered, id first. Nothing here knows one op from another.
-import { errorWireText, ENGINE_NOT_LAUNCHED, OracleError } from '../protocol/errors.js';
+import { errorWireText, ENGINE_NOT_LAUNCHED, firstLine, OracleError } from '../protocol/errors.js';
+import { log } from '../system/log.js';
 import { OPS, type Answer, type Descriptor, type CaseOp, type RequestOf } from '../protocol/ops.js';
 import type { EngineName, ProfileName } from '../protocol/schema.js';
 import type { CaseTask, TaskAnswer, WorkerTask } from '../worker-contract/tasks.js';
@@ -53,6 +54,7 @@ export async function runCase<K extends CaseOp>(
     try {
       answered = await ctx.farm.run<TaskAnswer<K>>(task as WorkerTask);
     } catch (error) {
+      log.error(`${op} ${JSON.stringify(request.id.slice(0, 100))}: ${firstLine(error)}`);
       const failed = Object.fromEntries(engines.map((e) => [e, errorWireText(error)]));
       answered = await ctx.farm.run<TaskAnswer<K>>({ ...task, engines: [], unavailable: { ...unavailable, ...failed } } as WorkerTask);
     }

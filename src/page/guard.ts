@@ -3,40 +3,32 @@
 // case document it serves to WebKitGTK, before anything of the case's own. It captures the
 // built-ins while they are pristine, clears what a browsing context carries from one document
 // to the next (window.name), and defines one hook, as a non-writable, non-configurable property
-// a page cannot replace, through which the driver runs the trusted programs (walk, settle, reflect)
-// with the built-ins captured here. Then it removes its own element, so the document is the
-// case's alone. The hook answers only for this document: the nonce it was served with must be
+// a page cannot replace, through which the driver runs the case programs with the built-ins
+// captured here: the bodies of programs.ts's one table, the same Chromium and Firefox run in their
+// isolated worlds. Then it removes its own element, so the document is the case's alone. The hook answers only for this document: the nonce it was served with must be
 // the one the caller expects.
 //
 // Shipped as source text inside the served document (sources.ts).
-import { captureBuiltins } from './builtins.js';
+import { captureBuiltins, type Builtins } from './builtins.js';
 import { quoteJson } from './json-text.js';
-import type { CaseCheck, Done } from './programs.js';
-import { afterPaint, elsewhere } from './programs.js';
-import { readProbes, type ReflectProbe } from './reflect.js';
-import { prepared, walkCase, type WalkOptions } from './walk.js';
+import type { CaseArgs, CaseProgramName, Done, PAGE_PROGRAMS } from './programs.js';
+import { elsewhere } from './programs.js';
+import { prepared } from './walk.js';
+
+/** The case programs' bodies, by name: PAGE_PROGRAMS's, which sources.ts hands the guard as source text. */
+type CasePrograms = { readonly [K in CaseProgramName]: (typeof PAGE_PROGRAMS)[K]['onCase'] };
 
 /**
- * What a driver asks of the hook: a program, and the case's script to run first (main world,
- * global scope), once the document's fonts have settled and, with `fresh`, it was laid out from scratch.
+ * What a driver asks of the hook: a case program with its args, and the case's script to run first
+ * (main world, global scope), once the document's fonts have settled and, with `fresh`, it was laid
+ * out from scratch. `result`: the answer of the call before, which a dialog cut short on the driver's side.
  */
-interface GuardCall {
-  /** `result`: the answer of the call before, which a dialog cut short on the driver's side. */
-  program: 'walk' | 'settle' | 'reflect' | 'result';
-  check: CaseCheck;
-  script: string | null;
-  fresh?: boolean;
-  walk?: WalkOptions;
-  /** walk: walk again after a fresh layout (the relayout check). */
-  relayout?: boolean;
-  /** settle: also wait until the document has been painted (before a screenshot). */
-  painted?: boolean;
-  probes?: readonly ReflectProbe[];
-  /** The reflect program's byte budget. */
-  maxBytes?: number;
-}
+type GuardCall = CaseArgs & { script: string | null } & (
+    | ({ program: CaseProgramName } & Parameters<CasePrograms[CaseProgramName]>[1])
+    | { program: 'result' }
+  );
 
-export function installGuard(hookName: string, nonce: string, snapshotPrototypes: boolean): void {
+export function installGuard(hookName: string, nonce: string, snapshotPrototypes: boolean, programs: CasePrograms): void {
   const b = captureBuiltins(snapshotPrototypes);
   b.setWindowName('');
   // WebKitGTK's WebDriver runs its own plumbing in the page's world, with the page's built-ins: a
@@ -79,12 +71,8 @@ export function installGuard(hookName: string, nonce: string, snapshotPrototypes
       if (away !== null) return answer(away);
       if (replaced.length)
         return answer(`{"failed":${quoteJson(b, `the page replaced ${replaced[0]}, which WebKitGTK's WebDriver runs on`)}}`);
-      const program = () => {
-        if (call.program === 'walk') answer(walkCase(b, call.walk!, call.relayout === true));
-        else if (call.program === 'settle' && call.painted) afterPaint(b, () => answer('{"settled":true}'));
-        else if (call.program === 'settle') answer('{"settled":true}');
-        else answer(readProbes(b, call.probes!, call.maxBytes!));
-      };
+      const body = programs[call.program] as (b: Builtins, args: GuardCall, done: Done) => void;
+      const program = () => body(b, call, answer);
       const script = () => {
         try {
           b.globalEval(call.script!);
@@ -110,7 +98,7 @@ export function installGuard(hookName: string, nonce: string, snapshotPrototypes
  * "Name: message" of what a case's script threw, as far as it can be read without trusting it, to
  * its first line break: the adapters with an isolated world report the first line too.
  */
-export function describeThrown(b: ReturnType<typeof captureBuiltins>, error: unknown): string {
+export function describeThrown(b: Builtins, error: unknown): string {
   const name = b.errorName(error);
   let text: string;
   try {

@@ -1,16 +1,17 @@
-// The trusted programs the engines run on a case's document, each `(args, done)`: it calls `done`
-// exactly once with JSON text of its own making. In Chromium and Firefox they run in an isolated
-// world (a CDP isolated world, a BiDi sandbox); on the fast path's blank page, which never runs
-// page script, they run in the page itself; in WebKitGTK, which has neither, the guard
-// (guard.ts) runs the same functions with built-ins it captured before any page script.
+// The trusted programs the engines run, in one table (PAGE_PROGRAMS at the end), each calling `done`
+// exactly once with JSON text of its own making. A case program runs on a case's document: in
+// Chromium and Firefox in an isolated world (a CDP isolated world, a BiDi sandbox), in WebKitGTK,
+// which has none, through the guard (guard.ts) on built-ins it captured before any page script;
+// both take its body from the table, so every engine runs the same code. A blank-page program runs
+// in the page itself (a new page, the fast path's blank page), which never runs page script.
 //
-// Every program on a case document first checks that the document is the one the oracle loaded
-// for this case: its URL (one unguessable path per case and engine, served once) and the secret
-// nonce that came with it (a Server-Timing entry; the guard's own copy in WebKitGTK). On any
-// other document it answers {"elsewhere": url} and does nothing else. Then it waits for the
-// document's fonts to settle and, given `fresh` (the first program on the document, when no script
-// ran before it), lays the document out from scratch: the steps every case's document takes
-// before its script, the walk, the probes or the picture (docs/protocol.md, "What is measured when").
+// Before its body, a case program checks that the document is the one the oracle loaded for this
+// case: its URL (one unguessable path per case and engine, served once) and the secret nonce that
+// came with it (a Server-Timing entry; the guard's own copy in WebKitGTK). On any other document
+// it answers {"elsewhere": url} and does nothing else. Then it waits for the document's fonts to
+// settle and, given `fresh` (the first program on the document, when no script ran before it),
+// lays the document out from scratch: the steps every case's document takes before its script,
+// the walk, the probes or the picture (docs/protocol.md, "What is measured when").
 //
 // Shipped as source text (sources.ts).
 import { captureBuiltins, type Builtins } from './builtins.js';
@@ -66,36 +67,30 @@ export function afterPaint(b: Builtins, next: () => void): void {
 }
 
 /** What every program on a case document is told: which document, and whether to lay it out from scratch first. */
-export interface OnCase {
+export interface CaseArgs {
   check: CaseCheck;
   fresh?: boolean;
 }
 
 /**
- * After the case's document has loaded: its fonts have settled (a script runs next, in the main
- * world), and with `painted` the document has been painted since.
+ * A program on a case document: its work once the document is known to be the case's own, its fonts
+ * have settled, it was laid out from scratch where asked and the case's script has run. `b` was
+ * captured at the call in an isolated world (Chromium, Firefox: inIsolatedWorld), or by the guard
+ * before any page script (WebKitGTK: guard.ts).
  */
-export function settleProgram(args: OnCase & { painted?: boolean }, done: Done): void {
-  const b = captureBuiltins();
-  const away = elsewhere(b, args.check, servedNonce(b));
-  if (away !== null) done(away);
-  else prepared(b, args.fresh, () => (args.painted ? afterPaint(b, () => done('{"settled":true}')) : done('{"settled":true}')));
-}
+type OnCase<A> = (b: Builtins, args: A, done: Done) => void;
 
-/** The walk of the case's document, with the relayout check's second walk when asked. */
-export function walkProgram(args: OnCase & { walk: WalkOptions; relayout?: boolean }, done: Done): void {
-  const b = captureBuiltins();
-  const away = elsewhere(b, args.check, servedNonce(b));
-  if (away !== null) done(away);
-  else prepared(b, args.fresh, () => done(walkCase(b, args.walk, args.relayout === true)));
-}
+/** A program on a blank page (a new page, the fast path's blank page), which never runs page script: it captures its own built-ins. */
+type OnBlankPage<A> = (args: A, done: Done) => void;
 
-/** The reflect probes on the case's document. */
-export function reflectProgram(args: OnCase & { probes: readonly ReflectProbe[]; maxBytes: number }, done: Done): void {
-  const b = captureBuiltins();
-  const away = elsewhere(b, args.check, servedNonce(b));
-  if (away !== null) done(away);
-  else prepared(b, args.fresh, () => done(readProbes(b, args.probes, args.maxBytes)));
+/** A case program as an isolated world runs it: on built-ins captured at the call, after the checks and steps every case program takes. */
+export function inIsolatedWorld<A extends CaseArgs>(body: OnCase<A>): (args: A, done: Done) => void {
+  return (args, done) => {
+    const b = captureBuiltins();
+    const away = elsewhere(b, args.check, servedNonce(b));
+    if (away !== null) done(away);
+    else prepared(b, args.fresh, () => body(b, args, done));
+  };
 }
 
 /**
@@ -131,7 +126,7 @@ export function dropScrollbars(b: Builtins, doc: Document): void {
  * at the end: Gecko drops the load event of a document opened while the previous one's load event
  * is still being dispatched, and WebKit never frees ports left open.
  */
-export function batchProgram(
+function batchProgram(
   args: {
     blankUrl: string;
     htmls: readonly string[];
@@ -197,8 +192,39 @@ export function batchProgram(
   next();
 }
 
-/** The page itself: where it is, and its viewport (checked on every page the oracle opens). */
-export function pageStateProgram(_args: unknown, done: Done): void {
-  const b = captureBuiltins();
-  done(`{"href":${quoteJson(b, b.href())},"viewport":[${b.innerWidth()},${b.innerHeight()}],"ratio":${b.devicePixelRatio()}}`);
-}
+/**
+ * Every trusted program, by name: the one table both routes take them from. A case program runs in
+ * Chromium's and Firefox's isolated worlds (inIsolatedWorld) and in WebKitGTK's guard alike; a
+ * blank-page program runs from its source in every engine. Each entry is an arrow function or a
+ * function declared above: it is shipped as its source text (sources.ts), so it refers to nothing
+ * outside itself but the functions sources.ts ships beside it.
+ */
+export const PAGE_PROGRAMS = {
+  /** After the case's document has loaded: a script runs next, in the main world; with `painted`, once the document has been painted since. */
+  settle: {
+    onCase: (b: Builtins, args: { painted?: boolean }, done: Done) =>
+      args.painted ? afterPaint(b, () => done('{"settled":true}')) : done('{"settled":true}'),
+  },
+  /** The walk of the case's document, with the relayout check's second walk when asked. */
+  walk: {
+    onCase: (b: Builtins, args: { walk: WalkOptions; relayout?: boolean }, done: Done) =>
+      done(walkCase(b, args.walk, args.relayout === true)),
+  },
+  /** The reflect probes on the case's document. */
+  reflect: {
+    onCase: (b: Builtins, args: { probes: readonly ReflectProbe[]; maxBytes: number }, done: Done) =>
+      done(readProbes(b, args.probes, args.maxBytes)),
+  },
+  batch: { onBlankPage: batchProgram },
+  /** The page itself: where it is, and its viewport (checked on every page the oracle opens). */
+  pageState: {
+    onBlankPage: (_args: unknown, done: Done) => {
+      const b = captureBuiltins();
+      done(`{"href":${quoteJson(b, b.href())},"viewport":[${b.innerWidth()},${b.innerHeight()}],"ratio":${b.devicePixelRatio()}}`);
+    },
+  },
+} as const satisfies Record<string, { onCase: OnCase<never> } | { onBlankPage: OnBlankPage<never> }>;
+
+export type ProgramName = keyof typeof PAGE_PROGRAMS;
+/** The programs that run on a case document. */
+export type CaseProgramName = { [K in ProgramName]: (typeof PAGE_PROGRAMS)[K] extends { onCase: unknown } ? K : never }[ProgramName];

@@ -7,14 +7,13 @@ import { describeThrown, installGuard } from './guard.js';
 import { numberJson, quoteJson } from './json-text.js';
 import {
   afterPaint,
-  batchProgram,
+  type CaseProgramName,
   dropScrollbars,
   elsewhere,
-  pageStateProgram,
-  reflectProgram,
+  inIsolatedWorld,
+  PAGE_PROGRAMS,
+  type ProgramName,
   servedNonce,
-  settleProgram,
-  walkProgram,
 } from './programs.js';
 import { canonicalIdl, readIdl, readProbes } from './reflect.js';
 import { swapIn, swappable } from './swap.js';
@@ -43,18 +42,23 @@ const LIBRARY = [
   .map(String)
   .join('\n');
 
-const program = (entry: (...args: never[]) => void) => `(() => {\n${LIBRARY}\nreturn ${String(entry)};\n})()`;
+const PROGRAM_NAMES = Object.keys(PAGE_PROGRAMS) as ProgramName[];
+const CASE_PROGRAM_NAMES = PROGRAM_NAMES.filter((name): name is CaseProgramName => 'onCase' in PAGE_PROGRAMS[name]);
 
-/** The trusted programs, by name: see programs.ts. */
-export const PROGRAMS = {
-  settle: program(settleProgram),
-  walk: program(walkProgram),
-  reflect: program(reflectProgram),
-  batch: program(batchProgram),
-  pageState: program(pageStateProgram),
-} as const;
+/** A program as one expression: a case program's body as an isolated world runs it, a blank-page program as it is. */
+function programSource(name: ProgramName): string {
+  const entry: { onCase?: unknown; onBlankPage?: unknown } = PAGE_PROGRAMS[name];
+  const entryPoint = entry.onCase === undefined ? String(entry.onBlankPage) : `inIsolatedWorld(${String(entry.onCase)})`;
+  return `(() => {\n${LIBRARY}\n${String(inIsolatedWorld)}\nreturn ${entryPoint};\n})()`;
+}
 
-export type ProgramName = keyof typeof PROGRAMS;
+/** The trusted programs as source text, by name: see programs.ts. */
+export const PROGRAMS = Object.fromEntries(PROGRAM_NAMES.map((name) => [name, programSource(name)])) as Record<ProgramName, string>;
+
+export type { ProgramName };
+
+/** The case programs' bodies, by name, as the guard takes them: a table of no prototype, so no other name finds a function. */
+const CASE_PROGRAMS = `{ __proto__: null, ${CASE_PROGRAM_NAMES.map((name) => `${JSON.stringify(name)}: ${String(PAGE_PROGRAMS[name].onCase)}`).join(',\n')} }`;
 
 /**
  * The program a page runs again and again on one document (the blank page): kept in a global of
@@ -79,7 +83,7 @@ export const GUARD_HOOK = '__browserOracleGuard';
  * DOM interfaces' own descriptors, which a reflect case reads later.
  */
 export function guardScript(nonce: string, reflect: boolean): string {
-  return `(() => {\n${LIBRARY}\n${String(describeThrown)}\n${String(installGuard)}\ninstallGuard(${JSON.stringify(GUARD_HOOK)}, ${JSON.stringify(nonce)}, ${reflect});\n})();`;
+  return `(() => {\n${LIBRARY}\n${String(describeThrown)}\n${String(installGuard)}\ninstallGuard(${JSON.stringify(GUARD_HOOK)}, ${JSON.stringify(nonce)}, ${reflect}, ${CASE_PROGRAMS});\n})();`;
 }
 
 // The guard is inlined in a <script> element: its text must not end the element early or start a

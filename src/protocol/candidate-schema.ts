@@ -4,7 +4,8 @@
 // naming what it cannot lay out, or with an error. docs/candidate.md describes it in prose.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Id, strict } from './common.js';
-import { DumpSchema, GeometryRequestSchema } from './schema.js';
+import { GeometryRequestSchema } from './geometry-schema.js';
+import { DumpSchema } from './schema.js';
 
 /** The candidates this package ships, runnable by name (`browser-oracle candidate <name>`). */
 export const REFERENCE_CANDIDATES = ['taffy', 'yoga'] as const;

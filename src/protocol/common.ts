@@ -1,7 +1,7 @@
-// The pieces every part of the wire contract shares: engine and profile names, the request id,
-// the optional engine list and the per-engine map. Kept apart from the message schemas so that
-// each of those modules imports this one and none imports another.
-import { Type, type TSchema } from '@sinclair/typebox';
+// The pieces every part of the wire contract shares: engine and profile names, the request id and
+// envelope, the optional engine list and the per-engine map. Kept apart from the ops' modules, so
+// that each of them imports this one.
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 
 /**
  * The engine list: every per-engine shape, pair key and report column is derived from it. In
@@ -65,6 +65,10 @@ export const Id = Type.String({
     'Chosen by the client; echoed on the response that answers it. Well-formed Unicode: an id holding a lone surrogate is refused.',
 });
 
+/** A request that names its op: `id` first, `op` the op's name, then `fields` in their order. */
+export const opRequest = <Op extends string, Fields extends TProperties>(op: Op, fields: Fields, title: string) =>
+  Type.Object({ id: Id, op: Type.Literal(op), ...fields }, { ...strict, title });
+
 export const EngineList = Type.Array(EngineNameSchema, {
   minItems: 1,
   uniqueItems: true,
@@ -78,6 +82,9 @@ export const keyed = <K extends string, T extends TSchema>(names: readonly K[], 
 /** One optional field per engine (`{chromium?, firefox?, webkit?}`), closed. */
 export const PerEngine = <T extends TSchema>(value: T, description?: string) =>
   Type.Object(keyed(ENGINE_NAMES, Type.Optional(value)), { ...strict, ...(description ? { description } : {}) });
+
+/** The viewport every engine lays a case out in and every dump names, in CSS pixels, at device pixel ratio 1. */
+export const VIEWPORT = { width: 800, height: 600 } as const;
 
 /** A box: viewport-relative CSS pixels. */
 export const Rect = Type.Object(

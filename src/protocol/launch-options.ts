@@ -136,3 +136,6 @@ export const LaunchOptionsSchema = Type.Object(
 );
 /** How an oracle is launched: `Oracle.launch`'s options, and the fields of browser-oracle.config.json. */
 export type LaunchOptions = Static<typeof LaunchOptionsSchema>;
+
+/** Every launch option with its value, its default where it was left out; only `display` may stay unset. */
+export type OracleOptions = Required<Omit<LaunchOptions, 'display'>> & Pick<LaunchOptions, 'display'>;

@@ -6,24 +6,16 @@
 // from OPS; docs/adding-an-op.md is the checklist for a new one. Data and schemas only: what an
 // op does lives in its worker task (src/workers/tasks/) and its page program (src/page/).
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import {
-  GeometryRequestSchema,
-  GeometryResponseSchema,
-  PingRequestSchema,
-  PingResponseSchema,
-  ReflectRequestSchema,
-  ReflectResponseSchema,
-  ShutdownRequestSchema,
-  ShutdownResponseSchema,
-  VoteRequestSchema,
-  VoteResponseSchema,
-} from './schema.js';
+import { GeometryRequestSchema, GeometryResponseSchema } from './geometry-schema.js';
+import { VoteRequestSchema, VoteResponseSchema } from './vote-op-schema.js';
+import { ReflectRequestSchema, ReflectResponseSchema, ReflectVoteResultSchema } from './reflect-schema.js';
+import { PingRequestSchema, PingResponseSchema } from './ping-schema.js';
+import { ShutdownRequestSchema, ShutdownResponseSchema } from './shutdown-schema.js';
 import { TraceRequestSchema, TraceResponseSchema, type TraceRequest } from './trace-schema.js';
 import { emulateProblem } from './emulation-schema.js';
 import { ScreenshotRequestSchema, ScreenshotResponseSchema } from './screenshot-schema.js';
 import { VoteResultSchema } from './vote-schema.js';
 import { TraceVoteResultSchema } from './trace-vote-schema.js';
-import { ReflectVoteResultSchema } from './reflect-vote-schema.js';
 import { JsonText } from './json-text.js';
 import type { InProcess, WireValue } from './wire.js';
 import type { ProfileName } from './common.js';

@@ -1,11 +1,13 @@
-// The reflect op's own shapes: a probe, and the observation answering it. schema.ts wraps them
-// in the request and response envelopes.
+// The reflect op's wire shapes: a probe, the observation answering it, the request and the
+// response, and the reflection vote on the observations as it travels in an answer that asked for
+// it (`vote: true`), whose schema is the type the comparator returns (src/comparator/reflect-vote.ts).
 import { Type, type Static } from '@sinclair/typebox';
-import { strict } from './common.js';
+import { EngineErrors, EngineList, EngineNameSchema, Id, opRequest, PerEngine, strict } from './common.js';
+import { ClusterVerdictSchema, EngineStatusesSchema } from './vote-schema.js';
 
 const Name = (description: string) => Type.String({ minLength: 1, description });
 
-export const ProbeSchema = Type.Object(
+const ProbeSchema = Type.Object(
   {
     selector: Name('A CSS selector; the first element it matches is read. Known clients send a bare `#id`.'),
     attr: Name('The content attribute, read with getAttribute.'),
@@ -34,7 +36,7 @@ export const IdlValueSchema = Type.Union([
 ]);
 export type IdlValue = Static<typeof IdlValueSchema>;
 
-export const ObservationSchema = Type.Object(
+const ObservationSchema = Type.Object(
   {
     selector: Type.String(),
     attr: Type.String(),
@@ -45,3 +47,73 @@ export const ObservationSchema = Type.Object(
   strict,
 );
 export type Observation = Static<typeof ObservationSchema>;
+
+const Outlier = Type.Union([EngineNameSchema, Type.Null()]);
+const Majority = Type.Array(EngineNameSchema, { description: 'The agreeing engines, sorted; empty for split and insufficient.' });
+
+const ObservationVoteSchema = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0, description: "The probe's place in the request." }),
+    selector: Type.String(),
+    attr: Type.String(),
+    idl: Type.String(),
+    verdict: ClusterVerdictSchema,
+    outlier: Outlier,
+    majority: Majority,
+    values: PerEngine(
+      Type.Object({ attr_value: ObservationSchema.properties.attr_value, idl_value: ObservationSchema.properties.idl_value }, strict),
+      "Each usable engine's values here (none for an engine whose state has no such observation).",
+    ),
+  },
+  strict,
+);
+export type ObservationVote = Static<typeof ObservationVoteSchema>;
+
+export const ReflectVoteResultSchema = Type.Object(
+  {
+    verdict: ClusterVerdictSchema,
+    outlier: Outlier,
+    majority: Majority,
+    engines: EngineStatusesSchema,
+    observations: Type.Array(ObservationVoteSchema, { description: 'Every observation, agreeing or not, in probe order.' }),
+  },
+  { ...strict, description: 'See docs/protocol.md, "The reflection vote".' },
+);
+export type ReflectVoteResult = Static<typeof ReflectVoteResultSchema>;
+
+export const ReflectRequestSchema = opRequest(
+  'reflect',
+  {
+    html: Type.Optional(
+      Type.String({ description: "Body markup of a standards-mode page, as a trace request's; omitted means an empty body." }),
+    ),
+    script: Type.Optional(Type.String({ description: 'Run after the document loads and before the probes are read.' })),
+    probes: Type.Array(ProbeSchema, { minItems: 1, description: 'What to read, in the order the observations answer.' }),
+    engines: Type.Optional(EngineList),
+    vote: Type.Optional(Type.Boolean({ description: 'Also answer with the three-way vote on the states, taken beside the engines.' })),
+  },
+  'Reflect: content attributes and the IDL properties reflecting them',
+);
+
+const ReflectStateSchema = Type.Object(
+  {
+    engine: EngineNameSchema,
+    engine_version: Type.String({ minLength: 1 }),
+    observations: Type.Array(ObservationSchema, { description: 'One per probe, in the request order.' }),
+  },
+  strict,
+);
+
+export const ReflectResponseSchema = Type.Object(
+  {
+    id: Id,
+    states: PerEngine(ReflectStateSchema),
+    vote: Type.Optional(ReflectVoteResultSchema),
+    errors: Type.Optional(EngineErrors),
+  },
+  { ...strict, title: 'Reflect response' },
+);
+
+export type ReflectRequest = Static<typeof ReflectRequestSchema>;
+export type ReflectState = Static<typeof ReflectStateSchema>;
+export type ReflectResponse = Static<typeof ReflectResponseSchema>;

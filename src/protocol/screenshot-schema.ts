@@ -1,17 +1,16 @@
 // The screenshot op's wire shapes: a geometry case, answered with a picture of each engine's
 // viewport instead of a dump.
 import { Type, type Static } from '@sinclair/typebox';
-import { EngineErrors, EngineList, Id, PerEngine, strict } from './common.js';
+import { EngineErrors, EngineList, Id, opRequest, PerEngine, strict } from './common.js';
 
-export const ScreenshotRequestSchema = Type.Object(
+export const ScreenshotRequestSchema = opRequest(
+  'screenshot',
   {
-    id: Id,
-    op: Type.Literal('screenshot'),
     html: Type.String({ description: 'The whole document, parsed as a top-level page, as in a geometry request.' }),
     script: Type.Optional(Type.String({ description: 'Run after the document loads and its fonts settle, before the picture is taken.' })),
     engines: Type.Optional(EngineList),
   },
-  { ...strict, title: "Screenshot: a geometry case's 800×600 viewport as each engine painted it" },
+  "Screenshot: a geometry case's 800×600 viewport as each engine painted it",
 );
 
 const Png = Type.String({

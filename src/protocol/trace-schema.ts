@@ -1,6 +1,6 @@
 // The trace op's wire shapes: the request, a trace and its records, and the response.
 import { Type, type Static } from '@sinclair/typebox';
-import { EngineErrors, EngineList, EngineNameSchema, Id, PerEngine, ProfileNameSchema, strict } from './common.js';
+import { EngineErrors, EngineList, EngineNameSchema, Id, opRequest, PerEngine, ProfileNameSchema, strict } from './common.js';
 import { EmulateSchema, EmulationSchema } from './emulation-schema.js';
 import { TraceVoteResultSchema } from './trace-vote-schema.js';
 
@@ -32,10 +32,9 @@ export type TraceAlignment = (typeof TRACE_ALIGNMENTS)[number];
  */
 export const TRACE_FILE_PATH = '^[A-Za-z0-9_~+,=@-][A-Za-z0-9._~+,=@-]*(/[A-Za-z0-9_~+,=@-][A-Za-z0-9._~+,=@-]*)*$';
 
-export const TraceRequestSchema = Type.Object(
+export const TraceRequestSchema = opRequest(
+  'trace',
   {
-    id: Id,
-    op: Type.Literal('trace'),
     script: Type.String({ description: 'Run in the served page after the recorder is installed and `html` has loaded.' }),
     html: Type.Optional(Type.String({ description: 'Body markup of the trace page; omitted means an empty body.' })),
     engines: Type.Optional(EngineList),
@@ -67,7 +66,7 @@ export const TraceRequestSchema = Type.Object(
       ),
     ),
   },
-  { ...strict, title: 'Trace: run a script in a real origin and record what it observes' },
+  'Trace: run a script in a real origin and record what it observes',
 );
 
 const record = Type.Union([

@@ -5,7 +5,7 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { OracleError } from '../protocol/errors.js';
 import { RESULT_FIELDS, type AnswerFields } from '../protocol/ops.js';
-import { PingResponseSchema } from '../protocol/schema.js';
+import { PingResponseSchema } from '../protocol/ping-schema.js';
 import { plainJson, type WireValue } from '../protocol/wire.js';
 
 /** The answer `given` by a worker's oracle, under the request's `id`; written natively from here on, so neither the journal nor stdout walks it value by value. */

@@ -4,7 +4,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { CASE_OPS, VOTE_SCHEMAS } from '../protocol/ops.js';
-import { PingResponseSchema } from '../protocol/schema.js';
+import { PingResponseSchema } from '../protocol/ping-schema.js';
 
 /** The requests a job carries: every case op of the registry, and the ping QueueOracle.ping sends (answered by one worker's oracle). */
 const JOB_OPS = [...CASE_OPS, 'ping'] as const;

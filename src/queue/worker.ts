@@ -16,11 +16,12 @@ import { CASES_QUEUE, connect, reachable, shown } from './connection.js';
 import { type CaseReply, checkCaseJob, type WorkerInfo } from './jobs.js';
 import { OracleChild } from './oracle-child.js';
 
-/** How long a job stays a worker's without a word from it: a killed worker's cases go back within lock + check interval. */
-const LOCK_MS = 10_000;
-const STALLED_CHECK_MS = 5_000;
-/** A case whose worker died this many times is failed (and reported by its submitter), not run again. */
-const MAX_STALLS = 2;
+/**
+ * How BullMQ holds a case to the worker that took it: a lock the worker renews while it lives, so a
+ * killed worker's cases go back to the queue within the lock and a check interval; a case whose
+ * worker died this many times is failed (and reported by its submitter), not run again.
+ */
+const STALLS = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 2 } as const;
 /** How long a stopping worker waits to hand in the results of the cases it holds. */
 const CLOSE_MS = 30_000;
 
@@ -70,9 +71,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
       connection,
       name,
       concurrency: o.concurrency,
-      lockDuration: LOCK_MS,
-      stalledInterval: STALLED_CHECK_MS,
-      maxStalledCount: MAX_STALLS,
+      ...STALLS,
       removeOnComplete: { count: 0 },
       // Kept a day, so the submitter sees why (it removes the job once it has).
       removeOnFail: { age: 24 * 3600 },

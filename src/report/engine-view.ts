@@ -1,5 +1,6 @@
 // One engine's column of a bucket's example: its screenshot with its boxes drawn over it, or a
 // placeholder saying why there is no picture, and its error.
+import { VIEWPORT } from '../protocol/common.js';
 import type { EngineName } from '../protocol/schema.js';
 import type { ReportCase } from './input.js';
 import { html, type Html } from './html.js';
@@ -13,7 +14,7 @@ export function engineFigure(engine: EngineName, c: ReportCase, highlight: numbe
   const dump = result?.dump;
   const status = c.vote?.engines[engine].status;
   const size = result?.screenshot ? pngSize(result.screenshot) : null;
-  const viewport = dump?.viewport ?? { width: 800, height: 600 };
+  const viewport = dump?.viewport ?? VIEWPORT;
   let picture: Html;
   if (result?.screenshot && size) picture = html`<img class="shot" alt="${engine} screenshot" src="${pngDataUrl(result.screenshot)}">`;
   else {

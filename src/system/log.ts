@@ -3,6 +3,7 @@
 // level and a worker's lines say which thread wrote them. The level is read once per thread from
 // BROWSER_ORACLE_LOG_LEVEL, which the CLI sets before any worker starts.
 import { isMainThread, threadId } from 'node:worker_threads';
+import { visible } from './visible-text.js';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -26,10 +27,22 @@ export const LOG_PREFIX = 'browser-oracle: ';
 /** Whether lines of `level` reach stderr at this thread's level. */
 export const logs = (level: LogLevel): boolean => LOG_LEVELS.indexOf(level) <= threshold;
 
-/** `message` as the lines stderr gets for it at `level`, each with the prefix, ending in a newline. */
+/**
+ * `message` as the lines stderr gets for it at `level`, each with the prefix, ending in a newline.
+ * A line keeps no control character (an escape sequence would reach the terminal): what a message
+ * quotes from outside is made visible where it is put in (visible-text.ts), and this is the net.
+ */
 export function logLines(level: LogLevel, message: string): string {
   const head = `${LOG_PREFIX}${level}: ${where}`;
-  return head + message.trimEnd().split('\n').join(`\n${head}`) + '\n';
+  return (
+    head +
+    message
+      .trimEnd()
+      .split('\n')
+      .map((line) => visible(line))
+      .join(`\n${head}`) +
+    '\n'
+  );
 }
 
 function write(level: LogLevel, message: string): void {

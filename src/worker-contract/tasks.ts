@@ -3,10 +3,10 @@
 // transferred buffer (see case-worker.ts); control messages use a BroadcastChannel because
 // Piscina cannot address one particular worker.
 import type { EngineName } from '../protocol/schema.js';
-import type { Executables } from '../protocol/launch-options.js';
+import type { Executables, OracleOptions } from '../protocol/launch-options.js';
 import type { AnswerFields, CaseOp, RequestOf } from '../protocol/ops.js';
 import type { EngineColumns } from '../protocol/walk-columns.js';
-import type { EngineLaunch } from './launch.js';
+import type { EngineLaunch, WORKER_OPTIONS } from './launch.js';
 
 /** How big a dump may grow before the walk stops and the case is answered dump_too_large. */
 export interface DumpLimits {
@@ -16,19 +16,13 @@ export interface DumpLimits {
   maxBytes: number;
 }
 
-export interface WorkerConfig {
-  engines: EngineName[];
+/** What every worker is started with: its engines' launch, and the launch options its engine hosts read (src/protocol/launch-options.ts). */
+export type WorkerConfig = Pick<OracleOptions, (typeof WORKER_OPTIONS)[number]> & {
   launch: EngineLaunch;
-  /** Pages per engine in each worker: the cases one worker runs at once per engine. */
-  pages: number;
-  /** The most script-free cases one driver call writes and walks. */
-  maxBatch: number;
-  /** Per case and engine. */
-  timeoutMs: number;
   limits: DumpLimits;
-  /** The most memory one engine's browser may hold, in bytes (src/workers/host/memory-watch.ts). */
+  /** maxEngineMemory in bytes (src/workers/host/memory-watch.ts). */
   maxEngineMemory: number;
-}
+};
 
 /** One engine's copy of a case document: served once, at an unguessable path, with its nonce. */
 export interface DocumentCopy {

@@ -3,9 +3,9 @@
 // then lives as long as the worker.
 import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { CaseTask, ControlMessage, WorkerConfig, WorkerTask } from '../worker-contract/tasks.js';
+import type { ControlMessage, WorkerConfig, WorkerTask } from '../worker-contract/tasks.js';
 import { CONTROL_CHANNEL } from '../worker-contract/tasks.js';
-import { errorWireText, firstLine } from '../protocol/errors.js';
+import { firstLine } from '../protocol/errors.js';
 import type { CaseOp } from '../protocol/ops.js';
 import type { EngineName } from '../protocol/schema.js';
 import { packResult } from '../protocol/wire.js';
@@ -27,13 +27,7 @@ const memory = new MemoryWatcher(config.maxEngineMemory);
 
 await Promise.all(
   config.engines.map(async (engine) => {
-    const host = new EngineHost(
-      engine,
-      LAUNCHERS[engine],
-      config.launch,
-      { pages: config.pages, maxBatch: config.maxBatch, timeoutMs: config.timeoutMs },
-      memory,
-    );
+    const host = new EngineHost(engine, LAUNCHERS[engine], config, memory);
     try {
       await host.start();
       hosts.set(engine, host);
@@ -66,17 +60,10 @@ post({
 
 /**
  * Answers one case with its op's task. A task that fails as a whole (a bug, an answer that cannot
- * be packed) still answers: its op's answer with every engine's error, from the same task run on
- * no engine.
+ * be packed) rejects: the coordinator answers the case from the same task run on no engine
+ * (src/coordinator/run-case.ts).
  */
 export default async function runTask(task: WorkerTask) {
   const run = TASKS[task.op] as Task<CaseOp>;
-  try {
-    return Piscina.move(packResult(await run(task, context)));
-  } catch (error) {
-    log.error(`${task.op} ${JSON.stringify(task.request.id.slice(0, 100))}: ${firstLine(error)}`);
-    const failed = Object.fromEntries(task.engines.map((engine) => [engine, errorWireText(error)]));
-    const alone: CaseTask = { ...task, engines: [], unavailable: { ...task.unavailable, ...failed } };
-    return Piscina.move(packResult(await run(alone, context)));
-  }
+  return Piscina.move(packResult(await run(task, context)));
 }

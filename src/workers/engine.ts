@@ -7,8 +7,6 @@ import type { EngineLaunch } from '../worker-contract/launch.js';
 import type { ProgramName } from '../page/sources.js';
 import type { Emulate, EmulationFeature, FeatureOutcome } from '../protocol/emulation-schema.js';
 
-export const VIEWPORT = { width: 800, height: 600 } as const;
-
 /** A trusted program to run on the page's current document (src/page/programs.ts). */
 export interface ProgramCall {
   program: ProgramName;
@@ -21,16 +19,6 @@ export interface ProgramCall {
    * left it, `fresh` no longer set: nothing lays the page out again behind the script's back. A script that throws rejects the call with OracleError `script_error`.
    */
   script?: string | null;
-}
-
-/**
- * A call with a script, cut at the script for an adapter that runs the script itself (in the main
- * world, between two programs in its isolated one): the settle that comes before it, with the
- * call's check and `fresh`, and the call's own args after it.
- */
-export function aroundScript(call: ProgramCall): { settle: object; args: object } {
-  const { check, fresh } = call.args as { check?: unknown; fresh?: boolean };
-  return { settle: { check, fresh }, args: { ...call.args, fresh: false } };
 }
 
 /** What a page's driver made of a trace's `emulate`. */
@@ -71,12 +59,8 @@ export interface EnginePage {
   close(): Promise<void>;
 }
 
-export interface EngineBrowser {
-  readonly engine: EngineName;
-  /** The exact build, from the driver (never the user agent). */
-  readonly version: string;
-  /** The executables it runs, absolute (what `ping` reports as `paths`). */
-  readonly executables: Executables;
+/** What the engine host must know of an engine's adapter to run cases on it. */
+export interface EngineTraits {
   /**
    * True when the adapter runs programs through the guard (src/page/guard.ts) instead of an
    * isolated world: the case server must then make the guard the first script of every case
@@ -98,13 +82,30 @@ export interface EngineBrowser {
    */
   readonly swapsWrites: boolean;
   /**
-   * The emulation features this browser applies to every page at once (Chromium's simulated
+   * The emulation features the browser applies to every page at once (Chromium's simulated
    * Bluetooth adapter, Firefox's virtual authenticator): a case that asks for one runs alone in the
    * browser, and what it set is undone before the next case starts.
    */
   readonly browserWide: readonly EmulationFeature[];
   /**
-   * A new page at about:blank, sized to VIEWPORT. `freshStorage`: with nothing of any earlier page's
+   * True when each of the browser's process groups is one page's own browser (WebKitGTK: a driver
+   * and its MiniBrowser per page), which a process of it killed for memory leaves useless: the
+   * whole group is killed then, and the page's call fails at once instead of waiting out its timeout.
+   */
+  readonly groupPerPage: boolean;
+}
+
+export interface EngineBrowser {
+  readonly engine: EngineName;
+  /** The exact build, from the driver (never the user agent). */
+  readonly version: string;
+  /** The executables it runs, absolute (what `ping` reports as `paths`). */
+  readonly executables: Executables;
+  /** How the engine host runs cases on it: the same for every browser its adapter launches. */
+  readonly traits: EngineTraits;
+  /**
+   * A new page at about:blank, sized to VIEWPORT (the engine host checks it before the page takes a
+   * case: src/workers/host/page-pool.ts). `freshStorage`: with nothing of any earlier page's
    * storage (cookies, IndexedDB, Cache API, service workers) — every adapter gives each page its own
    * storage anyway except where that is costly (one WebKitGTK session serves many pages).
    */
@@ -116,12 +117,6 @@ export interface EngineBrowser {
    * driver, as the leader of a group of its own): what the memory watch holds to the budget.
    */
   processGroups(): readonly number[];
-  /**
-   * True when each of those groups is one page's own browser (WebKitGTK: a driver and its
-   * MiniBrowser per page), which a process of it killed for memory leaves useless: the whole group
-   * is killed then, and the page's call fails at once instead of waiting out its timeout.
-   */
-  readonly groupPerPage: boolean;
   close(): Promise<void>;
 }
 

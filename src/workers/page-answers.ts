@@ -6,18 +6,32 @@ import { decodeSettledText, type Detour, type RawWalk } from '../protocol/page-o
 import type { EngineName } from '../protocol/schema.js';
 import type { CaseCheck } from '../page/programs.js';
 import { discardingCompletion } from '../page/sources.js';
-import { VIEWPORT, type EnginePage } from './engine.js';
-import { PageFault } from './host/jobs.js';
+import { VIEWPORT } from '../protocol/common.js';
+import type { EnginePage } from './engine.js';
+
+/**
+ * Thrown when a page is not in the state the oracle left it in: not on the case's document, not
+ * at the oracle's viewport, or answering what the trusted code cannot have made. The page's
+ * fault, not the case's: the case runs once more on a fresh page.
+ */
+export class PageFault extends Error {
+  override name = 'PageFault';
+}
 
 /** The case's script as a program call carries it. */
 export const caseScript = (script: string | null | undefined): string | null =>
   script === null || script === undefined ? null : discardingCompletion(script);
 
-/** A walk measured in another viewport means the page is off (a download bar, say): its fault, not the case's. */
-export function checkViewport(engine: EngineName, walk: RawWalk): void {
-  if (walk.viewport[0] === VIEWPORT.width && walk.viewport[1] === VIEWPORT.height && walk.ratio === 1) return;
+/**
+ * A viewport other than VIEWPORT at device pixel ratio 1 (a new page's, as its pageState program
+ * sees it, or the one a case was walked in) means the page is off (a download bar, a window of
+ * another size): its fault, not the case's. `what` says what the page did there.
+ */
+export function checkViewport(engine: EngineName, what: string, measured: Pick<RawWalk, 'viewport' | 'ratio'>): void {
+  const [width, height] = measured.viewport;
+  if (width === VIEWPORT.width && height === VIEWPORT.height && measured.ratio === 1) return;
   throw new PageFault(
-    `${engine} measured the case in a ${walk.viewport[0]}×${walk.viewport[1]} viewport at device pixel ratio ${walk.ratio}, not ${VIEWPORT.width}×${VIEWPORT.height} at 1`,
+    `${engine} ${what} in a ${width}×${height} viewport at device pixel ratio ${measured.ratio}, not ${VIEWPORT.width}×${VIEWPORT.height} at 1`,
   );
 }
 

@@ -6,17 +6,28 @@ import { convertTest, type Converted } from './convert.js';
 import { Refusal, REFUSAL_REASONS, type RefusalReason } from './refusal.js';
 import { testKindOf, xmlTest } from './test-kind.js';
 
-export type Imported = { path: string; converted: Converted } | { path: string; refused: Refusal };
+/** A test converted or refused; or (skipped) a link the walk did not follow, and why: not a test, and not counted as one. */
+export type Imported = { path: string; converted: Converted } | { path: string; refused: Refusal } | { path: string; skipped: string };
 
 /**
  * Every test under `paths` (paths in the checkout: files or folders, '' for all of it). A file
- * named by itself that is not a test is refused as `not_a_test`; in a folder, it is skipped.
+ * named by itself that is not a test is refused as `not_a_test`; in a folder, it is skipped. What
+ * a folder's walk cannot take (a name that is not UTF-8, a link out of the checkout…) is refused
+ * in its place in the order.
  */
 export function* importTests(checkout: Checkout, paths: readonly string[]): Generator<Imported> {
   const done = new Set<string>();
   for (const path of paths) {
     const named = !checkout.isFolder(path);
-    for (const file of named ? [path] : checkout.files(path)) {
+    const { files, refused, skipped } = named ? { files: [path], refused: [], skipped: [] } : checkout.walk(path);
+    const entries: Imported[] = [
+      ...refused.map(({ path, refusal }) => ({ path, refused: refusal })),
+      ...skipped.map(({ path, why }) => ({ path, skipped: why })),
+    ];
+    entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    let next = 0;
+    for (const file of files) {
+      for (; next < entries.length && entries[next]!.path < file; next++) yield entries[next]!;
       if (done.has(file)) continue;
       done.add(file);
       const imported = importOne(checkout, file);
@@ -24,6 +35,7 @@ export function* importTests(checkout: Checkout, paths: readonly string[]): Gene
       else if (named)
         yield { path: file, refused: new Refusal('not_a_test', 'not a test by its name or place (a support file, a reference, …)') };
     }
+    yield* entries.slice(next);
   }
 }
 
@@ -46,8 +58,14 @@ export class ImportSummary {
   /** Converted with the main script moved to the request's `script`. */
   moved = 0;
   readonly refused = new Map<RefusalReason, number>();
+  /** Links not followed: not tests. */
+  skipped = 0;
 
   add(imported: Imported): void {
+    if ('skipped' in imported) {
+      this.skipped++;
+      return;
+    }
     this.tests++;
     if ('converted' in imported) {
       this.converted++;
@@ -61,7 +79,8 @@ export class ImportSummary {
     const reasons = REFUSAL_REASONS.filter((r) => this.refused.has(r)).map((r) => `${this.refused.get(r)} ${r}`);
     return (
       `${this.tests} test(s): ${this.converted} converted (${this.moved} with their main script in "script"), ` +
-      `${refused} refused${reasons.length ? ` (${reasons.join(', ')})` : ''}`
+      `${refused} refused${reasons.length ? ` (${reasons.join(', ')})` : ''}` +
+      (this.skipped ? `; ${this.skipped} link(s) not followed` : '')
     );
   }
 }

@@ -16,6 +16,10 @@ export const REFUSAL_REASONS = [
   'variant',
   'missing_file',
   'unsupported',
+  'too_large',
+  'unreadable',
+  'bad_name',
+  'outside_checkout',
 ] as const;
 
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];

@@ -18,10 +18,8 @@ const ROOT_SUPPORT = new Set(['common', 'docs', 'fonts', 'images', 'media', 'con
  * test; a Refusal when it is a test whose name says it needs what a trace page does not give.
  */
 export function testKindOf(path: string): TestKind | null {
-  const segments = path.split('/');
-  const name = segments.at(-1)!;
-  if (segments.some((s) => s.startsWith('.')) || ROOT_SUPPORT.has(segments[0]!)) return null;
-  if (segments.slice(0, -1).some((s) => SUPPORT_FOLDERS.has(s))) return null;
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  if (name.startsWith('.') || supportFolder(path.slice(0, Math.max(0, path.lastIndexOf('/'))))) return null;
   const kind = kindByExtension(name);
   if (kind === null) return null;
   // Everything between the stem and the extension is a flag: a.b.https.sub.html has b, https, sub.
@@ -37,6 +35,16 @@ export function testKindOf(path: string): TestKind | null {
     throw new Refusal('worker', `a worker test (.${[...flags].find((f) => f.endsWith('worker'))}.)`);
   return kind;
 }
+
+/** Whether the folder at `path` ('' for the root) holds support files only: no file under it is a test. */
+export function supportFolder(path: string): boolean {
+  if (!path) return false;
+  const segments = path.split('/');
+  return ROOT_SUPPORT.has(segments[0]!) || segments.some((s) => s.startsWith('.') || SUPPORT_FOLDERS.has(s));
+}
+
+/** Whether a file named `name` could be a test by its name (an .html page, a .js test, an XML document). */
+export const testLikeName = (name: string): boolean => kindByExtension(name) !== null;
 
 /** An XHTML or SVG file that is a testharness test, refused; else it is a support file (null). */
 export function xmlTest(path: string, text: string): null {

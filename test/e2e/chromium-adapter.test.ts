@@ -5,29 +5,25 @@
 // engine: popups, storage, the network) is hostile-*.test.ts's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { dumpJson } from '../../src/protocol/dump.js';
 import { OracleError } from '../../src/protocol/errors.js';
 import type { WalkOptions } from '../../src/page/walk.js';
-import { EngineGoneError, type EngineBrowser, type EnginePage } from '../../src/workers/engine.js';
-import { SYSTEM_CHROMIUM, launchChromium } from '../../src/workers/engines/chromium/index.js';
+import type { EngineBrowser, EnginePage } from '../../src/workers/engine.js';
+import { launchChromium } from '../../src/workers/engines/chromium/index.js';
+import { SYSTEM_CHROMIUM } from '../../src/workers/engines/chromium/executable.js';
 import type { CdpConnection } from '../../src/workers/engines/chromium/connection.js';
 import type { ChromiumPage } from '../../src/workers/engines/chromium/page.js';
 import { descendantsOf } from '../../src/system/processes.js';
 import { WALK, launchOptions } from '../support/direct-engines.js';
-import { UNANSWERED, adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
+import { adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
 import { CaseProxy } from '../support/case-proxy.js';
-import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
-import { engineProcesses, survivors } from '../support/processes.js';
+import { engineProcesses } from '../support/processes.js';
 
 const LOAD_MS = 30_000;
 
-/** What the case server sends with a case's document, and with a trace page (its own origin, popups that escape the sandbox). */
+/** What the case server sends with a case's document. */
 const CASE = { 'content-security-policy': 'sandbox allow-scripts' };
-const TRACE = { 'content-security-policy': 'sandbox allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox' };
 
 let proxy: CaseProxy;
 let browser: EngineBrowser;
@@ -53,7 +49,6 @@ async function caseOn(
   return { page, args: { check, fresh: true, walk: WALK } };
 }
 
-const dumpOf = (text: string) => String(dumpJson('chromium', browser.version, walkOf(text)));
 const chromiumPid = () => engineProcesses(descendantsOf(process.pid), 'chromium')[0]!;
 const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
 /** Renderers rewrite their command line as one string (setproctitle). */
@@ -72,7 +67,7 @@ describe('chromium adapter', () => {
   test('launch: the version is the product build; one process group on a pipe; one --disable-features with both lists', () => {
     assert.match(browser.version, /^\d+\.\d+\.\d+\.\d+$/);
     assert.equal(browser.engine, 'chromium');
-    assert.equal(browser.guarded, false);
+    assert.equal(browser.traits.guarded, false);
     assert.deepEqual(browser.executables, { chromium: SYSTEM_CHROMIUM });
     const argv = commandLine(chromiumPid());
     assert.equal(argv[0], SYSTEM_CHROMIUM);
@@ -95,6 +90,19 @@ describe('chromium adapter', () => {
     pageProcess: 'renderer',
     killPageProcesses: () => {
       for (const pid of renderers(chromiumPid())) process.kill(pid, 'SIGKILL');
+    },
+    oneProcess: {
+      launch: (overrides) => launchChromium(launchOptions(proxy.url, { browsers: 'system', ...overrides })),
+      folderOf: userDataDirOf,
+      leftOf: targetsOf,
+      mediaShown: async (pid, page) => {
+        assert.ok(commandLine(pid).includes('--use-fake-device-for-media-stream'));
+        assert.equal(await page.callMain("() => navigator.permissions.query({ name: 'camera' }).then((p) => p.state)", []), 'granted');
+      },
+      missing: {
+        paths: { chromium: '/nonexistent/chromium' },
+        message: /^Error: chromium did not start: \/nonexistent\/chromium not found/,
+      },
     },
   });
 
@@ -125,19 +133,6 @@ describe('chromium adapter', () => {
     );
     assert.deepEqual(walkOf(await page.run({ program: 'walk', args })).tags, ['HTML', 'HEAD', 'BODY', 'P', 'SCRIPT']);
     await page.close();
-  });
-
-  test("the isolated world is out of the page's reach: built-ins replaced by its script or inline give the same walk as without", async () => {
-    const clean = await caseOn(LAYOUT);
-    const fromScript = await caseOn(LAYOUT);
-    const inline = await caseOn(`${LAYOUT}<script>${HOSTILE}</script>`);
-    const expected = dumpOf(await clean.page.run({ program: 'walk', args: clean.args, script: 'void 0' }));
-    assert.equal(dumpOf(await fromScript.page.run({ program: 'walk', args: fromScript.args, script: HOSTILE })), expected);
-    assert.equal(dumpOf(await inline.page.run({ program: 'walk', args: inline.args })), expected);
-    // The main world really is hostile: what the page itself sees is forged.
-    for (const { page } of [fromScript, inline])
-      assert.equal(await page.callMain('() => JSON.stringify({ a: 1 }) + innerWidth', []), 'FORGED1');
-    await Promise.all([clean, fromScript, inline].map(({ page }) => page.close()));
   });
 
   test('a thrown value that is not an error is named; one too large to read is a script_error of a few words', async () => {
@@ -185,13 +180,6 @@ describe('chromium adapter', () => {
     await page.close();
   });
 
-  test('a document Chromium cannot load is navigation_failed', async () => {
-    const page = await browser.newPage({ freshStorage: true });
-    // Port 1 is on Chromium's list of unsafe ports: refused before any request.
-    await assert.rejects(page.load('http://localhost:1/case', LOAD_MS), isCode('navigation_failed'));
-    await page.close();
-  });
-
   test('a case that leaves its document during a call is page_tampered, and the page lives on', async () => {
     const { page } = await caseOn('<!doctype html><p>x</p>');
     const away = proxy.serve(`/case/${++paths}`, '<!doctype html><p>away</p>', CASE);
@@ -201,91 +189,6 @@ describe('chromium adapter', () => {
     );
     assert.equal(JSON.parse(await page.run({ program: 'pageState', args: {} })).href, away.url);
     await page.close();
-  });
-
-  test('a killed browser: the in-flight call is EngineGoneError, exited resolves, nothing is left', UNANSWERED, async () => {
-    const running = new Set(engineProcesses(descendantsOf(process.pid), 'chromium'));
-    const own = await launchChromium(launchOptions(proxy.url, { browsers: 'system' }));
-    const ownPid = engineProcesses(descendantsOf(process.pid), 'chromium').find((pid) => !running.has(pid))!;
-    const userDataDir = userDataDirOf(ownPid);
-    const page = await own.newPage({ freshStorage: true });
-    await page.load(proxy.serve(`/case/${++paths}`, '<!doctype html><p>x</p>', CASE).url, LOAD_MS);
-    const inFlight = page.callMain('() => new Promise(() => {})', []);
-    inFlight.catch(() => {});
-    process.kill(ownPid, 'SIGKILL');
-    await assert.rejects(inFlight, EngineGoneError);
-    await own.exited;
-    assert.equal(existsSync(userDataDir), false, 'the user data folder is gone');
-    assert.deepEqual(survivors(ownPid), [], 'no process of its group is alive');
-    await assert.rejects(own.newPage({ freshStorage: true }), /closed/);
-    await own.close();
-  });
-
-  test(
-    'a hung page does not block another, closes with its browser context disposed, and fails its call as EngineGoneError',
-    UNANSWERED,
-    async () => {
-      const other = await caseOn('<!doctype html><p>other</p>');
-      const { page, args } = await caseOn('<!doctype html><p>hung</p>');
-      const started = proxy.requested('/hung');
-      const hung = page.run({
-        program: 'reflect',
-        args: { check: args.check, probes: [] },
-        script: "const x = new XMLHttpRequest(); x.open('GET', '/hung', false); try { x.send() } catch {} for (;;) {}",
-      });
-      hung.catch(() => {});
-      await started;
-      assert.deepEqual(JSON.parse(await other.page.run({ program: 'pageState', args: {} })).viewport, [800, 600]);
-      await page.close();
-      await assert.rejects(hung, EngineGoneError);
-      // Disposed by Chromium, not left behind once the adapter's grace ran out: its renderer is gone.
-      assert.deepEqual(await targetsOf(page), []);
-      await other.page.close();
-    },
-  );
-
-  test('http://localhost through the proxy is a secure context (what trace pages rely on)', async () => {
-    const trace = proxy.serve(`/trace/${++paths}`, '<!doctype html><p>trace</p>', TRACE).url;
-    const page = await browser.newPage({ freshStorage: true });
-    await page.load(trace, LOAD_MS);
-    assert.equal(await page.callMain('() => isSecureContext', []), true);
-    assert.ok(proxy.seen.includes(`GET ${trace}`), 'the trace page came through the proxy');
-    await page.close();
-  });
-
-  test('close: the browser exits, no process of its group survives, the user data folder is removed; media grants the camera', async () => {
-    const running = new Set(engineProcesses(descendantsOf(process.pid), 'chromium'));
-    const own = await launchChromium(launchOptions(proxy.url, { browsers: 'system', profile: 'media' }));
-    const ownPid = engineProcesses(descendantsOf(process.pid), 'chromium').find((pid) => !running.has(pid))!;
-    const userDataDir = userDataDirOf(ownPid);
-    assert.ok(commandLine(ownPid).includes('--use-fake-device-for-media-stream'));
-    const page = await own.newPage({ freshStorage: true });
-    await page.load(proxy.serve(`/trace/${++paths}`, '<!doctype html><p>x</p>', TRACE).url, LOAD_MS);
-    assert.equal(await page.callMain("() => navigator.permissions.query({ name: 'camera' }).then((p) => p.state)", []), 'granted');
-    let exited = false;
-    void own.exited.then(() => (exited = true));
-    await own.close();
-    assert.ok(exited, 'exited resolved');
-    assert.equal(existsSync(userDataDir), false, 'the user data folder is gone');
-    assert.deepEqual(survivors(ownPid), [], 'no process of its group is alive');
-  });
-
-  test('a Chromium that cannot start is a one-line error, and leaves no user data folder behind', async (t) => {
-    // A temporary folder of its own: other oracles on the machine make folders too.
-    const tmp = mkdtempSync(join(tmpdir(), 'chromium-adapter-tmp-'));
-    t.after(() => rmSync(tmp, { recursive: true, force: true }));
-    const realTmp = process.env.TMPDIR;
-    process.env.TMPDIR = tmp;
-    try {
-      await assert.rejects(
-        launchChromium(launchOptions(proxy.url, { paths: { chromium: '/nonexistent/chromium' } })),
-        /^Error: chromium did not start: \/nonexistent\/chromium not found/,
-      );
-    } finally {
-      if (realTmp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = realTmp;
-    }
-    assert.deepEqual(readdirSync(tmp), []);
   });
 });
 

@@ -12,7 +12,7 @@ import { EgressLog } from '../../src/coordinator/egress-log.js';
 import { PROGRAMS } from '../../src/page/sources.js';
 import { dumpJson } from '../../src/protocol/dump.js';
 import { decodeWalkText, type RawWalk } from '../../src/protocol/page-output.js';
-import { VIEWPORT } from '../../src/workers/engine.js';
+import { VIEWPORT } from '../../src/protocol/common.js';
 import { DirectEngines, WALK, launchOptions } from '../support/direct-engines.js';
 import { layoutCorpus } from '../support/layout-corpus.js';
 import { launchPlaywrightChromium } from '../support/playwright-chromium.js';

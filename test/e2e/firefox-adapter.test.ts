@@ -5,25 +5,20 @@ import { WALK, launchOptions } from '../support/direct-engines.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dumpJson } from '../../src/protocol/dump.js';
 import type { WalkOptions } from '../../src/page/walk.js';
-import { EngineGoneError, type EngineBrowser, type EnginePage } from '../../src/workers/engine.js';
+import type { EngineBrowser, EnginePage } from '../../src/workers/engine.js';
 import { launchFirefox } from '../../src/workers/engines/firefox/index.js';
 import type { BidiConnection } from '../../src/workers/engines/firefox/connection.js';
 import type { FirefoxPage } from '../../src/workers/engines/firefox/page.js';
-import { startFirefox } from '../../src/workers/engines/firefox/process.js';
 import { descendantsOf } from '../../src/system/processes.js';
-import { UNANSWERED, adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
+import { adapterContract } from '../support/adapter-contract.js';
 import { CaseProxy } from '../support/case-proxy.js';
-import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
-import { engineProcesses, survivors } from '../support/processes.js';
+import { engineProcesses } from '../support/processes.js';
 
 const LOAD_MS = 30_000;
-/** Stands in for the engine host's per-case timeout: the adapter must answer long before it. */
-const HOST_TIMEOUT_MS = 120_000;
 
 let proxy: CaseProxy;
 let browser: EngineBrowser;
@@ -59,7 +54,6 @@ async function caseOn(
   return { page: opened, args: { check, fresh: true, walk: WALK } };
 }
 
-const dumpOf = (text: string) => String(dumpJson('firefox', browser.version, walkOf(text)));
 const firefoxPid = () => engineProcesses(descendantsOf(process.pid), 'firefox')[0];
 const contentProcesses = (root: number) =>
   descendantsOf(root).filter((pid) => {
@@ -69,14 +63,6 @@ const contentProcesses = (root: number) =>
       return false;
     }
   });
-/** Fails instead of hanging when the adapter never settles `promise`. */
-function beforeHostTimeout<T>(promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('the call was left to the host timeout')), HOST_TIMEOUT_MS);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 /** The white-box view of a browser: its BiDi connection, to ask Firefox what exists. */
 const connectionOf = (b: EngineBrowser) => (b as unknown as { connection: BidiConnection }).connection;
 const windowsOf = async (page: EnginePage) => {
@@ -91,7 +77,7 @@ describe('firefox adapter', () => {
   test('launch: the version is browserVersion; the profile holds the oracle prefs', () => {
     assert.match(browser.version, /^\d+\.\d+/);
     assert.equal(browser.engine, 'firefox');
-    assert.equal(browser.guarded, false);
+    assert.equal(browser.traits.guarded, false);
     const userJs = readFileSync(join(profileOf(firefoxPid()!), 'user.js'), 'utf8');
     for (const line of [
       'user_pref("layout.css.devPixelsPerPx", "1.0");',
@@ -115,73 +101,24 @@ describe('firefox adapter', () => {
     killPageProcesses: () => {
       for (const pid of contentProcesses(firefoxPid()!)) process.kill(pid, 'SIGKILL');
     },
-  });
-
-  test("a case's script that replaces built-ins gets the walk of the same case without them", async () => {
-    const clean = await caseOn(LAYOUT);
-    const hostile = await caseOn(LAYOUT);
-    const expected = dumpOf(await clean.page.run({ program: 'walk', args: clean.args, script: 'void 0' }));
-    assert.equal(dumpOf(await hostile.page.run({ program: 'walk', args: hostile.args, script: HOSTILE })), expected);
-    // The main world really is hostile: what the page itself sees is forged.
-    assert.equal(await hostile.page.callMain('() => JSON.stringify({ a: 1 }) + innerWidth', []), 'FORGED1');
-    await Promise.all([clean.page.close(), hostile.page.close()]);
-  });
-
-  test('an inline script that replaces built-ins before load: the same walk as without it', async () => {
-    const clean = await caseOn(`${LAYOUT}<script>void 0</script>`);
-    const hostile = await caseOn(`${LAYOUT}<script>${HOSTILE}</script>`);
-    assert.equal(
-      dumpOf(await hostile.page.run({ program: 'walk', args: hostile.args })),
-      dumpOf(await clean.page.run({ program: 'walk', args: clean.args })),
-    );
-    await Promise.all([clean.page.close(), hostile.page.close()]);
-  });
-
-  test('a document Firefox cannot load is navigation_failed', async () => {
-    const page = await browser.newPage({ freshStorage: true });
-    // Port 1 is on Firefox's list of banned ports: refused before any request.
-    await assert.rejects(page.load('http://localhost:1/case', LOAD_MS), isCode('navigation_failed'));
-    await page.close();
+    oneProcess: {
+      launch: (overrides) => launchFirefox(launchOptions(proxy.url, { browsers: 'system', ...overrides })),
+      folderOf: profileOf,
+      leftOf: windowsOf,
+      mediaShown: async (pid) => {
+        assert.ok(readFileSync(join(profileOf(pid), 'user.js'), 'utf8').includes('user_pref("media.navigator.streams.fake", true);'));
+      },
+      missing: {
+        paths: { firefox: '/nonexistent/firefox' },
+        message: /^Error: firefox-esr did not start: \/nonexistent\/firefox not found/,
+      },
+    },
   });
 
   test("callMain answers what JSON cannot hold, as BiDi's remote values carry it", async () => {
     const { page } = await caseOn('<!doctype html><p>x</p>');
     assert.deepEqual(await page.callMain('() => ({ nan: NaN, list: [Infinity, -0] })', []), { nan: Number.NaN, list: [Infinity, -0] });
     await page.close();
-  });
-
-  test('a killed browser: the in-flight call is EngineGoneError, exited resolves, nothing is left', async () => {
-    const running = new Set(engineProcesses(descendantsOf(process.pid), 'firefox'));
-    const own = await launchFirefox(launchOptions(proxy.url, { browsers: 'system' }));
-    const ownPid = engineProcesses(descendantsOf(process.pid), 'firefox').find((pid) => !running.has(pid))!;
-    const profile = profileOf(ownPid);
-    const page = await own.newPage({ freshStorage: true });
-    await page.load(proxy.serve(`/case/${++paths}`, '<!doctype html><p>x</p>').url, LOAD_MS);
-    const inFlight = page.callMain('() => new Promise(() => {})', []);
-    inFlight.catch(() => {});
-    process.kill(ownPid, 'SIGKILL');
-    await assert.rejects(beforeHostTimeout(inFlight), EngineGoneError);
-    await beforeHostTimeout(own.exited);
-    assert.equal(existsSync(profile), false, 'the profile folder is gone');
-    assert.deepEqual(survivors(ownPid), [], 'no process of its group, nor its crash helper, is alive');
-    await own.close();
-  });
-
-  test('a hung page does not block another, closes at once, and fails its call as EngineGoneError', UNANSWERED, async () => {
-    const other = await caseOn('<!doctype html><p>other</p>');
-    const { page, args } = await caseOn('<!doctype html><p>hung</p>');
-    const started = proxy.requested('/hung');
-    const hung = page.run({
-      program: 'reflect',
-      args: { check: args.check, probes: [] },
-      script: "const x = new XMLHttpRequest(); x.open('GET', '/hung', false); try { x.send() } catch {} for (;;) {}",
-    });
-    hung.catch(() => {});
-    await started;
-    assert.deepEqual(JSON.parse(await other.page.run({ program: 'pageState', args: {} })).viewport, [800, 600]);
-    await page.close();
-    await assert.rejects(beforeHostTimeout(hung), EngineGoneError);
-    await other.page.close();
   });
 
   test('a popup the case opened is gone once its page closes', async () => {
@@ -221,7 +158,7 @@ describe('firefox adapter', () => {
     await page.close();
   });
 
-  test('http://localhost through the proxy is a secure context, and no other loopback port is reached', async (t) => {
+  test('a page on http://localhost through the proxy reaches no other loopback port', async (t) => {
     const reached: string[] = [];
     const victim = createServer((req, res) => {
       reached.push(String(req.url));
@@ -234,8 +171,6 @@ describe('firefox adapter', () => {
     const trace = proxy.serve(`/trace/${++paths}`, '<!doctype html><p>trace</p>');
     const page = await browser.newPage({ freshStorage: true });
     await page.load(trace.url, LOAD_MS);
-    assert.equal(await page.callMain('() => isSecureContext', []), true);
-    assert.ok(proxy.seen.includes(`GET ${trace.url}`), 'the trace page came through the proxy');
     const hosts = ['127.0.0.1', '127.0.0.2', 'localhost', 'foo.localhost', '2130706433', '[::1]', '[::ffff:127.0.0.1]'];
     const results = await page.callMain(
       `(hosts, port) => Promise.all(hosts.map((h) => fetch('http://' + h + ':' + port + '/x', { mode: 'no-cors' }).then((r) => r.type, (e) => e.name)))`,
@@ -244,36 +179,6 @@ describe('firefox adapter', () => {
     assert.equal((results as string[]).length, hosts.length);
     assert.deepEqual(reached, []);
     await page.close();
-  });
-
-  test('close: the session ends, no Firefox process survives, the profile is removed', async () => {
-    const running = new Set(engineProcesses(descendantsOf(process.pid), 'firefox'));
-    const own = await launchFirefox(launchOptions(proxy.url, { browsers: 'system', profile: 'media' }));
-    const ownPid = engineProcesses(descendantsOf(process.pid), 'firefox').find((pid) => !running.has(pid))!;
-    const profile = profileOf(ownPid);
-    assert.ok(readFileSync(join(profile, 'user.js'), 'utf8').includes('user_pref("media.navigator.streams.fake", true);'));
-    const page = await own.newPage({ freshStorage: true });
-    await page.load(proxy.serve(`/case/${++paths}`, '<!doctype html><p>x</p>').url, LOAD_MS);
-    let exited = false;
-    void own.exited.then(() => (exited = true));
-    await own.close();
-    assert.ok(exited, 'exited resolved');
-    assert.equal(existsSync(profile), false, 'the profile folder is gone');
-    assert.deepEqual(survivors(ownPid), [], 'no process of its group, nor its crash helper, is alive');
-  });
-
-  test('a Firefox that cannot start is a one-line error, and leaves no profile behind', async (t) => {
-    // A temporary folder of its own: other oracles on the machine make profiles too.
-    const tmp = mkdtempSync(join(tmpdir(), 'firefox-adapter-tmp-'));
-    t.after(() => rmSync(tmp, { recursive: true, force: true }));
-    const realTmp = process.env.TMPDIR;
-    process.env.TMPDIR = tmp;
-    const start = startFirefox(launchOptions(proxy.url, { browsers: 'system' }), '/nonexistent/firefox');
-    // startFirefox names its profile before its first await.
-    if (realTmp === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = realTmp;
-    await assert.rejects(start, /^Error: firefox-esr did not start: \/nonexistent\/firefox not found/);
-    assert.deepEqual(readdirSync(tmp), []);
   });
 });
 

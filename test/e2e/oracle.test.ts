@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { DumpSchema, ENGINE_NAMES, GeometryResponseSchema, STYLE_PROPERTIES } from '../../src/protocol/schema.js';
+import { GeometryResponseSchema } from '../../src/protocol/geometry-schema.js';
+import { DumpSchema, ENGINE_NAMES, STYLE_PROPERTIES } from '../../src/protocol/schema.js';
 import { OracleProcess, isAlive, type Line } from '../support/oracle-process.js';
 
 const checkDump = TypeCompiler.Compile(DumpSchema);

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SYSTEM_CHROMIUM } from '../../src/workers/engines/chromium/index.js';
+import { SYSTEM_CHROMIUM } from '../../src/workers/engines/chromium/executable.js';
 import { SYSTEM_FIREFOX } from '../../src/workers/engines/firefox/process.js';
-import { MINIBROWSER, WEBKIT_DRIVER } from '../../src/workers/engines/webkit/index.js';
+import { MINIBROWSER, WEBKIT_DRIVER } from '../../src/workers/engines/webkit/minibrowser.js';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import { OracleProcess } from '../support/oracle-process.js';
 

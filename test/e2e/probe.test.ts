@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { PROBES } from '../../src/cli/probes.js';
+import { PROBES } from '../../src/tools/probe/probes.js';
 import { ORACLE_BIN, ORACLE_ENV } from '../support/oracle-process.js';
 
 const probe = (...args: string[]) => promisify(execFile)(ORACLE_BIN, ['probe', ...args], { env: ORACLE_ENV });

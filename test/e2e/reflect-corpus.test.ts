@@ -3,7 +3,7 @@
 // engine answered every case, and that the table has a row per case.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_CORPUS, formatTable, readCorpus, runCorpus } from '../../src/cli/reflect-commands.js';
+import { DEFAULT_CORPUS, formatTable, readCorpus, runCorpus } from '../../src/tools/reflect-corpus/session.js';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 
 test('every corpus case is answered by all three engines, one observation per probe', async () => {

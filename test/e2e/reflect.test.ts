@@ -3,13 +3,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import {
-  ENGINE_NAMES,
-  ReflectResponseSchema,
-  type EngineName,
-  type ReflectResponse,
-  type ReflectState,
-} from '../../src/protocol/schema.js';
+import { ReflectResponseSchema, type ReflectResponse, type ReflectState } from '../../src/protocol/reflect-schema.js';
+import { ENGINE_NAMES, type EngineName } from '../../src/protocol/schema.js';
 import { vote } from '../../src/api/judge.js';
 import { OracleProcess, type Line } from '../support/oracle-process.js';
 

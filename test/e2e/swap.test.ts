@@ -80,7 +80,7 @@ describe('a case is swapped in only where that gives the dump of its own documen
       await engines.pages.get(engine)!.page.load(engines.blankUrl, 30_000);
       // What the fast path asks of this engine (src/workers/host/fast-path.ts).
       const { browser } = engines.pages.get(engine)!;
-      const swaps = (html: string) => browser.swapsWrites && !(browser.writesKeepBidi && mayEnableBidi(html));
+      const swaps = (html: string) => browser.traits.swapsWrites && !(browser.traits.writesKeepBidi && mayEnableBidi(html));
       const { walks, swapped } = await engines.batch(
         engine,
         cases.map((c) => c.html),
@@ -89,7 +89,7 @@ describe('a case is swapped in only where that gives the dump of its own documen
       cases.forEach((c, i) => {
         assert.equal(dumpJson(engine, 'v', walks[i]!).text, reference[i], `${c.id}: the dump of its own document`);
       });
-      if (!browser.swapsWrites) {
+      if (!browser.traits.swapsWrites) {
         assert.deepEqual(
           swapped,
           cases.map(() => false),

@@ -8,16 +8,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { caseDocument } from '../../src/coordinator/case-documents.js';
-import { dumpJson } from '../../src/protocol/dump.js';
-import { decodeWalkText } from '../../src/protocol/page-output.js';
 import type { WalkOptions } from '../../src/page/walk.js';
 import type { EngineBrowser, EnginePage } from '../../src/workers/engine.js';
-import { MINIBROWSER, WEBKIT_DRIVER, launchWebKit } from '../../src/workers/engines/webkit/index.js';
+import { launchWebKit } from '../../src/workers/engines/webkit/index.js';
+import { MINIBROWSER, WEBKIT_DRIVER } from '../../src/workers/engines/webkit/minibrowser.js';
 import { descendantsOf } from '../../src/system/processes.js';
 import { WALK, launchOptions } from '../support/direct-engines.js';
-import { adapterContract, isCode, walkOf } from '../support/adapter-contract.js';
+import { adapterContract } from '../support/adapter-contract.js';
 import { CaseProxy } from '../support/case-proxy.js';
-import { HOSTILE, LAYOUT } from '../support/hostile-case.js';
 import { survivors } from '../support/processes.js';
 
 const LOAD_MS = 30_000;
@@ -52,7 +50,6 @@ async function caseOn(
   return { page, args: { check, fresh: true, walk: WALK } };
 }
 
-const dumpOf = (text: string) => String(dumpJson('webkit', browser.version, walkOf(text)));
 /** A process's argv; nothing for one that is gone. */
 function commandLine(pid: number): string[] {
   try {
@@ -68,7 +65,7 @@ describe('webkit adapter', () => {
   test("launch: the version is the driver's browserVersion; the executables are Debian's; programs go through the guard", () => {
     assert.match(browser.version, /^\d+\.\d+\.\d+$/);
     assert.equal(browser.engine, 'webkit');
-    assert.equal(browser.guarded, true);
+    assert.equal(browser.traits.guarded, true);
     assert.deepEqual(browser.executables, { webkitDriver: WEBKIT_DRIVER, miniBrowser: MINIBROWSER });
   });
 
@@ -86,28 +83,6 @@ describe('webkit adapter', () => {
     loadBoundElsewhere:
       "WebKitGTK's WebDriver bounds a navigation by its own page-load timeout, W3C's default of 300 s, and the engine host's case timer comes first",
   });
-
-  test("built-ins a case's script replaces: the guard's walk is the same as without them", async () => {
-    const clean = await caseOn(LAYOUT);
-    const hostile = await caseOn(LAYOUT);
-    const expected = dumpOf(await clean.page.run({ program: 'walk', args: clean.args, script: 'void 0' }));
-    assert.equal(dumpOf(await hostile.page.run({ program: 'walk', args: hostile.args, script: HOSTILE })), expected);
-    // The main world really is hostile: what the page itself sees is forged.
-    assert.equal(await hostile.page.callMain('() => innerWidth', []), 1);
-    await Promise.all([clean.page.close(), hostile.page.close()]);
-  });
-
-  test(
-    'built-ins replaced inline, before load, where WebKit\'s WebDriver runs on them: not an isolated world\'s "the same walk", ' +
-      'but page_tampered, never a forged walk',
-    async () => {
-      const { page, args } = await caseOn(`${LAYOUT}<script>${HOSTILE}</script>`);
-      const text = await page.run({ program: 'walk', args });
-      assert.throws(() => decodeWalkText(text), isCode('page_tampered'));
-      assert.match(text, /WebKitGTK's WebDriver runs on/);
-      await page.close();
-    },
-  );
 
   test("close: no process of any session survives, and each session's HOME is removed", async () => {
     const running = new Set(drivers());

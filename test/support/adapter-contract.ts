@@ -1,19 +1,30 @@
 // What every engine adapter promises the engine host, as tests to run against one adapter driven
 // directly (test/e2e/<engine>-adapter.test.ts): the programs on a served case, a page elsewhere
-// than its case, the case's script failing, a load that never finishes, the main world, a
-// screenshot, and a page whose process dies under a call. Where an adapter keeps a promise
-// another way (WebKit's: the guard instead of an isolated world, a driver that bounds a load by
-// its own time), the test says how, and checks that way instead.
+// than its case, the case's script failing, built-ins the case replaces, a load that fails or
+// never finishes, the main world, a screenshot, and a page whose process dies under a call; for
+// an adapter whose browser is one process, a hung page, a killed browser, a closed one and one
+// that cannot start. Where an adapter keeps a promise another way (WebKit's: the guard instead of
+// an isolated world, a driver that bounds a load by its own time), the test says how, and checks
+// that way instead.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PNG } from 'pngjs';
+import { dumpJson } from '../../src/protocol/dump.js';
+import type { Executables } from '../../src/protocol/launch-options.js';
 import { pngSize } from '../../src/protocol/png.js';
 import type { WalkOptions } from '../../src/page/walk.js';
 import { OracleError } from '../../src/protocol/errors.js';
 import { decodeReflectionText, decodeWalkText, type RawWalk } from '../../src/protocol/page-output.js';
 import { EngineGoneError, type EngineBrowser, type EnginePage, type ProgramCall } from '../../src/workers/engine.js';
+import type { EngineLaunch } from '../../src/worker-contract/launch.js';
 import type { CaseProxy } from './case-proxy.js';
 import { WALK } from './direct-engines.js';
+import { HOSTILE, LAYOUT } from './hostile-case.js';
+import { engineProcesses, survivors } from './processes.js';
+import { descendantsOf } from '../../src/system/processes.js';
 
 /** A walk program's answer, decoded as the oracle decodes it; anything but a walk fails the test. */
 export function walkOf(text: string): RawWalk {
@@ -43,11 +54,31 @@ export interface AdapterUnderTest {
   /** Kills every one of them, as a crash would. */
   killPageProcesses: () => void;
   /**
-   * Set, with the reason, when the adapter does not bound a load by the time it is given: the
-   * engine host's case timer is then what ends such a load, by closing its page.
+   * Set, with the reason, when the adapter does not bound a load by the time it is given, nor
+   * answers a refused one navigation_failed: the engine host's case timer is then what ends such a
+   * load, by closing its page.
    */
   loadBoundElsewhere?: string;
+  /** An adapter whose browser is one process (its own process group and folder): how to tell. */
+  oneProcess?: OneProcess;
 }
+
+/** What the contract needs of a browser that is one process, to launch, kill and close one of its own. */
+export interface OneProcess {
+  /** Launches a browser of the test's own, with `overrides` over the test's launch options. */
+  launch: (overrides?: Partial<EngineLaunch>) => Promise<EngineBrowser>;
+  /** The folder a browser's process keeps its profile in (read from its command line). */
+  folderOf: (pid: number) => string;
+  /** What is left in the shared browser of a page once it is closed (its targets, its windows): nothing, once the adapter closed it. */
+  leftOf: (page: EnginePage) => Promise<unknown[]>;
+  /** That `pid`, launched with the `media` profile, shows it (a switch, a pref), and `page` on a trace page may use the camera where the engine says so. */
+  mediaShown: (pid: number, page: EnginePage) => Promise<void>;
+  /** The executable of a browser that cannot start, and the one line its launch rejects with. */
+  missing: { paths: Executables; message: RegExp };
+}
+
+/** What the case server sends with a trace page: its own origin, popups that escape the sandbox. */
+const TRACE = { 'content-security-policy': 'sandbox allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox' };
 
 /**
  * Stands in for the engine host's per-case timeout, for tests of a page that will never answer by
@@ -60,11 +91,11 @@ let paths = 0;
 
 /**
  * The message of the script error a call ends in. An adapter with an isolated world throws
- * script_error itself; a guarded one (browser.guarded) answers the guard's `{"scriptError"}` as the
+ * script_error itself; a guarded one (browser.traits.guarded) answers the guard's `{"scriptError"}` as the
  * program's text, which the engine host turns into script_error: both are checked as the host reads them.
  */
 async function scriptErrorOf(browser: EngineBrowser, page: EnginePage, call: ProgramCall): Promise<string> {
-  if (!browser.guarded) {
+  if (!browser.traits.guarded) {
     let message = '';
     await assert.rejects(page.run(call), (error: unknown) => {
       assert.ok(error instanceof OracleError && error.code === 'script_error', String(error));
@@ -152,10 +183,56 @@ export function adapterContract(adapter: AdapterUnderTest): void {
     await page.close();
   });
 
+  const dumpOf = (text: string) => String(dumpJson(adapter.browser().engine, adapter.browser().version, walkOf(text)));
+
+  test(`built-ins a case's script replaces: ${adapter.world} walks the case as without them`, async () => {
+    const clean = await adapter.caseOn(LAYOUT);
+    const hostile = await adapter.caseOn(LAYOUT);
+    const expected = dumpOf(await clean.page.run({ program: 'walk', args: clean.args, script: 'void 0' }));
+    assert.equal(dumpOf(await hostile.page.run({ program: 'walk', args: hostile.args, script: HOSTILE })), expected);
+    // The main world really is hostile: what the page itself sees is forged.
+    assert.equal(await hostile.page.callMain('() => innerWidth', []), 1);
+    await Promise.all([clean.page.close(), hostile.page.close()]);
+  });
+
+  test(
+    'built-ins replaced inline, before load: the same walk as without them from a world of its own; ' +
+      "from the guard, where WebKit's WebDriver runs on them, page_tampered, never a forged walk",
+    async () => {
+      const hostile = await adapter.caseOn(`${LAYOUT}<script>${HOSTILE}</script>`);
+      const text = await hostile.page.run({ program: 'walk', args: hostile.args });
+      if (adapter.browser().traits.guarded) {
+        assert.throws(() => decodeWalkText(text), isCode('page_tampered'));
+        assert.match(text, /WebKitGTK's WebDriver runs on/);
+      } else {
+        const clean = await adapter.caseOn(`${LAYOUT}<script>void 0</script>`);
+        assert.equal(dumpOf(text), dumpOf(await clean.page.run({ program: 'walk', args: clean.args })));
+        await clean.page.close();
+      }
+      await hostile.page.close();
+    },
+  );
+
+  test('http://localhost through the proxy is a secure context (what trace pages rely on)', async () => {
+    const trace = adapter.proxy().serve(`/contract/trace/${++paths}`, '<!doctype html><p>trace</p>', TRACE).url;
+    const page = await adapter.browser().newPage({ freshStorage: true });
+    await page.load(trace, 30_000);
+    assert.equal(await page.callMain('() => isSecureContext', []), true);
+    assert.ok(adapter.proxy().seen.includes(`GET ${trace}`), 'the trace page came through the proxy');
+    await page.close();
+  });
+
   if (adapter.loadBoundElsewhere === undefined) {
     test('a load that does not finish within its time is navigation_failed', async () => {
       const page = await adapter.browser().newPage({ freshStorage: true });
       await assert.rejects(page.load(adapter.proxy().hold(`/contract/never/${++paths}`).url, 1_000), isCode('navigation_failed'));
+      await page.close();
+    });
+
+    test('a document the engine refuses to load is navigation_failed', async () => {
+      const page = await adapter.browser().newPage({ freshStorage: true });
+      // Port 1 is on every engine's list of unsafe ports: refused before any request.
+      await assert.rejects(page.load('http://localhost:1/case', 30_000), isCode('navigation_failed'));
       await page.close();
     });
   } else {
@@ -226,4 +303,93 @@ export function adapterContract(adapter: AdapterUnderTest): void {
       },
     );
   }
+
+  const { oneProcess } = adapter;
+  if (oneProcess) oneProcessContract(adapter, oneProcess);
+}
+
+/** The contract of an adapter whose browser is one process, in a group and a folder of its own. */
+function oneProcessContract(adapter: AdapterUnderTest, one: OneProcess): void {
+  /** A browser of the test's own, and its main process. */
+  const launchOwn = async (overrides?: Partial<EngineLaunch>) => {
+    const engine = adapter.browser().engine;
+    const running = new Set(engineProcesses(descendantsOf(process.pid), engine));
+    const browser = await one.launch(overrides);
+    const pid = engineProcesses(descendantsOf(process.pid), engine).find((p) => !running.has(p));
+    assert.ok(pid, `the ${engine} process launched`);
+    return { browser, pid };
+  };
+
+  test(
+    'a hung page does not block another, closes with nothing of it left, and fails its call as EngineGoneError',
+    UNANSWERED,
+    async () => {
+      const other = await adapter.caseOn('<!doctype html><p>other</p>');
+      const { page, args } = await adapter.caseOn('<!doctype html><p>hung</p>');
+      const path = `/contract/hung/${++paths}`;
+      const started = adapter.proxy().requested(path);
+      const hung = page.run({
+        program: 'reflect',
+        args: { check: args.check, probes: [] },
+        script: `const x = new XMLHttpRequest(); x.open('GET', '${path}', false); try { x.send() } catch {} for (;;) {}`,
+      });
+      hung.catch(() => {});
+      await started;
+      assert.deepEqual(JSON.parse(await other.page.run({ program: 'pageState', args: {} })).viewport, [800, 600]);
+      await page.close();
+      await assert.rejects(hung, EngineGoneError);
+      // Removed by the browser, not left behind once the adapter's grace ran out.
+      assert.deepEqual(await one.leftOf(page), []);
+      await other.page.close();
+    },
+  );
+
+  test('a killed browser: the in-flight call is EngineGoneError, exited resolves, nothing is left', UNANSWERED, async () => {
+    const { browser: own, pid } = await launchOwn();
+    const folder = one.folderOf(pid);
+    const page = await own.newPage({ freshStorage: true });
+    await page.load(adapter.serveCase('<!doctype html><p>x</p>').url, 30_000);
+    const inFlight = page.callMain('() => new Promise(() => {})', []);
+    inFlight.catch(() => {});
+    process.kill(pid, 'SIGKILL');
+    await assert.rejects(inFlight, EngineGoneError);
+    await own.exited;
+    assert.equal(existsSync(folder), false, 'its folder is gone');
+    assert.deepEqual(survivors(pid), [], 'no process of its group, nor any it started outside it, is alive');
+    await own.close();
+  });
+
+  test(
+    'close: the browser exits, no process of its group survives, its folder is removed; the media profile shows',
+    UNANSWERED,
+    async () => {
+      const { browser: own, pid } = await launchOwn({ profile: 'media' });
+      const folder = one.folderOf(pid);
+      assert.ok(existsSync(folder), folder);
+      const page = await own.newPage({ freshStorage: true });
+      await page.load(adapter.proxy().serve(`/contract/trace/${++paths}`, '<!doctype html><p>x</p>', TRACE).url, 30_000);
+      await one.mediaShown(pid, page);
+      let exited = false;
+      void own.exited.then(() => (exited = true));
+      await own.close();
+      assert.ok(exited, 'exited resolved');
+      assert.equal(existsSync(folder), false, 'its folder is gone');
+      assert.deepEqual(survivors(pid), [], 'no process of its group, nor any it started outside it, is alive');
+    },
+  );
+
+  test('a browser that cannot start is a one-line error, and leaves no folder behind', async (t) => {
+    // A temporary folder of its own: other oracles on the machine make folders too.
+    const tmp = mkdtempSync(join(tmpdir(), 'adapter-contract-tmp-'));
+    t.after(() => rmSync(tmp, { recursive: true, force: true }));
+    const realTmp = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      await assert.rejects(one.launch({ paths: one.missing.paths }), one.missing.message);
+    } finally {
+      if (realTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = realTmp;
+    }
+    assert.deepEqual(readdirSync(tmp), []);
+  });
 }

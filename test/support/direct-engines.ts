@@ -4,8 +4,7 @@
 // batches to the navigation route.
 import { CaseServer } from '../../src/coordinator/case-server.js';
 import { EgressLog } from '../../src/coordinator/egress-log.js';
-import { dumpLimits } from '../../src/coordinator/oracle-service.js';
-import { defaultOptions } from '../../src/api/oracle.js';
+import { defaultOptions, dumpLimits } from '../../src/coordinator/launch-settings.js';
 import type { EngineLaunch } from '../../src/worker-contract/launch.js';
 import { FONT_SETS } from '../../src/fonts/font-sets.js';
 import { cLocaleName, localeCacheDir } from '../../src/system/locales.js';
@@ -19,20 +18,17 @@ const TIMEOUT_MS = 30_000;
 /** The walk as the oracle runs it with its default limits. */
 export const WALK = walkOptions(dumpLimits({ ...defaultOptions(), engines: [...ENGINE_NAMES] }));
 
-/** How the oracle launches an engine by default, with `proxyUrl` as its proxy. */
+/**
+ * How the oracle launches an engine by default, with `proxyUrl` as its proxy: every default launch
+ * option (the adapter reads its own, as from a resolved EngineLaunch), and the defaults resolved.
+ */
 export const launchOptions = (proxyUrl: string, overrides: Partial<EngineLaunch> = {}): EngineLaunch => ({
-  profile: 'default',
-  locale: 'en-US',
+  ...defaultOptions(),
   // As the oracle compiles it; an adapter's own tests read no language, and WebKitGTK says en-US without it too.
   cLocale: { name: cLocaleName('en-US'), dir: localeCacheDir() },
-  timezone: 'UTC',
-  display: undefined,
   fontconfigFile: FONT_SETS.liberation.fontconfigFile,
   fontDirs: FONT_SETS.liberation.dirs,
   proxyUrl,
-  browsers: 'auto',
-  paths: {},
-  extra: {},
   ...overrides,
 });
 
@@ -55,7 +51,7 @@ export class DirectEngines {
         browsers.push(browser);
         const page = await browser.newPage({ freshStorage: false });
         if (written) await page.load(server.blankUrl, TIMEOUT_MS);
-        pages.set(engine, { page, guarded: browser.guarded, browser });
+        pages.set(engine, { page, guarded: browser.traits.guarded, browser });
       }
       return new DirectEngines(server, browsers, pages);
     } catch (error) {

@@ -8,10 +8,10 @@
 // A case is named by the test: a case document's two copies are at fake://case/<name>/first and
 // fake://case/<name>/retry (documentOf), and a written case's html is its name. Any other page (the
 // fast path's blank page) loads as planned under its URL, when a plan names it: `hang` or `fail`.
+import { VIEWPORT } from '../../src/protocol/common.js';
 import { STYLE_PROPERTIES } from '../../src/protocol/schema.js';
 import {
   EngineGoneError,
-  VIEWPORT,
   type Emulated,
   type EngineBrowser,
   type EnginePage,
@@ -131,11 +131,7 @@ class FakeBrowser implements EngineBrowser {
   readonly engine = 'chromium';
   readonly version = '1.0.fake';
   readonly executables = {};
-  readonly guarded = false;
-  readonly writesKeepBidi = false;
-  readonly swapsWrites = false;
-  readonly browserWide = [];
-  readonly groupPerPage = false;
+  readonly traits = { guarded: false, writesKeepBidi: false, swapsWrites: false, browserWide: [], groupPerPage: false };
   readonly exited: Promise<void>;
   private exit!: () => void;
   gone = false;

@@ -2,6 +2,7 @@
 // CPU time (bench/cpu.ts); and the processes an oracle started that are still running.
 import { readdirSync, readFileSync } from 'node:fs';
 import type { EngineName } from '../../src/protocol/schema.js';
+import { MemoryCgroup } from '../../src/system/memory/cgroup.js';
 import { OWNER_ENV } from '../../src/system/processes.js';
 
 function cmdline(pid: number): string {
@@ -100,4 +101,41 @@ export function processesOwnedBy(owner: number): number[] {
         return false;
       }
     });
+}
+
+/** A process as a test saw it start: its pid, and when it started (so that a pid given out again is not taken for it). */
+export interface SeenProcess {
+  pid: number;
+  start: number;
+}
+
+/**
+ * The source of a JS function `started(pids)`, for the programs a test writes: it writes
+ * `started <pid>:<start> …` on stderr, which `seenIn` reads back.
+ */
+export const STARTED_JS = `
+const started = (pids) => process.stderr.write('started ' + pids.map((pid) => {
+  const stat = require('node:fs').readFileSync('/proc/' + pid + '/stat', 'latin1');
+  return pid + ':' + stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+}).join(' ') + '\\n');
+`;
+
+/** The processes `started(…)` lines in `text` name. */
+export const seenIn = (text: string): SeenProcess[] =>
+  [...text.matchAll(/started ((?:\d+:\d+ ?)+)/g)].flatMap((m) =>
+    m[1]!
+      .trim()
+      .split(' ')
+      .map((p) => ({ pid: Number(p.split(':')[0]), start: Number(p.split(':')[1]) })),
+  );
+
+/** Whether the process a test saw start is still running (not a zombie, and its pid not given to another). */
+export const stillRunning = (p: SeenProcess): boolean => startOf(p.pid) === p.start;
+
+/** Whether this machine gives the oracle memory cgroups (root, a v1 memory hierarchy: the project's machines). */
+export function memoryCgroupsHere(): boolean {
+  const probe = MemoryCgroup.create('probe', 64 << 20);
+  if (typeof probe === 'string') return false;
+  probe.remove();
+  return true;
 }

@@ -14,6 +14,7 @@ import {
   type CandidateProcessOptions,
 } from '../../src/candidate-client/process-source.js';
 import { judgedOutcome, type SourceOutcome } from '../../src/candidate-client/source.js';
+import { captureStderr } from '../support/stderr-capture.js';
 
 const FLAKY = fileURLToPath(new URL('../support/flaky-candidate.js', import.meta.url));
 const flaky = (flags: string) => `${JSON.stringify(process.execPath)} ${JSON.stringify(FLAKY)} ${flags}`;
@@ -74,12 +75,15 @@ test('failures in a row lengthen the pause', async () => {
   assert.deepEqual(starts, [0, 50, 100]);
 });
 
-test('a malformed answer is that case’s error and the process keeps serving', async () => {
+test('a line that is no answer is that case’s error and ends the process; an invalid answer to its case is its error alone', async () => {
+  // Not JSON: which case it was meant for cannot be told, so the process is replaced (one fault, one case; candidate-hostile.test.ts).
   const garbage = await runCases({ command: flaky('--garbage-on 2') }, 3);
   assert.deepEqual(shapes(garbage.outcomes), [1, 'candidate_protocol', 3]);
-  assert.equal(garbage.starts.length, 1, 'not restarted');
+  assert.equal(garbage.starts.length, 2, 'replaced');
+  // Under its case's id: that case's error, and the process keeps serving.
   const invalid = await runCases({ command: flaky('--invalid-on 1') }, 2);
   assert.deepEqual(shapes(invalid.outcomes), ['candidate_protocol', 2]);
+  assert.equal(invalid.starts.length, 1, 'not restarted');
   const first = invalid.outcomes[0]!;
   assert.equal(
     first.kind === 'error' && first.message,
@@ -93,21 +97,13 @@ test('an answer to an id no case waits for is dropped; the waiting case keeps it
 });
 
 test('the candidate’s stderr goes to the oracle’s log', async () => {
-  const written: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-    written.push(String(chunk));
-    return write(chunk, ...rest);
-  }) as typeof process.stderr.write;
+  const written = captureStderr();
   try {
     await runCases({ command: flaky('--stderr hello-from-the-candidate') }, 1);
   } finally {
-    process.stderr.write = write;
+    written.stop();
   }
-  assert.ok(
-    written.some((line) => /^browser-oracle: info: candidate flaky: hello-from-the-candidate/.test(line)),
-    written.join(''),
-  );
+  assert.ok(/^browser-oracle: info: candidate flaky: hello-from-the-candidate/m.test(written.text()), written.text());
 });
 
 test('a candidate that does not start, or does not answer its ping, is refused in one line', async () => {

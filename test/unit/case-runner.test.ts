@@ -71,7 +71,7 @@ async function host(fake: FakeEngine, pages = 1, maxBatch = 8) {
   const supervisor: BrowserSupervisor = new BrowserSupervisor('chromium', fake.launch, {} as EngineLaunch, () => pool.browserLost());
   const pool = new PagePool(supervisor, pages);
   const queue = new EngineQueue();
-  const fastPath = new FastPath('chromium', () => supervisor, maxBatch, TIMEOUT_MS);
+  const fastPath = new FastPath('chromium', () => supervisor.traits, maxBatch, TIMEOUT_MS);
   const watcher = new MemoryWatcher(BUDGET, NO_SAMPLES_MS);
   const memory = watcher.watch('chromium', supervisor);
   // The watch finds a stand-in over the budget and kills it, as it would a renderer.

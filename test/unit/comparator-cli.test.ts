@@ -3,6 +3,7 @@
 // temporary directory.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { visible } from '../../src/system/visible-text.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,6 +89,17 @@ test('compare --candidate: judged against the majority, under any engine name', 
   const result = JSON.parse(run.stdout);
   assert.deepEqual([result.candidate, result.verdict, result.majority], ['my-engine', 'pass', ['chromium', 'webkit']]);
   assert.equal(cli('compare', '--candidate', dumpFile('text-line', 'firefox'), fixturePath('text-line')).code, 1);
+});
+
+test("--pretty shows a candidate's name (and any text of a dump) without acting on it: no forged line, no escape sequence", () => {
+  const name = 'my-engine\u001b[2J\ncandidate forged against the majority: pass\u202e';
+  const candidate = dumpFile('text-line', 'firefox', (d) => Object.assign(d, { engine: name }));
+  const run = cli('compare', '--pretty', '--candidate', candidate, fixturePath('text-line'));
+  assert.equal(run.code, 1, run.stderr);
+  const lines = run.stdout.trimEnd().split('\n');
+  for (const line of lines) assert.equal(visible(line), line);
+  assert.ok(!lines.some((l) => l.startsWith('candidate forged')), run.stdout);
+  assert.match(lines[0]!, /^candidate my-engine\\x1b\[2J\\ncandidate forged against the majority: pass\\u202e against the majority/);
 });
 
 test('unusable input: exit 2, one line on stderr, no stack trace, nothing on stdout', () => {

@@ -2,22 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FONT_SETS } from '../../src/fonts/font-sets.js';
-import type { EngineLaunch } from '../../src/worker-contract/launch.js';
 import { firefoxPrefs } from '../../src/workers/engines/firefox/prefs.js';
+import { launchOptions } from '../support/direct-engines.js';
 
-const launch: EngineLaunch = {
-  profile: 'default',
-  locale: 'en-US',
-  cLocale: { name: 'en_US.UTF-8', dir: '/nonexistent' },
-  timezone: 'UTC',
-  display: undefined,
+const launch = launchOptions('http://127.0.0.1:9/', {
+  browsers: 'system',
   fontconfigFile: FONT_SETS.square.fontconfigFile,
   fontDirs: FONT_SETS.square.dirs,
-  proxyUrl: 'http://127.0.0.1:9/',
-  browsers: 'system',
-  paths: {},
-  extra: {},
-};
+});
 const WHITELIST = 'security.sandbox.content.read_path_whitelist';
 
 test("content processes may read every folder of the launch's font set, each as a whole folder", () => {

@@ -188,6 +188,8 @@ const PLANTS: Plant[] = [
   { rule: 'engine-folders-through-index', from: 'src/workers/host/plant-engine.ts', to: 'src/workers/engines/chromium/target.ts' },
   { rule: 'engine-folders-through-index', from: 'src/workers/engines/env.ts', to: 'src/workers/engines/webkit/target.ts' },
   { rule: 'engine-folders-apart', from: 'src/workers/engines/firefox/plant.ts', to: 'src/workers/engines/chromium/target.ts' },
+  { rule: 'workers-layers-point-down', from: 'src/workers/page-answers.ts', to: 'src/workers/host/target.ts' },
+  { rule: 'workers-layers-point-down', from: 'src/workers/engines/plant-task.ts', to: 'src/workers/tasks/target.ts', typeOnly: true },
   { rule: 'jsdom-only-in-dom-tests', from: 'test/unit/plant-jsdom.test.ts', to: 'jsdom' },
   { rule: 'generator-imports-only-protocol', from: 'src/campaign/generator/plant.ts', to: 'src/campaign/journal/target.ts' },
   {
@@ -202,6 +204,7 @@ const PLANTS: Plant[] = [
     from: 'src/candidate-client/plant.ts',
     to: 'src/candidate-reference/target.ts',
   },
+  { rule: 'candidates-start-in-one-place', from: 'src/tools/campaign/plant.ts', to: 'src/candidate-client/process-source.ts' },
   { rule: 'candidate-process-stays-lean', from: 'src/cli/candidate-program.ts', to: 'src/campaign/loop/target.ts' },
   { from: 'src/protocol/allowed.ts', to: 'src/protocol/json-text.ts' },
   { from: 'src/comparator/allowed.ts', to: 'src/protocol/target.ts' },
@@ -212,6 +215,7 @@ const PLANTS: Plant[] = [
   { from: 'src/workers/engines/index.ts', to: 'src/workers/engines/chromium/target.ts' },
   { from: 'src/workers/engines/chromium/allowed.ts', to: 'src/workers/engines/chromium/target.ts' },
   { from: 'src/workers/engines/webkit/allowed.ts', to: 'src/workers/engines/time-limits.ts' },
+  { from: 'src/workers/host/allowed.ts', to: 'src/workers/engine.ts' },
   { from: 'test/e2e/allowed.ts', to: 'src/workers/engines/firefox/target.ts' },
   { from: 'bench/allowed.ts', to: 'src/workers/engines/webkit/target.ts' },
   { from: 'test/unit/allowed.dom.test.ts', to: 'jsdom' },
@@ -220,6 +224,7 @@ const PLANTS: Plant[] = [
   { from: 'src/candidate-reference/taffy/allowed.ts', to: 'src/protocol/target.ts' },
   { from: 'src/candidate-reference/web/allowed-font.ts', to: 'src/fonts/target.ts' },
   { from: 'src/candidate-client/allowed.ts', to: 'src/comparator/target.ts' },
+  { from: 'src/tools/candidate-session.ts', to: 'src/candidate-client/process-source.ts' },
   { from: 'src/candidate-client/allowed-log.ts', to: 'src/system/target.ts' },
 ];
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { CONFIG_FILE, configFileFor, readConfigFile } from '../../src/api/config-file.js';
-import { defaultOptions, withDefaults } from '../../src/api/oracle.js';
+import { defaultOptions, withDefaults } from '../../src/coordinator/launch-settings.js';
 import { addEngineOptions, launchOptionsOf } from '../../src/cli/engine-options.js';
 import { ConfigError } from '../../src/protocol/errors.js';
 import { checkLaunchOptions } from '../../src/protocol/validate.js';

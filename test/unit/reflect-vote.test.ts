@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { voteReflect } from '../../src/comparator/reflect-vote.js';
-import type { EngineName, ReflectResponse, ReflectState } from '../../src/protocol/schema.js';
+import type { ReflectResponse, ReflectState } from '../../src/protocol/reflect-schema.js';
+import type { EngineName } from '../../src/protocol/schema.js';
 import { reflectResponse } from '../fixtures/reflect/load.js';
 
 const verdicts = (r: ReflectResponse) => voteReflect(r).observations.map((o) => [o.verdict, o.outlier]);

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runInNewContext } from 'node:vm';
-import { VIEWPORT } from '../../src/workers/engine.js';
+import { VIEWPORT } from '../../src/protocol/common.js';
 import { FIRST_GUESS, fitViewport, type SizableWindow, type WindowSize } from '../../src/workers/engines/webkit/viewport-fit.js';
 
 /** A window with a toolbar of `toolbar` px whose page gets each resize `lagMs` after it was asked. */

@@ -29,7 +29,9 @@ const converted = (path: string) => {
 };
 
 test('classifies every file of the checkout: one per accepted kind, one per reason it refuses', () => {
-  const outcome = Object.fromEntries([...imported].map(([path, i]) => [path, 'converted' in i ? 'converted' : i.refused.reason]));
+  const outcome = Object.fromEntries(
+    [...imported].map(([path, i]) => [path, 'converted' in i ? 'converted' : 'refused' in i ? i.refused.reason : `skipped: ${i.skipped}`]),
+  );
   assert.deepEqual(outcome, {
     'dom/beside.html': 'converted',
     'dom/engine-branch.html': 'converted',

@@ -6,7 +6,8 @@
 // and reported, never opened. A regular file counts when its name ends in `.html`.
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
-import { fsErrorText } from '../../system/fs-errors.js';
+import { fileKind, fsErrorText } from '../../system/fs-errors.js';
+import { fileNameText } from '../../system/visible-text.js';
 
 /** A case file of the folder. */
 export interface FolderFile {
@@ -33,29 +34,6 @@ interface FolderListing {
 
 const SLASH = Buffer.from('/');
 const HTML = Buffer.from('.html');
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** A name as id text: itself when UTF-8; else ASCII as is and every other byte (and `\`, so two names never show alike) as \xHH. */
-function nameText(name: Buffer): { text: string; utf8: boolean } {
-  try {
-    return { text: utf8.decode(name), utf8: true };
-  } catch {
-    let text = '';
-    for (const byte of name) text += byte < 0x80 && byte !== 0x5c ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
-    return { text, utf8: false };
-  }
-}
-
-/** What an entry is, in a message. */
-function kindOf(entry: Dirent<Buffer> | Stats): string {
-  if (entry.isDirectory()) return 'a folder';
-  if (entry.isFIFO()) return 'a FIFO';
-  if (entry.isSocket()) return 'a socket';
-  if (entry.isCharacterDevice()) return 'a character device';
-  if (entry.isBlockDevice()) return 'a block device';
-  return 'not a file';
-}
-
 const inside = (root: Buffer, target: Buffer) =>
   target.equals(root) || (target.subarray(0, root.length).equals(root) && (root.at(-1) === 0x2f || target[root.length] === 0x2f));
 
@@ -91,7 +69,7 @@ export async function listFolder(dir: string): Promise<FolderListing> {
       return;
     }
     for (const entry of entries) {
-      const name = nameText(entry.name);
+      const name = fileNameText(entry.name);
       const child: FolderFile = {
         id: id ? `${id}/${name.text}` : name.text,
         utf8: allUtf8 && name.utf8,
@@ -113,7 +91,7 @@ export async function listFolder(dir: string): Promise<FolderListing> {
         else await walk(child.path, child.id, child.utf8, target, new Set([...ancestors, key]));
       } else if (kind.isFile()) {
         if (entry.name.subarray(-HTML.length).equals(HTML)) files.push(child);
-      } else skipped.push({ id: child.id, why: `not a regular file (${kindOf(kind)})` });
+      } else skipped.push({ id: child.id, why: `not a regular file (${fileKind(kind)})` });
     }
   };
   await walk(top, '', true, root, new Set([root.toString('latin1')]));
@@ -133,7 +111,7 @@ export async function readFolderFile(root: Buffer, file: FolderFile): Promise<{ 
     // O_NONBLOCK: opening a FIFO that took the file's place returns at once instead of waiting for a writer.
     handle = await open(target, constants.O_RDONLY | constants.O_NONBLOCK);
     const stats = await handle.stat();
-    if (!stats.isFile()) return { error: `it is no longer a regular file (${kindOf(stats)})` };
+    if (!stats.isFile()) return { error: `it is no longer a regular file (${fileKind(stats)})` };
     return { bytes: await handle.readFile() };
   } catch (error) {
     return { error: fsErrorText(error) };

@@ -1,7 +1,8 @@
 // The journal's SQLite schema and how a file becomes a journal: the migrations that build the
 // schema (entry i takes user_version i to i + 1; an entry that has shipped is never edited), and
 // the checks that refuse a file that is not a journal. journal.ts reads and writes through it.
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { CampaignError } from '../campaign-error.js';
 
 /** `PRAGMA application_id` of a journal ("BrOr"), so any other SQLite file is refused. */
@@ -122,39 +123,124 @@ export const MIGRATIONS = [
    );`,
 ];
 
-/** Checks that `db` is a journal (or, unless `mustExist`, an empty file), sets the connection up, and migrates it. */
-export function prepare(db: Database.Database, path: string, mustExist: boolean): void {
+/** How a journal is opened: `mustExist` refuses an empty file; `readonly` neither migrates nor writes it. */
+export interface OpenMode {
+  mustExist: boolean;
+  readonly: boolean;
+}
+
+/**
+ * Checks that `db` (the file at `path`, named `label` in messages) is a journal (or, unless
+ * `mode.mustExist`, an empty file), sets the connection up, and migrates it; a read-only journal
+ * must already be of this schema, since migrating it would write it.
+ */
+export function prepare(db: Database.Database, path: string, label: string, mode: OpenMode): void {
   let applicationId: number;
   let tables: number;
   try {
     applicationId = db.pragma('application_id', { simple: true }) as number;
     tables = db.prepare<[], number>("SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'").pluck().get()!;
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB') throw new CampaignError(`--db ${path}: not a browser-oracle journal (not an SQLite database)`);
-    throw new CampaignError(`--db ${path}: cannot read it (${(e as Error).message})`);
+    const fault = journalFault(e, label);
+    throw fault instanceof CampaignError ? fault : new CampaignError(`${label}: cannot read it (${fault.message})`);
   }
-  if (mustExist && applicationId === 0 && tables === 0)
-    throw new CampaignError(`--db ${path}: not a browser-oracle journal (an empty file)`);
+  if (mode.mustExist && applicationId === 0 && tables === 0)
+    throw new CampaignError(`${label}: not a browser-oracle journal (an empty file)`);
   if (applicationId !== APPLICATION_ID && !(applicationId === 0 && tables === 0)) {
-    throw new CampaignError(`--db ${path}: not a browser-oracle journal (an SQLite database of something else); name a new file`);
+    throw new CampaignError(`${label}: not a browser-oracle journal (an SQLite database of something else); name a new file`);
   }
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > MIGRATIONS.length) {
     throw new CampaignError(
-      `--db ${path}: written by a newer browser-oracle (journal schema ${version}; this one knows up to ${MIGRATIONS.length})`,
+      `${label}: written by a newer browser-oracle (journal schema ${version}; this one knows up to ${MIGRATIONS.length})`,
     );
+  }
+  if (mode.readonly) {
+    if (version < MIGRATIONS.length)
+      throw new CampaignError(
+        `${label}: journal schema ${version}, older than this browser-oracle's (${MIGRATIONS.length}); ` +
+          `\`browser-oracle summary --db ${path}\` brings it up to date`,
+      );
+    db.pragma('busy_timeout = 5000');
+    return;
   }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   // A `summary` may read while a campaign writes; WAL lets it, and a brief lock is waited out.
   db.pragma('busy_timeout = 5000');
-  if (version === MIGRATIONS.length) return;
-  db.transaction(() => {
-    // Read again under the write lock: another process may have migrated the file meanwhile.
-    for (let v = db.pragma('user_version', { simple: true }) as number; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
-    db.pragma(`user_version = ${MIGRATIONS.length}`);
-    db.pragma(`application_id = ${APPLICATION_ID}`);
-  }).immediate();
+  if (version < MIGRATIONS.length)
+    db.transaction(() => {
+      // Read again under the write lock: another process may have migrated the file meanwhile.
+      for (let v = db.pragma('user_version', { simple: true }) as number; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${MIGRATIONS.length}`);
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+    }).immediate();
+  // Each table's first page, read now: a file damaged where its tables begin is said before any engine starts.
+  for (const table of TABLES) db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get();
+}
+
+/** The journal's tables, as the migrations make them. */
+const TABLES = [
+  'runs',
+  'cases',
+  'outcomes',
+  'reductions',
+  'reduction_outcomes',
+  'reports',
+  'self_checks',
+  'candidate_outcomes',
+  'reduction_candidates',
+] as const;
+
+/**
+ * What to tell the user when SQLite found the journal damaged (or not a database at all), in one
+ * line; undefined when `error` is anything else. Running the command again cannot resume it.
+ */
+export function journalDamage(error: unknown): string | undefined {
+  if (!(error instanceof Database.SqliteError) || !/^SQLITE_(CORRUPT|NOTADB)/.test(error.code)) return undefined;
+  return (
+    `the journal is damaged (SQLite: ${error.message}), so it can be neither resumed nor read; ` +
+    "start a new one (--db another file), or salvage what it holds with sqlite3's .recover"
+  );
+}
+
+/**
+ * Refuses a file shorter than its own SQLite header says (a copy or download cut short), before
+ * SQLite reads it: SQLite reads a missing page as zeros and may answer from what remains. Only
+ * without a write-ahead log: a checkpoint in progress writes page 1 before the pages it counts.
+ */
+export function refuseTruncated(path: string, label: string): void {
+  let header: Buffer;
+  let size: number;
+  try {
+    size = statSync(path).size;
+    if (existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0) return;
+    header = Buffer.alloc(100);
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, header, 0, 100, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return; // SQLite's own open says what is wrong with a file that cannot be read
+  }
+  if (size < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\0') return;
+  const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16);
+  const pages = header.readUInt32BE(28);
+  // The page count is valid only when the change counter matches it (SQLite 3.7.0 and later write both).
+  const valid = header.readUInt32BE(92) === header.readUInt32BE(24);
+  if (valid && pages > 0 && size < pages * pageSize)
+    throw new CampaignError(`${label}: truncated: ${size} bytes, where its header counts ${pages} pages of ${pageSize} bytes`);
+}
+
+/** A journal SQLite cannot read, in one line: not SQLite, damaged, or unreadable. */
+export function journalFault(e: unknown, label: string): Error {
+  if (e instanceof CampaignError) return e;
+  const code = (e as { code?: string }).code ?? '';
+  if (code === 'SQLITE_NOTADB') return new CampaignError(`${label}: not a browser-oracle journal (not an SQLite database)`);
+  if (code.startsWith('SQLITE_CORRUPT')) return new CampaignError(`${label}: damaged (SQLite: ${(e as Error).message})`);
+  if (code.startsWith('SQLITE_')) return new CampaignError(`${label}: cannot read it (${(e as Error).message})`);
+  return e as Error;
 }

@@ -28,7 +28,8 @@ import type { EngineName } from '../../protocol/schema.js';
 import type { CorpusOp } from '../../protocol/ops.js';
 import { CampaignError } from '../campaign-error.js';
 import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
-import { prepare } from './journal-schema.js';
+import { journalDamage, prepare, refuseTruncated } from './journal-schema.js';
+import { JournalRows } from './journal-rows.js';
 import {
   summarize,
   summarizeCandidate,
@@ -189,6 +190,7 @@ const CANDIDATE_VALUES = CANDIDATE_COLUMNS.split(', ')
 
 export class Journal {
   private run: number | null = null;
+  private journalRows: JournalRows | undefined;
   private readonly statements;
 
   private constructor(private readonly db: Database.Database) {
@@ -260,11 +262,6 @@ export class Journal {
         `SELECT c.* FROM candidate_outcomes co JOIN cases c ON c.seq = co.case_seq
          WHERE co.name = ? AND co.version = ? AND co.signature = ? ORDER BY co.id LIMIT 1`,
       ),
-      caseLines: db.prepare<[string, string], CaseLineRow>(
-        `SELECT c.id, c.verdict, c.outlier, c.signature, co.verdict AS candidate_verdict, co.signature AS candidate_signature,
-           co.unsupported AS candidate_unsupported
-         FROM cases c LEFT JOIN candidate_outcomes co ON co.case_seq = c.seq AND co.name = ? AND co.version = ? ORDER BY c.seq`,
-      ),
       candidateFinding: db.prepare<[number], CandidateRow & { run_candidate: string | null }>(
         `SELECT ${CANDIDATE_COLUMNS.split(', ')
           .map((c) => `co.${c}`)
@@ -281,24 +278,34 @@ export class Journal {
 
   /**
    * Opens the journal at `path`, creating it when the file does not exist or is empty (unless
-   * `mustExist`: then only a journal is opened) and bringing an older schema up to date. Throws
-   * a CampaignError for a file that is not a journal, or one written by a newer browser-oracle.
+   * `mustExist`: then only a journal is opened) and bringing an older schema up to date. With
+   * `readonly`, only an existing journal of this schema is opened, and nothing is written to it.
+   * Throws a CampaignError, its message starting with `label` (`--db PATH` unless given), for a
+   * file that is not a journal, is cut short, or was written by a newer browser-oracle.
    */
-  static open(path: string, { mustExist = false } = {}): Journal {
-    if (mustExist && !existsSync(path)) throw new CampaignError(`--db ${path}: no such journal`);
+  static open(path: string, { mustExist = false, readonly = false, label = `--db ${path}` } = {}): Journal {
+    if ((mustExist || readonly) && !existsSync(path)) throw new CampaignError(`${label}: no such journal`);
+    if (mustExist || readonly) refuseTruncated(path, label);
     let db: Database.Database;
     try {
-      db = new Database(path);
+      db = new Database(path, readonly ? { readonly: true, fileMustExist: true } : {});
     } catch (e) {
-      throw new CampaignError(`--db ${path}: cannot open it (${(e as Error).message})`);
+      throw new CampaignError(`${label}: cannot open it (${(e as Error).message})`);
     }
     try {
-      prepare(db, path, mustExist);
+      prepare(db, path, label, { mustExist: mustExist || readonly, readonly });
       return new Journal(db);
     } catch (e) {
       db.close();
-      throw e;
+      const damage = journalDamage(e);
+      throw damage ? new CampaignError(`--db ${path}: ${damage}`) : e;
     }
+  }
+
+  /** The read-only queries of diff, summary's result files and export (journal-rows.ts), on this journal's connection. */
+  rows(): JournalRows {
+    this.journalRows ??= new JournalRows(this.db);
+    return this.journalRows;
   }
 
   /** Starts a run: the cases recorded from now on belong to it. */
@@ -395,21 +402,17 @@ export class Journal {
 
   /** Every recorded case in recording order, as `summary --cases` prints it, with the latest candidate's outcome (read as iterated). */
   *caseLines(): Generator<CaseLine> {
-    const who = this.latestCandidate();
-    for (const r of this.statements.caseLines.iterate(who?.name ?? '', who?.version ?? '')) {
+    for (const r of this.rows().cases(this.latestCandidate())) {
+      const c = r.candidate;
       yield {
         id: r.id,
         vote: r.verdict,
         outlier: r.outlier,
         signature: r.signature,
         candidate:
-          r.candidate_verdict === null
+          c === null
             ? null
-            : {
-                verdict: r.candidate_verdict,
-                signature: r.candidate_signature,
-                ...(r.candidate_unsupported === null ? {} : { unsupported: r.candidate_unsupported }),
-              },
+            : { verdict: c.verdict, signature: c.signature, ...(c.unsupported === null ? {} : { unsupported: c.unsupported }) },
       };
     }
   }
@@ -588,15 +591,5 @@ const candidateOfRow = (r: CandidateRow): CandidateRecord => ({
   against: JSON.parse(r.against) as CandidateRecord['against'],
   ms: r.ms,
 });
-
-interface CaseLineRow {
-  id: string;
-  verdict: ClusterVerdict | null;
-  outlier: EngineName | null;
-  signature: string | null;
-  candidate_verdict: CandidateRecord['verdict'] | null;
-  candidate_signature: string | null;
-  candidate_unsupported: string | null;
-}
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -23,6 +23,7 @@
 import { CANDIDATE_VERDICTS, type CandidateVerdict } from '../../comparator/candidate.js';
 import { ENGINE_NAMES, type EngineName } from '../../protocol/schema.js';
 import type { ClusterVerdict } from '../../protocol/vote-schema.js';
+import { visible } from '../../system/visible-text.js';
 
 export interface SummaryBucket {
   signature: string;
@@ -127,7 +128,11 @@ export function tallyOf(s: Summary): Tally {
   return { cases: s.cases, unanimous, outlier, split, insufficient, invalid: s.invalid, expected: s.expected };
 }
 
-/** The summary for people: the counts, then a table of findings (count, signature, example), then where the report is. */
+/**
+ * The summary for people: the counts, then a table of findings (count, signature, example), then
+ * where the report is. Names, versions, signatures and ids are a candidate's or a corpus's text:
+ * each is made visible (visible-text.ts), so a row is one line and nothing reaches the terminal.
+ */
 export function renderSummary(s: Summary, reportPath?: string): string {
   const outliers = ENGINE_NAMES.filter((e) => s.verdicts.outlier[e]).map((e) => `${e} ${s.verdicts.outlier[e]}`);
   const t = tallyOf(s);
@@ -141,24 +146,26 @@ export function renderSummary(s: Summary, reportPath?: string): string {
     const judged = CANDIDATE_VERDICTS.reduce((n, v) => n + c.verdicts[v], 0);
     const counts = CANDIDATE_VERDICTS.map((v) => `${c.verdicts[v]} ${v}`).join(', ');
     lines.push(
-      `candidate ${c.name} (${c.version}), ${judged} layout cases: ${counts}; ${c.sides_with_outlier} side with the outlier, ${c.subpixel} subpixel`,
+      `candidate ${visible(c.name)} (${visible(c.version)}), ${judged} layout cases: ${counts}; ${c.sides_with_outlier} side with the outlier, ${c.subpixel} subpixel`,
       ...bucketTable(c.buckets),
     );
   }
-  if (reportPath !== undefined) lines.push(`report: ${reportPath}`);
+  if (reportPath !== undefined) lines.push(`report: ${visible(reportPath)}`);
   return lines.join('\n') + '\n';
 }
 
 /** A `count  signature  example` table of findings, or `no findings`. */
 function bucketTable(buckets: SummaryBucket[]): string[] {
   if (buckets.length === 0) return ['no findings'];
-  const countWidth = Math.max(5, ...buckets.map((b) => String(b.count).length));
-  const signatureWidth = Math.max(9, ...buckets.map((b) => b.signature.length));
-  const row = (count: string, signature: string, example: string) =>
+  // An id is the client's text: quoted when it has whitespace, so that its columns stay apart.
+  const rows = buckets.map((b) => ({
+    count: String(b.count),
+    signature: visible(b.signature),
+    example: visible(/\s/.test(b.example) ? JSON.stringify(b.example) : b.example),
+  }));
+  const countWidth = Math.max(5, ...rows.map((r) => r.count.length));
+  const signatureWidth = Math.max(9, ...rows.map((r) => r.signature.length));
+  const row = ({ count, signature, example }: (typeof rows)[number]) =>
     `${count.padStart(countWidth)}  ${signature.padEnd(signatureWidth)}  ${example}`.trimEnd();
-  // An id is the client's text: quoted when it has whitespace, so a row stays one line and its columns stay apart.
-  return [
-    row('count', 'signature', 'example'),
-    ...buckets.map((b) => row(String(b.count), b.signature, /\s/.test(b.example) ? JSON.stringify(b.example) : b.example)),
-  ];
+  return [row({ count: 'count', signature: 'signature', example: 'example' }), ...rows.map(row)];
 }

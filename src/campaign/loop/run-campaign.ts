@@ -10,6 +10,7 @@
 // without this candidate's answer (same name and version) is not run on the engines again: the
 // candidate alone is asked, and judged against the engines' recorded dumps.
 import { performance } from 'node:perf_hooks';
+import PQueue from 'p-queue';
 import type { CaseService } from '../../coordinator/stdio.js';
 import type { DumpSource } from '../../candidate-client/source.js';
 import { candidateCase, candidateRecord, isLayoutCase, type CandidateRecord } from './candidate-record.js';
@@ -75,153 +76,209 @@ export class CampaignRunError extends Error {
 
 const STOP: unique symbol = Symbol('stop');
 
+type Case = Extract<CorpusItem, { ok: true }>;
+
 /** Runs the items; resolves when the loop ends, rejects with a CampaignRunError on a failure. */
-export async function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
-  const counts = { recorded: 0, skipped: 0, judged: 0, findings: 0, ran: 0 };
-  const inFlight = new Map<string, Promise<void>>();
-  let limit: 'stop-after' | 'stop-after-findings' | undefined;
-  let failure: { cause: unknown } | undefined;
-  let firstSent: number | undefined;
-  let lastRecorded: number | undefined;
-  let taken = 0;
-  const stopped = aborted(o.stop);
-  const abandoned = aborted(o.abandon);
+export function runCampaign(o: CampaignOptions): Promise<CampaignResult> {
+  return new CampaignRun(o).run();
+}
 
-  const record = (r: CaseRecord) => {
-    if (!o.journal.record(r)) {
-      // Recorded meanwhile by someone else (another process on the same journal).
-      counts.skipped++;
-      o.onSkipped?.();
-      return;
+/**
+ * One run of the loop. `run` reads top to bottom: take items while taking is allowed, each one
+ * in a free slot; then wait for the cases in flight (or stop waiting once abandoned); then say
+ * why it ended. The bound is a p-queue whose tasks are the cases in flight; abandoning aborts
+ * their wait, not their work, which finds the run abandoned and records nothing.
+ */
+class CampaignRun {
+  private readonly counts = { recorded: 0, skipped: 0, judged: 0, findings: 0, ran: 0 };
+  private readonly slots: PQueue;
+  /** The keys (id and hash) of the items in flight, to skip a repeated line while its first is running. */
+  private readonly inFlight = new Set<string>();
+  /** Items taken (recorded, judged or in flight), for --stop-after. */
+  private taken = 0;
+  private limit: 'stop-after' | 'stop-after-findings' | undefined;
+  private failure: { cause: unknown } | undefined;
+  private firstSent: number | undefined;
+  private lastRecorded: number | undefined;
+
+  constructor(private readonly o: CampaignOptions) {
+    this.slots = new PQueue({ concurrency: o.concurrency });
+  }
+
+  async run(): Promise<CampaignResult> {
+    const items = this.o.items[Symbol.asyncIterator]();
+    const exhausted = await this.takeAll(items);
+    if (!exhausted) void items.return?.(undefined)?.catch(() => {});
+    // Every case in flight finished, or (abandoned) none waited for: an aborted task leaves the queue at once.
+    await this.slots.onIdle();
+    const result = this.result(exhausted);
+    if (this.failure) throw new CampaignRunError(this.failure.cause, result);
+    return result;
+  }
+
+  /** Takes items, each once a slot is free, until taking stops; true when the corpus ran out. */
+  private async takeAll(items: AsyncIterator<CorpusItem>): Promise<boolean> {
+    const stop = aborted(this.o.stop);
+    while (this.taking()) {
+      const next = await this.read(items, stop);
+      if (next === STOP) return false;
+      if (next.done) return true;
+      this.take(next.value);
+      await this.freeSlot();
     }
-    counts.recorded++;
-    if ((r.verdict !== null && r.verdict !== 'unanimous' && r.expected === null) || r.selfChecks?.length) counts.findings++;
-    o.onRecorded?.(r);
-    if (o.stopAfterFindings !== undefined && counts.findings >= o.stopAfterFindings) limit ??= 'stop-after-findings';
-  };
+    return false;
+  }
 
-  /** The candidate's outcome for a case, when there is a candidate and the case is a layout. */
-  const ask = async (item: Extract<CorpusItem, { ok: true }>) => {
-    if (!o.candidate || !isLayoutCase(item.request)) return undefined;
-    const sent = performance.now();
-    const outcome = await o.candidate.run(candidateCase(item.request));
-    return { outcome, ms: performance.now() - sent };
-  };
+  /** Taking goes on until a stop, a limit or a failure. */
+  private taking(): boolean {
+    return !this.stopped() && !this.limit && !this.failure;
+  }
 
-  const track = (key: string, work: Promise<void>) => {
-    inFlight.set(
-      key,
-      work
-        .catch((cause: unknown) => {
-          failure ??= { cause };
-        })
-        .finally(() => inFlight.delete(key)),
-    );
-  };
+  /** Stopped, or abandoned (which stops too). */
+  private stopped(): boolean {
+    return this.o.stop?.aborted === true || this.o.abandon?.aborted === true;
+  }
 
-  const send = (item: Extract<CorpusItem, { ok: true }>, key: string) => {
-    const startedAt = Date.now();
-    const sent = performance.now();
-    firstSent ??= sent;
-    track(
-      key,
-      // With a candidate, the engines' walks come in columns too, to judge it on.
-      Promise.all([
-        runSent(o.oracle, wireRequest(item.request), { columns: o.candidate !== undefined && isLayoutCase(item.request) }),
-        ask(item),
-      ]).then(([answer, candidate]) => {
-        if (o.abandon?.aborted) return;
-        const now = performance.now();
-        const voted = votedCase(item.request, answer);
-        const r = votedRecord(item, answer, { startedAt, elapsedMs: now - sent, attempts: 1 }, o.expectations, voted);
-        // Judged on the worker's own vote of these walks (a candidate is asked layout cases only, voted by geometry).
-        if (candidate)
-          r.candidate = candidateRecord(o.candidate!, candidate.outcome, r.outcomes, {
-            ms: candidate.ms,
-            columns: answer.columns,
-            ...(voted.op === 'geometry' ? { vote: voted.vote } : {}),
-          });
-        record(r);
-        counts.ran++;
-        lastRecorded = now;
-      }),
-    );
-  };
-
-  /** A layout case recorded before, given to the candidate alone and judged against the engines' recorded outcomes. */
-  const judge = (item: Extract<CorpusItem, { ok: true }>, key: string) => {
-    track(
-      key,
-      ask(item).then((asked) => {
-        if (o.abandon?.aborted) return;
-        const candidate = candidateRecord(o.candidate!, asked!.outcome, o.journal.outcomesOf(item), { ms: asked!.ms });
-        if (!o.journal.recordCandidate(item, candidate)) {
-          // Recorded meanwhile by another process on the same journal.
-          counts.skipped++;
-          o.onSkipped?.();
-          return;
-        }
-        counts.judged++;
-        o.onJudged?.(candidate);
-      }),
-    );
-  };
-
-  const taking = () => !o.stop?.aborted && !limit && !failure;
-  const items = o.items[Symbol.asyncIterator]();
-  let exhausted = false;
-  while (taking()) {
+  /** The next item, or STOP when stopped (or the corpus failed) before it came. */
+  private async read(items: AsyncIterator<CorpusItem>, stopped: Promise<void>): Promise<IteratorResult<CorpusItem> | typeof STOP> {
     const reading = items.next();
-    let next: IteratorResult<CorpusItem> | typeof STOP;
     try {
-      next = await Promise.race([reading, stopped.then((): typeof STOP => STOP)]);
-    } catch (cause) {
-      failure ??= { cause };
-      break;
-    }
-    if (next === STOP) {
+      const next = await Promise.race([reading, stopped.then((): typeof STOP => STOP)]);
       // The read may never end (stdin): let it settle on its own.
-      reading.catch(() => {});
-      break;
+      if (next === STOP) reading.catch(() => {});
+      return next;
+    } catch (cause) {
+      this.failure ??= { cause };
+      return STOP;
     }
-    if (next.done) {
-      exhausted = true;
-      break;
-    }
-    const item = next.value;
+  }
+
+  /** An item: skipped when recorded (or in flight) already, recorded at once when invalid, else run or judged. */
+  private take(item: CorpusItem): void {
     const key = `${item.id}\0${item.hash}`;
     // Recorded already: skipped, unless the candidate has yet to answer it (it alone is asked then).
-    const recorded = inFlight.has(key) || o.journal.has(item);
+    const recorded = this.inFlight.has(key) || this.o.journal.has(item);
+    const { candidate } = this.o;
     const unjudged =
-      recorded && !inFlight.has(key) && item.ok && isLayoutCase(item.request) && o.candidate && !o.journal.hasCandidate(item, o.candidate);
+      recorded &&
+      !this.inFlight.has(key) &&
+      item.ok &&
+      isLayoutCase(item.request) &&
+      candidate &&
+      !this.o.journal.hasCandidate(item, candidate);
     if (recorded && !unjudged) {
-      counts.skipped++;
-      o.onSkipped?.();
-      continue;
+      this.skipped();
+      return;
     }
-    taken++;
+    this.taken++;
     if (!item.ok) {
       try {
-        record(invalidRecord(item, Date.now()));
+        this.record(invalidRecord(item, Date.now()));
       } catch (cause) {
-        failure ??= { cause };
+        this.failure ??= { cause };
       }
-    } else if (unjudged) judge(item, key);
-    else send(item, key);
-    if (o.stopAfter !== undefined && taken >= o.stopAfter) limit ??= 'stop-after';
-    while (inFlight.size >= o.concurrency && !o.abandon?.aborted) await Promise.race([...inFlight.values(), abandoned]);
+    } else this.track(key, unjudged ? () => this.judge(item) : () => this.send(item));
+    if (this.o.stopAfter !== undefined && this.taken >= this.o.stopAfter) this.limit ??= 'stop-after';
   }
-  if (!exhausted) void items.return?.(undefined)?.catch(() => {});
-  await Promise.race([Promise.all(inFlight.values()), abandoned]);
-  const dropped = inFlight.size > 0;
 
-  const result: CampaignResult = {
-    reason: dropped ? 'abandoned' : exhausted ? 'done' : o.stop?.aborted ? 'stopped' : (limit ?? 'done'),
-    ...counts,
-    runSeconds: firstSent === undefined || lastRecorded === undefined ? 0 : (lastRecorded - firstSent) / 1000,
-  };
-  if (failure) throw new CampaignRunError(failure.cause, result);
-  return result;
+  /** Runs `work` in a slot (one is free: it starts now); its failure stops the loop. Abandoning stops waiting for it. */
+  private track(key: string, work: () => Promise<void>): void {
+    const task = async () => {
+      this.inFlight.add(key);
+      try {
+        await work();
+      } catch (cause) {
+        this.failure ??= { cause };
+      } finally {
+        this.inFlight.delete(key);
+      }
+    };
+    this.slots.add(task, { signal: this.o.abandon }).catch(() => {}); // rejected once abandoned
+  }
+
+  /** Resolves once fewer than `concurrency` cases are in flight. */
+  private async freeSlot(): Promise<void> {
+    if (this.slots.pending < this.slots.concurrency) return;
+    await new Promise((resolve) => this.slots.once('next', resolve));
+  }
+
+  /** A case run on the engines, and on the candidate beside them when there is one. */
+  private async send(item: Case): Promise<void> {
+    const { candidate } = this.o;
+    const startedAt = Date.now();
+    const sent = performance.now();
+    this.firstSent ??= sent;
+    const [answer, asked] = await Promise.all([
+      // With a candidate, the engines' walks come in columns too, to judge it on.
+      runSent(this.o.oracle, wireRequest(item.request), { columns: candidate !== undefined && isLayoutCase(item.request) }),
+      this.ask(item),
+    ]);
+    if (this.o.abandon?.aborted) return;
+    const now = performance.now();
+    const voted = votedCase(item.request, answer);
+    const r = votedRecord(item, answer, { startedAt, elapsedMs: now - sent, attempts: 1 }, this.o.expectations, voted);
+    // Judged on the worker's own vote of these walks (a candidate is asked layout cases only, voted by geometry).
+    if (asked)
+      r.candidate = candidateRecord(candidate!, asked.outcome, r.outcomes, {
+        ms: asked.ms,
+        columns: answer.columns,
+        ...(voted.op === 'geometry' ? { vote: voted.vote } : {}),
+      });
+    this.record(r);
+    this.counts.ran++;
+    this.lastRecorded = now;
+  }
+
+  /** A layout case recorded before, given to the candidate alone and judged against the engines' recorded outcomes. */
+  private async judge(item: Case): Promise<void> {
+    const asked = (await this.ask(item))!;
+    if (this.o.abandon?.aborted) return;
+    const candidate = candidateRecord(this.o.candidate!, asked.outcome, this.o.journal.outcomesOf(item), { ms: asked.ms });
+    // False: recorded meanwhile by another process on the same journal.
+    if (!this.o.journal.recordCandidate(item, candidate)) {
+      this.skipped();
+      return;
+    }
+    this.counts.judged++;
+    this.o.onJudged?.(candidate);
+  }
+
+  /** The candidate's outcome for a case, when there is a candidate and the case is a layout. */
+  private async ask(item: Case) {
+    const { candidate } = this.o;
+    if (!candidate || !isLayoutCase(item.request)) return undefined;
+    const sent = performance.now();
+    const outcome = await candidate.run(candidateCase(item.request));
+    return { outcome, ms: performance.now() - sent };
+  }
+
+  /** Records a case, counts it, and reaches --stop-after-findings. */
+  private record(r: CaseRecord): void {
+    // False: recorded meanwhile by someone else (another process on the same journal).
+    if (!this.o.journal.record(r)) {
+      this.skipped();
+      return;
+    }
+    this.counts.recorded++;
+    if ((r.verdict !== null && r.verdict !== 'unanimous' && r.expected === null) || r.selfChecks?.length) this.counts.findings++;
+    this.o.onRecorded?.(r);
+    if (this.o.stopAfterFindings !== undefined && this.counts.findings >= this.o.stopAfterFindings) this.limit ??= 'stop-after-findings';
+  }
+
+  private skipped(): void {
+    this.counts.skipped++;
+    this.o.onSkipped?.();
+  }
+
+  /** Why the loop ended, and its counts. */
+  private result(exhausted: boolean): CampaignResult {
+    const { firstSent, lastRecorded } = this;
+    return {
+      reason: this.inFlight.size > 0 ? 'abandoned' : exhausted ? 'done' : this.stopped() ? 'stopped' : (this.limit ?? 'done'),
+      ...this.counts,
+      runSeconds: firstSent === undefined || lastRecorded === undefined ? 0 : (lastRecorded - firstSent) / 1000,
+    };
+  }
 }
 
 /** Resolves when `signal` is aborted; never without one. */

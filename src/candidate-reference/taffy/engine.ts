@@ -9,7 +9,7 @@ import type { Box } from '../web/boxes.js';
 import type { Element } from '../web/document.js';
 import type { Placed } from '../web/dump.js';
 import { placedByContent, rootInsets, type Page } from '../web/page.js';
-import { VIEWPORT } from '../web/style.js';
+import { VIEWPORT } from '../../protocol/common.js';
 import { supportsOf } from '../web/supports.js';
 import { lineBox, measureText, type Fonts, type MeasuredText } from '../web/text.js';
 import type { LayoutEngine } from '../engine.js';

@@ -2,12 +2,11 @@
 // the boxes its engine placed (elements without a box get no fragment and a zeroed bounding box),
 // and the style subset on every node, as getComputedStyle gives it where the candidate knows the
 // value (used sizes, margins and padding for boxes; computed values otherwise).
-import type { STYLE_PROPERTIES } from '../../protocol/common.js';
+import { VIEWPORT, type STYLE_PROPERTIES } from '../../protocol/common.js';
 import type { CandidateDump } from '../../protocol/candidate-schema.js';
 import type { Document, Element } from './document.js';
 import type { Size } from './grammar.js';
 import type { Style } from './style.js';
-import { VIEWPORT } from './style.js';
 import type { Length } from './values.js';
 
 export type Edges = readonly [top: number, right: number, bottom: number, left: number];

@@ -9,7 +9,7 @@ import type { Document, Element } from './document.js';
 import type { Edges } from './dump.js';
 import type { LengthAuto } from './grammar.js';
 import type { Style } from './style.js';
-import { VIEWPORT } from './style.js';
+import { VIEWPORT } from '../../protocol/common.js';
 import { Unsupported } from './unsupported.js';
 import type { Length } from './values.js';
 

@@ -2,6 +2,7 @@
 // (percentages stay percentages, for the layout to resolve), and the computed-value rules that
 // move boxes: blockification, float none for absolutely positioned boxes, the overflow pair,
 // border widths that are 0 without a style and snapped to whole pixels otherwise.
+import { VIEWPORT } from '../../protocol/common.js';
 import type { Cascaded } from './cascade.js';
 import type { Document, Element } from './document.js';
 import { isWide } from './declarations.js';
@@ -17,8 +18,6 @@ export interface Styled {
   /** Elements that generate no box for being display: none or inside such an element. */
   readonly hidden: ReadonlySet<Element>;
 }
-
-export const VIEWPORT = { width: 800, height: 600 } as const;
 
 const PROPERTIES = Object.keys(LONGHANDS) as Property[];
 const INITIAL = Object.fromEntries(PROPERTIES.map((p) => [p, LONGHANDS[p].initial])) as Record<Property, unknown>;

@@ -21,13 +21,13 @@ import type { Box } from '../web/boxes.js';
 import type { Element } from '../web/document.js';
 import type { Edges, Placed } from '../web/dump.js';
 import { placedByContent, rootInsets, type Page } from '../web/page.js';
-import { VIEWPORT } from '../web/style.js';
+import { VIEWPORT } from '../../protocol/common.js';
 import { supportsOf } from '../web/supports.js';
 import { laidOutSize } from '../web/sizing.js';
 import { lineBox, measureText, type Fonts } from '../web/text.js';
 import { Unsupported } from '../web/unsupported.js';
 import type { LayoutEngine } from '../engine.js';
-import { setYogaStyle, type Context } from './style.js';
+import { childContext, setYogaStyle, type Context } from './style.js';
 
 const { version } = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.resolve('yoga-layout'))), 'utf8')) as {
   version: string;
@@ -114,15 +114,7 @@ function layOut(page: Page, fonts: Fonts, create: () => Node): Map<Element, Plac
     }
     setYogaStyle(node, box, context);
     // The children of a display: contents box are its flex container's items (Yoga lays them out so).
-    const inside: Context =
-      box.style.display === 'contents'
-        ? { ...context, root: false, insets: undefined }
-        : {
-            parentWrap: box.style['flex-wrap'],
-            ...(box.style.display === 'flex' ? { flexDirection: box.style['flex-direction'] } : {}),
-            inBlock: false,
-            root: false,
-          };
+    const inside: Context = box.style.display === 'contents' ? { ...context, root: false, insets: undefined } : childContext(box);
     box.children.forEach((child, i) => {
       node.insertChild(build(child, inside), i);
     });

@@ -61,6 +61,16 @@ export interface Context {
   insets?: Record<'top' | 'right' | 'bottom' | 'left', LengthAuto>;
 }
 
+/** The context of the children of `box`, a box that is not display: contents. */
+export function childContext(box: Box): Context {
+  return {
+    parentWrap: box.style['flex-wrap'],
+    ...(box.style.display === 'flex' ? { flexDirection: box.style['flex-direction'] } : {}),
+    inBlock: false,
+    root: false,
+  };
+}
+
 export function setYogaStyle(node: Node, box: Box, context: Context): void {
   const c = box.style;
   display(node, box);

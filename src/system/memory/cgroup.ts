@@ -90,6 +90,11 @@ export class MemoryCgroup {
     return line ? Number(line.slice('oom_kill '.length)) : 0;
   }
 
+  /** The pids of the processes in the cgroup now. */
+  processes(): number[] {
+    return pidsIn(this.path);
+  }
+
   /** Removes the cgroup; false while processes are still in it (the kernel refuses). */
   remove(): boolean {
     return tryRemove(this.path);
@@ -108,8 +113,21 @@ export function removeStrayCgroups(): void {
   }
   for (const name of names) {
     const owner = new RegExp(`^${PREFIX}(\\d+)-`).exec(name)?.[1];
-    if (owner !== undefined && !pidAlive(Number(owner))) tryRemove(join(own.path, name));
+    if (owner === undefined || pidAlive(Number(owner))) continue;
+    // What it still holds outlived its oracle: nothing of a killed oracle's is let run on.
+    for (const pid of pidsIn(join(own.path, name))) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    tryRemove(join(own.path, name));
   }
+}
+
+function pidsIn(path: string): number[] {
+  return (read(join(path, 'cgroup.procs')) ?? '').split('\n').filter(Boolean).map(Number);
 }
 
 function tryRemove(path: string): boolean {

@@ -4,26 +4,30 @@
 // second signal abandons them. Either way the journal and every browser are closed, and the run
 // can be resumed by running the same command again. With --queue the cases go to the queue's
 // workers instead of an engine farm here; the loop, the journal and the summary are the same.
-// With --candidate, an engine under test (src/candidate-client) is started beside the engines,
+// With --candidate, an engine under test is started beside the engines (candidate-session.ts),
 // with their fonts, and answers every layout case; the corpus is made once it has said what it
 // supports (the generator keeps inside it).
 import { Checkpointer } from '../../campaign/journal/checkpointer.js';
 import { terminalStderr } from '../../system/stderr-guard.js';
 import { CampaignRunError, runCampaign, type CampaignOptions, type CampaignResult } from '../../campaign/loop/run-campaign.js';
-import type { Corpus } from '../../campaign/corpus/corpus.js';
+import type { CorpusPlan } from '../../campaign/corpus/plan.js';
 import type { Expectations } from '../../campaign/loop/expectations.js';
 import type { Journal } from '../../campaign/journal/journal.js';
+import { journalDamage } from '../../campaign/journal/journal-schema.js';
 import { CampaignProgressBar } from '../../campaign/loop/progress.js';
 import { renderSummary } from '../../campaign/journal/summary.js';
 import type { OracleOptions } from '../../coordinator/oracle-service.js';
 import { ConfigError } from '../../protocol/errors.js';
-import type { EngineName, PingResponse } from '../../protocol/schema.js';
+import type { PingResponse } from '../../protocol/ping-schema.js';
+import type { EngineName } from '../../protocol/schema.js';
 import { shown } from '../../queue/connection.js';
-import { CandidateProcess, type CandidateProcessOptions } from '../../candidate-client/process-source.js';
 import type { DumpSource } from '../../candidate-client/source.js';
 import type { FontSetName } from '../../protocol/font-sets.js';
+import { engineMemoryBytes } from '../../protocol/launch-options.js';
 import { QueueOracle } from '../../queue/queue-oracle.js';
 import { log } from '../../system/log.js';
+import { type CandidateCommand, CandidateSession } from '../candidate-session.js';
+import { visible } from '../../system/visible-text.js';
 import { handlingSignals, withEngines } from '../engine-session.js';
 
 /** What runs the cases: an engine farm in this process, or the workers of a queue, with at most `outstanding` jobs in Redis. */
@@ -35,10 +39,10 @@ export interface SessionOptions {
   /** Where the journal is, for the checkpoint thread's own connection. */
   dbPath: string;
   /** The corpus, made once the candidate (if any) has said what it supports. */
-  corpus: (candidate: DumpSource | undefined) => Corpus;
+  corpus: CorpusPlan;
   engines: CaseEngines;
   /** The engine under test to start, when there is one. */
-  candidate: Omit<CandidateProcessOptions, 'fonts'> | undefined;
+  candidate: CandidateCommand | undefined;
   expectations: Expectations | undefined;
   concurrency: number;
   stopAfter: number | undefined;
@@ -66,22 +70,30 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       abandon.abort();
     }
   };
-  let candidate: CandidateProcess | undefined;
-  let checkpointer: Checkpointer | undefined;
+  // The engines' memory budget bounds the candidate too (its cgroup's limit); a queue's engines are elsewhere: the default.
+  const memoryLimit = 'local' in o.engines ? engineMemoryBytes(o.engines.local.maxEngineMemory, '--max-engine-memory') : undefined;
+  const candidates = new CandidateSession(o.candidate && { ...o.candidate, ...(memoryLimit ? { memoryLimit } : {}) });
   // Local engines' fonts are known now, so the candidate starts beside them; a queue's, once a worker answers.
-  const startCandidate = (fonts: FontSetName) => (o.candidate ? CandidateProcess.start({ ...o.candidate, fonts }) : undefined);
-  const early = 'local' in o.engines ? startCandidate(o.engines.local.fonts) : undefined;
-  early?.catch(() => {}); // awaited below, once the engines are up
+  if ('local' in o.engines) candidates.start(o.engines.local.fonts);
+  let checkpointer: Checkpointer | undefined;
 
   /** The run itself, on engines that are up; `oracle` is undefined when stopped before any worker answered. */
   const run = async (oracle: SessionOracle | undefined): Promise<number> => {
-    candidate = await (early ?? (oracle ? startCandidate(oracle.fonts as FontSetName) : undefined));
+    try {
+      return await runOn(oracle, oracle && (await candidates.start(oracle.fonts as FontSetName).started()));
+    } finally {
+      // However the run ends (a corpus refused for the candidate too), before the engines close.
+      await candidates.close();
+    }
+  };
+  const runOn = async (oracle: SessionOracle | undefined, candidate: DumpSource | undefined): Promise<number> => {
     if (!oracle || stop.signal.aborted) {
       closing(`stopped by ${signalName} before any case ran; ${RESUME}`);
       return 1;
     }
     const corpus = o.corpus(candidate);
-    if (candidate) log.info(`candidate ${candidate.name} (${candidate.version}) answers every layout case beside the engines`);
+    if (candidate)
+      log.info(`candidate ${visible(candidate.name)} (${visible(candidate.version)}) answers every layout case beside the engines`);
     o.journal.startRun({
       // A --queue URL's password stays out of the journal.
       command: ['browser-oracle', ...process.argv.slice(2).map((arg) => arg.replace(/(rediss?:\/\/)[^@/\s]*@/g, '$1***@'))],
@@ -115,13 +127,13 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       });
     } catch (error) {
       if (!(error instanceof CampaignRunError)) throw error;
+      // A damaged journal is no failure of this run's to resume from: said once, below.
+      if (journalDamage(error.cause)) throw error.cause;
       result = error.result;
       failure = error.message;
     } finally {
       progress?.stop();
-      // Before the engines close: their close ends every process the oracle left running, and a
-      // candidate still open would be killed as one, with a warning, rather than end with its input.
-      await candidate?.close();
+      await candidates.close();
     }
     o.journal.endRun();
     process.stdout.write(renderSummary(o.journal.summary(), o.journal.lastReport()));
@@ -141,14 +153,15 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       }
     });
   } catch (error) {
-    // A setting that cannot work (a bad executable, a password Redis refuses) is not cured by running again.
-    closing(`error: ${(error as Error).message}${error instanceof ConfigError ? '' : `; ${RESUME}`}`);
+    // A setting that cannot work (a bad executable, a password Redis refuses), or a damaged journal, is not cured by running again.
+    const damage = journalDamage(error);
+    if (damage) closing(`error: --db ${o.dbPath}: ${damage}`);
+    else closing(`error: ${(error as Error).message}${error instanceof ConfigError ? '' : `; ${RESUME}`}`);
     return 1;
   } finally {
     await checkpointer?.stop();
     o.journal.close();
-    candidate ??= await early?.catch(() => undefined);
-    await candidate?.close();
+    await candidates.close();
   }
 }
 
@@ -224,7 +237,7 @@ function closingLine(r: CampaignResult, failure: string | undefined, signal: str
   }
 }
 
-/** The run's last line: at info, or at error when the run failed. */
+/** The run's last line, one line whatever an error quotes: at info, or at error when the run failed. */
 function closing(line: string): void {
-  (line.startsWith('error: ') ? log.error : log.info)(`campaign: ${line}`);
+  (line.startsWith('error: ') ? log.error : log.info)(`campaign: ${visible(line)}`);
 }

@@ -9,14 +9,15 @@ import type { CaseRequest } from '../../campaign/corpus/corpus.js';
 import type { CaseKey, Journal } from '../../campaign/journal/journal.js';
 import { reduceCase, type ReducedCase } from '../../campaign/loop/reduce-case.js';
 import { caseSignature, runSent, wireRequest } from '../../campaign/loop/case-record.js';
-import { CampaignError } from '../../campaign/campaign-error.js';
 import type { OracleOptions, OracleService } from '../../coordinator/oracle-service.js';
-import { CandidateProcess } from '../../candidate-client/process-source.js';
+import type { DumpSource } from '../../candidate-client/source.js';
 import type { FontSetName } from '../../protocol/font-sets.js';
-import { ConfigError } from '../../protocol/errors.js';
+import { engineMemoryBytes } from '../../protocol/launch-options.js';
 import { NotReproducibleError } from '../../reduce/index.js';
 import { log, logs } from '../../system/log.js';
+import { visible } from '../../system/visible-text.js';
 import { terminalStderr } from '../../system/stderr-guard.js';
+import { CandidateSession, userFault } from '../candidate-session.js';
 import { withEngines } from '../engine-session.js';
 import { ReductionProgressBar } from './progress-bar.js';
 
@@ -52,10 +53,14 @@ export async function reduceSession(source: Source, flags: ReduceSettings, optio
     stop.abort();
   };
   // The candidate starts beside the engines; awaited once they are up.
-  const starting = source.candidate && startCandidate(source.candidate.command, options.fonts);
-  starting?.catch(() => {});
+  const candidates = new CandidateSession(
+    source.candidate && {
+      command: source.candidate.command,
+      memoryLimit: engineMemoryBytes(options.maxEngineMemory, '--max-engine-memory'),
+    },
+  ).start(options.fonts);
   let progress: ReductionProgressBar | undefined;
-  const reduceWith = async (oracle: OracleService, candidate: CandidateProcess | undefined): Promise<number> => {
+  const reduceWith = async (oracle: OracleService, candidate: DumpSource | undefined): Promise<number> => {
     let signature = source.signature;
     // A recorded case's signatures are the journal's; a request file's are found here.
     if (!source.journal) {
@@ -112,29 +117,17 @@ export async function reduceSession(source: Source, flags: ReduceSettings, optio
     return 0;
   };
   const work = async (oracle: OracleService): Promise<number> => {
-    const candidate = await starting;
     try {
-      return await reduceWith(oracle, candidate);
+      return await reduceWith(oracle, await candidates.started().catch(userFault));
     } finally {
-      // Before the engines close: their close ends every process the oracle left running, and a
-      // candidate still open would be killed as one, with a warning, rather than end with its input.
-      await candidate?.close();
+      await candidates.close(); // before the engines close
     }
   };
   try {
     return await withEngines({ tool: 'reduce', options, notDone: 'nothing was run', onSignal }, work);
   } finally {
     progress?.stop();
-    await (await starting?.catch(() => undefined))?.close();
-  }
-}
-
-/** The candidate of a recorded finding, started again with the run's fonts; a start that fails is the user's to fix, in one line. */
-async function startCandidate(command: string, fonts: FontSetName): Promise<CandidateProcess> {
-  try {
-    return await CandidateProcess.start({ command, fonts });
-  } catch (error) {
-    throw error instanceof ConfigError ? new CampaignError(error.message) : error;
+    await candidates.close();
   }
 }
 
@@ -171,7 +164,7 @@ function writeResult(r: ReducedCase, path: string | undefined): void {
   say(`wrote ${path}`);
 }
 
-/** A line of the command's own on stderr, at `level`. */
+/** A line of the command's own on stderr, at `level`: one line, whatever signatures, ids or paths it quotes (made visible). */
 function say(line: string, level: 'info' | 'warn' | 'error' = 'info'): void {
-  log[level](`reduce: ${line}`);
+  log[level](`reduce: ${visible(line)}`);
 }

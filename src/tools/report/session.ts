@@ -11,7 +11,9 @@ import { withEngines } from '../engine-session.js';
 
 /** Writes the report to `path`; resolves with the exit status (0 written, 1 an engine did not launch). */
 export async function writeReport(journal: Journal, path: string, options: OracleOptions): Promise<number> {
-  const buckets = journal.summary().buckets.length;
+  // The engines' buckets and the latest candidate's: a campaign whose engines agree everywhere may hold the candidate's alone.
+  const summary = journal.summary();
+  const buckets = summary.buckets.length + (summary.candidate?.buckets.length ?? 0);
   // Nothing to picture: no engine needs to start.
   if (!buckets) return write(journal, path, buckets, undefined, options);
   return withEngines({ tool: 'report', options, notDone: 'nothing was written' }, (oracle) =>

@@ -4,9 +4,8 @@
 import type { EngineLaunch } from '../../worker-contract/launch.js';
 import type { Executables } from '../../protocol/launch-options.js';
 import type { EngineName } from '../../protocol/schema.js';
-import type { EmulationFeature } from '../../protocol/emulation-schema.js';
 import { log } from '../../system/log.js';
-import type { EngineBrowser, EnginePage, LaunchEngine } from '../engine.js';
+import type { EngineBrowser, EnginePage, EngineTraits, LaunchEngine } from '../engine.js';
 import { backOff } from './backoff.js';
 
 export class BrowserSupervisor {
@@ -18,14 +17,8 @@ export class BrowserSupervisor {
   generation = 0;
   /** The build, known from the first launch on (a relaunch runs the same binary). */
   version = '';
-  /** Whether the adapter needs the guard in its documents (src/workers/engine.ts). */
-  guarded = false;
-  /** Whether written documents keep bidi processing on (src/workers/engine.ts). */
-  writesKeepBidi = false;
-  /** Whether the fast path may swap a parsed case in (src/workers/engine.ts). */
-  swapsWrites = false;
-  /** The emulation features that take the whole browser (src/workers/engine.ts). */
-  browserWide: readonly EmulationFeature[] = [];
+  /** How the engine host runs cases on it (src/workers/engine.ts), from the first launch on; none of them before. */
+  traits: EngineTraits = { guarded: false, writesKeepBidi: false, swapsWrites: false, browserWide: [], groupPerPage: false };
   /** The executables it runs, from the first launch on. */
   executables: Executables = {};
 
@@ -66,7 +59,7 @@ export class BrowserSupervisor {
 
   /** Whether each of those groups is one page's own browser (src/workers/engine.ts). */
   get groupPerPage(): boolean {
-    return this.browser?.groupPerPage ?? false;
+    return this.traits.groupPerPage;
   }
 
   async close(): Promise<void> {
@@ -81,10 +74,7 @@ export class BrowserSupervisor {
       const browser = await this.launchEngine(this.options);
       this.browser = browser;
       this.version = browser.version;
-      this.guarded = browser.guarded;
-      this.writesKeepBidi = browser.writesKeepBidi;
-      this.swapsWrites = browser.swapsWrites;
-      this.browserWide = browser.browserWide;
+      this.traits = browser.traits;
       this.executables = browser.executables;
       void browser.exited.then(() => this.lose(browser, 'its process exited'));
       return browser;

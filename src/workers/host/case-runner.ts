@@ -29,7 +29,8 @@ import { EngineGoneError, type EnginePage } from '../engine.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 import type { EngineQueue, Pending } from './engine-queue.js';
 import type { FastPath } from './fast-path.js';
-import { DRIVER_SLACK_MS, PageFault, type DocumentJob } from './jobs.js';
+import { DRIVER_SLACK_MS, type DocumentJob } from './jobs.js';
+import { PageFault } from '../page-answers.js';
 import type { EngineMemory } from './memory-watch.js';
 import type { PagePool, Slot } from './page-pool.js';
 
@@ -98,7 +99,7 @@ export class CaseRunner {
     // Waited for before the case's time starts; held until the run has settled, its undo included,
     // and its page is retired. A case that takes the whole browser also waits for the pages being
     // opened: a window opening under it would take the focus Firefox's WebAuthn needs.
-    const wide = this.supervisor.browserWide.some((f) => job.emulate?.[f] !== undefined);
+    const wide = this.supervisor.traits.browserWide.some((f) => job.emulate?.[f] !== undefined);
     const [, release] = await this.browserShares.acquire(wide ? this.pages : 1);
     if (wide) await this.pool.replacementsOpened();
     const generation = this.supervisor.generation;

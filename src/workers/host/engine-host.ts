@@ -2,7 +2,7 @@
 // work (EngineQueue), the fast path (FastPath) and the rules a case runs by (CaseRunner). Each
 // page is a lane that takes the next batch from the queue as soon as it is free, so engines run
 // independently of each other and a lone case waits for nothing but a page.
-import type { EngineLaunch } from '../../worker-contract/launch.js';
+import type { WorkerConfig } from '../../worker-contract/tasks.js';
 import type { Executables } from '../../protocol/launch-options.js';
 import { OracleError } from '../../protocol/errors.js';
 import type { EngineName } from '../../protocol/schema.js';
@@ -19,12 +19,8 @@ import { PagePool, type Slot } from './page-pool.js';
 /** How long beyond its own timeout a case waits for a page while its engine relaunches. */
 const PAGE_WAIT_MS = 90_000;
 
-export interface HostSettings {
-  pages: number;
-  /** The most script-free cases one driver call writes and walks. */
-  maxBatch: number;
-  timeoutMs: number;
-}
+/** The launch options an engine host runs by (src/protocol/launch-options.ts), and its engine's launch. */
+export type HostSettings = Pick<WorkerConfig, 'pages' | 'maxBatch' | 'timeoutMs' | 'launch'>;
 
 export class EngineHost {
   private readonly supervisor: BrowserSupervisor;
@@ -40,14 +36,13 @@ export class EngineHost {
   constructor(
     readonly engine: EngineName,
     launchEngine: LaunchEngine,
-    options: EngineLaunch,
     private readonly settings: HostSettings,
     memory: MemoryWatcher,
   ) {
-    this.supervisor = new BrowserSupervisor(engine, launchEngine, options, () => this.pool.browserLost());
+    this.supervisor = new BrowserSupervisor(engine, launchEngine, settings.launch, () => this.pool.browserLost());
     this.pool = new PagePool(this.supervisor, settings.pages);
     this.queue = new EngineQueue();
-    this.fastPath = new FastPath(engine, () => this.supervisor, settings.maxBatch, settings.timeoutMs);
+    this.fastPath = new FastPath(engine, () => this.supervisor.traits, settings.maxBatch, settings.timeoutMs);
     const watched = memory.watch(engine, this.supervisor);
     this.runner = new CaseRunner(
       engine,
@@ -68,7 +63,7 @@ export class EngineHost {
 
   /** Whether this engine's case documents must carry the guard (src/page/guard.ts). */
   get guarded(): boolean {
-    return this.supervisor.guarded;
+    return this.supervisor.traits.guarded;
   }
 
   /** The executables this host's browser runs. */

@@ -12,7 +12,7 @@
 // Gecko's bidi rule: Gecko turns a document's bidi processing on when right-to-left content
 // appears, and keeps it on through document.open, so a left-to-right case written after an rtl one
 // gets other fragments than in a document of its own (measured: an inline split in two on its
-// line). For an engine whose written documents keep it (EngineBrowser.writesKeepBidi), a case that
+// line). For an engine whose written documents keep it (EngineTraits.writesKeepBidi), a case that
 // may turn it on is written after the left-to-right cases of its batch, a page takes the cases of
 // its own kind first, and a page whose document may have it on goes back to a fresh blank document
 // before it takes a left-to-right case again.
@@ -22,10 +22,10 @@ import { decodeBatchText, decodeWalk, type RawWalk, type WalkAnswer } from '../.
 import type { EngineName } from '../../protocol/schema.js';
 import type { WalkOptions } from '../../page/walk.js';
 import { log } from '../../system/log.js';
-import { EngineGoneError, type EngineBrowser } from '../engine.js';
-import { checkViewport, tooLarge } from '../page-answers.js';
+import { EngineGoneError, type EngineTraits } from '../engine.js';
+import { checkViewport, PageFault, tooLarge } from '../page-answers.js';
 import type { Pending } from './engine-queue.js';
-import { DRIVER_SLACK_MS, PageFault, type DocumentJob, type WriteJob } from './jobs.js';
+import { DRIVER_SLACK_MS, type DocumentJob, type WriteJob } from './jobs.js';
 import type { Slot } from './page-pool.js';
 
 const SCRIPT_CAPABLE =
@@ -98,7 +98,7 @@ export class FastPath {
   constructor(
     private readonly engine: EngineName,
     /** How the engine's browser takes written documents (known once it launched). */
-    private readonly browser: () => Pick<EngineBrowser, 'writesKeepBidi' | 'swapsWrites'>,
+    private readonly traits: () => Pick<EngineTraits, 'writesKeepBidi' | 'swapsWrites'>,
     private readonly maxBatch: number,
     private readonly timeoutMs: number,
   ) {}
@@ -113,7 +113,7 @@ export class FastPath {
    */
   pick(slot: Slot, run: readonly Pending[], queued: number, idlePages: number): readonly Pending[] {
     const limit = Math.min(this.maxBatch, Math.ceil(queued / Math.max(1, idlePages)));
-    if (!this.browser().writesKeepBidi) return run.slice(0, limit);
+    if (!this.traits().writesKeepBidi) return run.slice(0, limit);
     const bidiPage = slot.blank?.bidi ?? false;
     const own = run.filter((p) => (p.job as WriteJob).bidi === bidiPage);
     return (own.length ? own : run).slice(0, limit);
@@ -126,7 +126,7 @@ export class FastPath {
    * TimeoutError when the blank page or the driver call outlived the batch's time.
    */
   async write(slot: Slot, given: readonly Pending[]): Promise<Written> {
-    const isBidi = (p: Pending) => this.browser().writesKeepBidi && (p.job as WriteJob).bidi;
+    const isBidi = (p: Pending) => this.traits().writesKeepBidi && (p.job as WriteJob).bidi;
     const batch = [...given.filter((p) => !isBidi(p)), ...given.filter(isBidi)];
     const jobs = batch.map((p) => p.job as WriteJob);
     const { blankUrl, walk } = jobs[0]!;
@@ -151,7 +151,7 @@ export class FastPath {
         blankUrl,
         htmls: jobs.map((j) => j.html),
         relayout: jobs.map((j) => j.relayout),
-        swap: batch.map((p) => this.browser().swapsWrites && !isBidi(p)),
+        swap: batch.map((p) => this.traits().swapsWrites && !isBidi(p)),
         walk,
         budgetMs: this.timeoutMs / 2,
       },
@@ -160,7 +160,7 @@ export class FastPath {
     if ('elsewhere' in answer) throw new PageFault(`the blank page is at ${answer.elsewhere}`);
     const walks = answer.walks.map((w) => decodeWalk(w));
     // One walk measured in another viewport means the page is off: all of them were.
-    for (const w of walks) if ('walk' in w) checkViewport(this.engine, w.walk);
+    for (const w of walks) if ('walk' in w) checkViewport(this.engine, 'measured the case', w.walk);
     return {
       batch,
       outcomes: walks.map((w, i) => outcomeOf(w, jobs[i]!)),

@@ -50,14 +50,5 @@ export interface WriteJob {
 
 export type Job = DocumentJob | WriteJob;
 
-/**
- * Thrown by a job when the page is not in the state the oracle left it in: not on the case's
- * document, not at the oracle's viewport, or answering what the trusted code cannot have made.
- * The page's fault, not the case's: the case runs once more on a fresh page.
- */
-export class PageFault extends Error {
-  override name = 'PageFault';
-}
-
 /** How much later than the case's own timer a driver's bound on a page load fires: the case's timer rules (case_timeout). */
 export const DRIVER_SLACK_MS = 1_000;

@@ -5,7 +5,8 @@
 import { OracleError, firstLine } from '../../protocol/errors.js';
 import { decodePageStateText } from '../../protocol/page-output.js';
 import { log } from '../../system/log.js';
-import { VIEWPORT, type EnginePage } from '../engine.js';
+import type { EnginePage } from '../engine.js';
+import { checkViewport } from '../page-answers.js';
 import { backOff } from './backoff.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
 
@@ -125,14 +126,7 @@ export class PagePool {
     const generation = this.supervisor.generation;
     const page = await this.supervisor.newPage(freshStorage);
     try {
-      const state = decodePageStateText(await page.run({ program: 'pageState', args: {} }));
-      const [width, height] = state.viewport;
-      if (width !== VIEWPORT.width || height !== VIEWPORT.height || state.ratio !== 1) {
-        throw new Error(
-          `${this.supervisor.engine} viewport is ${width}×${height} at device pixel ratio ${state.ratio}; ` +
-            `the oracle serves only ${VIEWPORT.width}×${VIEWPORT.height} at 1`,
-        );
-      }
+      checkViewport(this.supervisor.engine, 'opened a page', decodePageStateText(await page.run({ program: 'pageState', args: {} })));
       return { page, blank: null, generation };
     } catch (error) {
       await page.close();

@@ -60,7 +60,7 @@ export function walkJob(
       );
       if ('tooLarge' in answer) throw tooLarge(answer.tooLarge);
       if (!('walk' in answer)) throw detourError(answer);
-      checkViewport(engine, answer.walk);
+      checkViewport(engine, 'measured the case', answer.walk);
       return answer.walk;
     },
   };

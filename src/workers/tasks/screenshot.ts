@@ -5,8 +5,9 @@ import { inAnswerOrder } from '../../protocol/ops.js';
 import { decodeScreenshot } from '../../protocol/page-output.js';
 import type { EngineName } from '../../protocol/schema.js';
 import type { CaseCheck } from '../../page/programs.js';
-import { VIEWPORT, type EnginePage } from '../engine.js';
-import { PageFault } from '../host/jobs.js';
+import { VIEWPORT } from '../../protocol/common.js';
+import type { EnginePage } from '../engine.js';
+import { PageFault } from '../page-answers.js';
 import { caseScript, settle } from '../page-answers.js';
 import { eachEngine, errorsField, type Task } from './task.js';
 

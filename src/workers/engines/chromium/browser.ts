@@ -2,8 +2,7 @@
 // browser context of its own, emulated as Playwright's newContext did) and routes the few events
 // it receives to them.
 import type { Executables } from '../../../protocol/launch-options.js';
-import type { EngineBrowser, EnginePage } from '../../engine.js';
-import { checkViewport } from '../viewport-check.js';
+import type { EngineBrowser, EnginePage, EngineTraits } from '../../engine.js';
 import { withGrace } from '../time-limits.js';
 import type { CdpConnection } from './connection.js';
 import { pageEmulation, WINDOW_BOUNDS, type PageCommand } from './emulation.js';
@@ -32,13 +31,11 @@ import type { ProfileName } from '../../../protocol/schema.js';
 const PAGE_CLOSE_GRACE_MS = 5_000;
 const BROWSER_CLOSE_GRACE_MS = 3_000;
 
+const TRAITS: EngineTraits = { guarded: false, writesKeepBidi: false, swapsWrites: true, browserWide: ['bluetooth'], groupPerPage: false };
+
 export class ChromiumBrowser implements EngineBrowser {
   readonly engine = 'chromium' as const;
-  readonly guarded = false;
-  readonly writesKeepBidi = false;
-  readonly swapsWrites = true;
-  readonly groupPerPage = false;
-  readonly browserWide = ['bluetooth'] as const;
+  readonly traits = TRAITS;
   readonly exited: Promise<void>;
   /** Pages by their session. */
   private readonly pages = new Map<string, ChromiumPage>();
@@ -109,7 +106,6 @@ export class ChromiumBrowser implements EngineBrowser {
         this.connection.send('Browser.setWindowBounds', { windowId, bounds: WINDOW_BOUNDS }),
         ...this.emulation.map(({ method, params }) => this.connection.send(method, params, { sessionId })),
       ]);
-      await checkViewport('chromium', page);
       return page;
     } catch (error) {
       if (page) await page.close();

@@ -3,7 +3,7 @@
 // DEBUG=pw:protocol), so that pages lay out as they did when Playwright made every Chromium dump.
 // Left out: what only fed Playwright's own machinery (Page/Runtime/Network/Log.enable, lifecycle
 // events, its utility world, auto-attach, runIfWaitingForDebugger).
-import { VIEWPORT } from '../../engine.js';
+import { VIEWPORT } from '../../../protocol/common.js';
 
 /** One command on the page's session. */
 export interface PageCommand {

@@ -11,8 +11,6 @@ import { chromiumExecutable } from './executable.js';
 import { startChromium } from './process.js';
 import { chromiumArgs } from './switches.js';
 
-export { SYSTEM_CHROMIUM } from './executable.js';
-
 export const launchChromium: LaunchEngine = async (options) => {
   const executable = await chromiumExecutable(options);
   const chromium = await startChromium(executable, chromiumArgs(options), browserEnv(options));

@@ -11,8 +11,9 @@
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import type { ProgramName } from '../../../page/sources.js';
 import type { Emulate } from '../../../protocol/emulation-schema.js';
-import { aroundScript, EngineGoneError, type Emulated, type EnginePage, type ProgramCall } from '../../engine.js';
+import type { Emulated, EnginePage, ProgramCall } from '../../engine.js';
 import { applyEach } from '../emulate.js';
+import { PageCalls, runInWorld, type World } from '../world-page.js';
 import { chromiumOverrides } from './overrides.js';
 import { PROGRAM_CALLS } from '../program-calls.js';
 import { withDeadline, withGrace } from '../time-limits.js';
@@ -75,10 +76,10 @@ interface Evaluated {
 }
 
 export class ChromiumPage implements EnginePage {
-  private goneReason: string | undefined;
+  private readonly calls = new PageCalls('chromium');
   private minimized = false;
-  /** Rejects each call in flight: the page is gone and Chromium may never answer. */
-  private readonly inFlight = new Set<(error: Error) => void>();
+  /** The isolated world's programs and the main world's script, for runInWorld. */
+  private readonly world: World = { program: (name, args) => this.program(name, args), script: (source) => this.script(source) };
 
   constructor(
     private readonly connection: CdpConnection,
@@ -115,7 +116,7 @@ export class ChromiumPage implements EnginePage {
         this.answerPrompt = answer;
       },
     });
-    return this.track(() =>
+    return this.calls.track('call', () =>
       applyEach(
         emulate,
         work,
@@ -127,15 +128,13 @@ export class ChromiumPage implements EnginePage {
 
   /** The page (its target, its renderer, or the browser) is gone for good: every operation fails. */
   gone(reason: string): void {
-    if (this.goneReason !== undefined) return;
-    this.goneReason = reason;
-    for (const reject of this.inFlight) reject(new EngineGoneError(`chromium: ${reason}`));
+    this.calls.gone(reason);
   }
 
   async load(url: string, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     try {
-      await this.track(() =>
+      await this.calls.track('call', () =>
         withDeadline(
           this.visible(true, timeoutMs).then(() => this.navigate(url, deadline)),
           timeoutMs,
@@ -153,13 +152,7 @@ export class ChromiumPage implements EnginePage {
   async run(call: ProgramCall): Promise<string> {
     return this.calling(async () => {
       if (call.program === 'batch') await this.visible(false);
-      if (typeof call.script !== 'string') return this.program(call.program, call.args);
-      const { settle, args } = aroundScript(call);
-      const settled = await this.program('settle', settle);
-      // Not on the case's document: the program would say the same.
-      if (settled !== '{"settled":true}') return settled;
-      await this.script(call.script);
-      return this.program(call.program, args);
+      return runInWorld(call, this.world);
     });
   }
 
@@ -295,7 +288,7 @@ export class ChromiumPage implements EnginePage {
   /** A call on the current document: a page gone under it is EngineGoneError; a document gone under it, page_tampered. */
   private async calling<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await this.track(work);
+      return await this.calls.track('call', work);
     } catch (error) {
       const gone = this.asGone(error);
       if (gone) throw gone;
@@ -305,28 +298,11 @@ export class ChromiumPage implements EnginePage {
     }
   }
 
-  /** Runs `work` unless the page is gone, and fails it the moment the page goes. */
-  private async track<T>(work: () => Promise<T>): Promise<T> {
-    if (this.goneReason !== undefined) throw new EngineGoneError(`chromium: ${this.goneReason}`);
-    let reject: (error: Error) => void = () => {};
-    const gone = new Promise<never>((_, fail) => {
-      reject = fail;
-    });
-    this.inFlight.add(reject);
-    try {
-      return await Promise.race([work(), gone]);
-    } finally {
-      this.inFlight.delete(reject);
-    }
-  }
-
   /** The error as an EngineGoneError when it says the page, its renderer or the browser went away. */
-  private asGone(error: unknown): EngineGoneError | undefined {
-    if (error instanceof EngineGoneError) return error;
-    if (this.goneReason !== undefined) return new EngineGoneError(`chromium: ${this.goneReason}`);
-    if (error instanceof ConnectionClosedError) return new EngineGoneError(`chromium: ${error.message}`);
-    if (error instanceof CdpError && TARGET_GONE.test(error.message)) return new EngineGoneError(`chromium: ${error.message}`);
-    return undefined;
+  private asGone(error: unknown) {
+    return this.calls.asGone(error, (e) =>
+      e instanceof ConnectionClosedError || (e instanceof CdpError && TARGET_GONE.test(e.message)) ? e.message : undefined,
+    );
   }
 }
 

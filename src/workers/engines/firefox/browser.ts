@@ -2,8 +2,8 @@
 // user context of its own, sized like Playwright's) and routes Firefox's events to them.
 import { log } from '../../../system/log.js';
 import type { Executables } from '../../../protocol/launch-options.js';
-import { VIEWPORT, type EngineBrowser, type EnginePage } from '../../engine.js';
-import { checkViewport } from '../viewport-check.js';
+import { VIEWPORT } from '../../../protocol/common.js';
+import type { EngineBrowser, EnginePage, EngineTraits } from '../../engine.js';
 import type { BidiConnection } from './connection.js';
 import { withGrace } from '../time-limits.js';
 import { FirefoxPage, PAGE_CLOSE_GRACE_MS } from './page.js';
@@ -30,13 +30,17 @@ const CAPABILITIES = { alwaysMatch: { webSocketUrl: true, unhandledPromptBehavio
 
 const BROWSER_CLOSE_GRACE_MS = 3_000;
 
+const TRAITS: EngineTraits = {
+  guarded: false,
+  writesKeepBidi: true,
+  swapsWrites: true,
+  browserWide: ['authenticator'],
+  groupPerPage: false,
+};
+
 export class FirefoxBrowser implements EngineBrowser {
   readonly engine = 'firefox' as const;
-  readonly guarded = false;
-  readonly writesKeepBidi = true;
-  readonly swapsWrites = true;
-  readonly groupPerPage = false;
-  readonly browserWide = ['authenticator'] as const;
+  readonly traits = TRAITS;
   readonly exited: Promise<void>;
   /** Pages by their top-level context. */
   private readonly pages = new Map<string, FirefoxPage>();
@@ -80,7 +84,6 @@ export class FirefoxBrowser implements EngineBrowser {
     // Every page has a user context of its own, so its storage is always fresh.
     const { userContext } = await this.connection.send<{ userContext: string }>('browser.createUserContext', {});
     const userContexts = [userContext];
-    let page: FirefoxPage | undefined;
     try {
       // Per user context, so every popup a case opens inherits them too.
       await Promise.all([
@@ -95,13 +98,12 @@ export class FirefoxBrowser implements EngineBrowser {
       ]);
       // A window, as Playwright's pages are: tabs other than a window's selected one are hidden.
       const { context } = await this.connection.send<{ context: string }>('browsingContext.create', { type: 'window', userContext });
-      page = new FirefoxPage(this.connection, context, userContext, () => this.pages.delete(context), this.marionette);
+      const page = new FirefoxPage(this.connection, context, userContext, () => this.pages.delete(context), this.marionette);
       this.pages.set(context, page);
-      await checkViewport('firefox', page);
       return page;
     } catch (error) {
-      if (page) await page.close();
-      else await withGrace(this.connection.send('browser.removeUserContext', { userContext }), PAGE_CLOSE_GRACE_MS);
+      // The page is its last step: what failed left a user context, and perhaps a window in it, to remove.
+      await withGrace(this.connection.send('browser.removeUserContext', { userContext }), PAGE_CLOSE_GRACE_MS);
       throw error;
     }
   }

@@ -6,8 +6,9 @@
 import { OracleError, firstLine } from '../../../protocol/errors.js';
 import type { ProgramName } from '../../../page/sources.js';
 import type { Emulate } from '../../../protocol/emulation-schema.js';
-import { aroundScript, EngineGoneError, type Emulated, type EnginePage, type ProgramCall } from '../../engine.js';
+import type { EngineGoneError, Emulated, EnginePage, ProgramCall } from '../../engine.js';
 import { applyEach, type FeatureWork } from '../emulate.js';
+import { PageCalls, runInWorld, type World } from '../world-page.js';
 import type { Marionette } from './marionette.js';
 import { PROGRAM_CALLS } from '../program-calls.js';
 import { withDeadline, withGrace } from '../time-limits.js';
@@ -30,15 +31,13 @@ type EvaluateResult =
   | { type: 'success'; result: RemoteValue }
   | { type: 'exception'; exceptionDetails: { text: string; exception: RemoteValue } };
 
-interface InFlight {
-  /** A load survives its own document's realm going away; a call does not. */
-  kind: 'load' | 'call';
-  reject: (error: Error) => void;
-}
+/** A load survives its own document's realm going away; a call does not. */
+type CallKind = 'load' | 'call';
 
 export class FirefoxPage implements EnginePage {
-  private goneReason: string | undefined;
-  private readonly inFlight = new Set<InFlight>();
+  private readonly calls = new PageCalls<CallKind>('firefox');
+  /** The sandbox's programs and the main world's script, for runInWorld. */
+  private readonly world: World = { program: (name, args) => this.program(name, args), script: (source) => this.evaluateScript(source) };
   /** Another document committed in the window while a call was in flight: the case left. */
   private leftDuringCall = false;
   /** Calls waiting to learn whether their document went away by a crash or by the case. */
@@ -107,24 +106,20 @@ export class FirefoxPage implements EnginePage {
 
   /** A page or browser gone under an emulation command; any other refusal is that feature's failure. */
   private emulationGone(error: unknown): EngineGoneError | undefined {
-    if (error instanceof EngineGoneError) return error;
-    if (this.goneReason !== undefined) return new EngineGoneError(`firefox: ${this.goneReason}`);
-    if (error instanceof ConnectionClosedError || (error instanceof BidiError && error.error === 'no such frame'))
-      return new EngineGoneError(`firefox: ${error.message}`);
-    return undefined;
+    return this.calls.asGone(error, (e) =>
+      e instanceof ConnectionClosedError || (e instanceof BidiError && e.error === 'no such frame') ? e.message : undefined,
+    );
   }
 
   /** The page (its window, its content process, or the browser) is gone for good: every operation fails. */
   gone(reason: string): void {
-    if (this.goneReason !== undefined) return;
-    this.goneReason = reason;
-    for (const op of this.inFlight) op.reject(new EngineGoneError(`firefox: ${reason}`));
+    this.calls.gone(reason);
     this.settle();
   }
 
   /** A document other than the tab-crashed page committed in the window. */
   navigated(): void {
-    if ([...this.inFlight].some((op) => op.kind === 'call')) this.leftDuringCall = true;
+    if (this.calls.rejecters('call').length) this.leftDuringCall = true;
     this.settle();
   }
 
@@ -139,21 +134,19 @@ export class FirefoxPage implements EnginePage {
    * fails the calls as a crash); otherwise the case left its document.
    */
   documentGone(): void {
-    const calls = [...this.inFlight].filter((op) => op.kind === 'call');
+    const calls = this.calls.rejecters('call');
     if (!calls.length) return;
     void this.leftOrCrashed().then((error) => {
-      for (const op of calls) op.reject(error);
+      for (const reject of calls) reject(error);
     });
   }
 
   /** What a call whose document went away met: a crash if the tab-crashed page follows, else the case left. */
   private async leftOrCrashed(): Promise<Error> {
-    if (this.goneReason === undefined && !this.leftDuringCall) {
+    if (!this.calls.isGone && !this.leftDuringCall) {
       await withGrace(new Promise<void>((resolve) => this.settling.add(resolve)), SETTLE_LIMIT_MS);
     }
-    return this.goneReason === undefined
-      ? new OracleError('page_tampered', 'the case left its document during the call')
-      : new EngineGoneError(`firefox: ${this.goneReason}`);
+    return this.calls.goneError() ?? new OracleError('page_tampered', 'the case left its document during the call');
   }
 
   async load(url: string, timeoutMs: number): Promise<void> {
@@ -176,15 +169,7 @@ export class FirefoxPage implements EnginePage {
 
   async run(call: ProgramCall): Promise<string> {
     try {
-      return await this.track('call', async () => {
-        if (typeof call.script !== 'string') return this.program(call.program, call.args);
-        // The script runs once the case's fonts have settled, and only on the case's own document.
-        const { settle, args } = aroundScript(call);
-        const settled = await this.program('settle', settle);
-        if (!isSettled(settled)) return settled;
-        await this.evaluateScript(call.script);
-        return this.program(call.program, args);
-      });
+      return await this.track('call', () => runInWorld(call, this.world));
     } catch (error) {
       throw await this.callError(error);
     }
@@ -204,7 +189,7 @@ export class FirefoxPage implements EnginePage {
     } catch (error) {
       // Firefox answers "unable to capture" when the document went away under the picture: a
       // crash only if the tab-crashed page follows, else the case left (as for documentGone).
-      if (error instanceof BidiError && error.method === 'browsingContext.captureScreenshot' && this.goneReason === undefined)
+      if (error instanceof BidiError && error.method === 'browsingContext.captureScreenshot' && !this.calls.isGone)
         throw await this.leftOrCrashed();
       throw await this.callError(error);
     }
@@ -234,7 +219,7 @@ export class FirefoxPage implements EnginePage {
    * crash from a case that navigated away, so that is decided as for documentGone.
    */
   private async callError(error: unknown): Promise<unknown> {
-    if (error instanceof BidiError && error.error === 'no such frame' && this.goneReason === undefined) return this.leftOrCrashed();
+    if (error instanceof BidiError && error.error === 'no such frame' && !this.calls.isGone) return this.leftOrCrashed();
     return this.asGone(error) ?? error;
   }
 
@@ -276,45 +261,25 @@ export class FirefoxPage implements EnginePage {
   }
 
   /** Runs `work` unless the page is gone, and fails it the moment the page goes. */
-  private async track<T>(kind: InFlight['kind'], work: () => Promise<T>): Promise<T> {
-    if (this.goneReason !== undefined) throw new EngineGoneError(`firefox: ${this.goneReason}`);
-    let op: InFlight | undefined;
-    const gone = new Promise<never>((_, reject) => {
-      op = { kind, reject };
-    });
+  private track<T>(kind: CallKind, work: () => Promise<T>): Promise<T> {
     // A document that committed during an earlier call says nothing about this one.
     if (kind === 'call') this.leftDuringCall = false;
-    this.inFlight.add(op!);
-    try {
-      return await Promise.race([work(), gone]);
-    } finally {
-      this.inFlight.delete(op!);
-    }
+    return this.calls.track(kind, work);
   }
 
-  /** The error as an EngineGoneError when it says the page, its process or the browser went away. */
+  /**
+   * The error as an EngineGoneError when it says the page, its process or the browser went away:
+   * the window closed under the command ("no such frame"), or a call's "unsupported operation" (a
+   * crashed tab is a parent-process page) or "unknown error" (its page was torn down), which are
+   * not the case's doing; a navigation's are (a refused load), and "invalid argument" is the
+   * adapter's own.
+   */
   private asGone(error: unknown): EngineGoneError | undefined {
-    if (error instanceof EngineGoneError) return error;
-    if (this.goneReason !== undefined) return new EngineGoneError(`firefox: ${this.goneReason}`);
-    if (error instanceof ConnectionClosedError) return new EngineGoneError(`firefox: ${error.message}`);
-    if (error instanceof BidiError) {
-      // The window closed under the command.
-      if (error.error === 'no such frame') return new EngineGoneError(`firefox: ${error.message}`);
-      // A call's "unsupported operation" (a crashed tab is a parent-process page) or "unknown error"
-      // (its page was torn down) is not the case's doing; a navigation's is (a refused load), and
-      // "invalid argument" is the adapter's own.
-      if (error.method !== 'browsingContext.navigate' && error.error !== 'invalid argument')
-        return new EngineGoneError(`firefox: ${error.message}`);
-    }
-    return undefined;
-  }
-}
-
-/** Did the settle program say the fonts have settled (rather than that the page is elsewhere)? */
-function isSettled(text: string): boolean {
-  try {
-    return (JSON.parse(text) as { settled?: unknown }).settled === true;
-  } catch {
-    return false;
+    return this.calls.asGone(error, (e) => {
+      if (e instanceof ConnectionClosedError) return e.message;
+      if (!(e instanceof BidiError)) return undefined;
+      if (e.error === 'no such frame' || (e.method !== 'browsingContext.navigate' && e.error !== 'invalid argument')) return e.message;
+      return undefined;
+    });
   }
 }

@@ -1,42 +1,27 @@
-// WebKitGTK through its own W3C WebDriver server (Playwright cannot drive stock WebKit), under an
-// X display (MiniBrowser has no headless mode): a private Xvfb unless one is given. A page is a
-// window of a session; when a page is done, its session opens a new window and closes the old
-// one — a new browsing context with nothing of the old one's (the closed window's web process
-// goes with it, a deferred hang included) — and the next page reuses the session. A page that
-// must have fresh storage gets a new session instead: WebKit's website data (IndexedDB, the Cache
-// API, service workers) is shared by the windows of a session.
-import { existsSync } from 'node:fs';
+// The browser: the WebDriver sessions of one engine host, each a WebKitWebDriver and its
+// MiniBrowser (session.ts). A page is a window of a session; when a page is done, its session
+// opens a new window and closes the old one — a new browsing context with nothing of the old
+// one's (the closed window's web process goes with it, a deferred hang included) — and the next
+// page reuses the session. A page that must have fresh storage gets a new session instead:
+// WebKit's website data (IndexedDB, the Cache API, service workers) is shared by the windows of a
+// session.
 import type { Executables } from '../../../protocol/launch-options.js';
 import { webkitExecutables } from './minibrowser.js';
 import pTimeout from 'p-timeout';
 import type { EngineLaunch } from '../../../worker-contract/launch.js';
-import { startXvfb, type Display } from '../../../system/xvfb.js';
-import type { EngineBrowser, EnginePage, LaunchEngine } from '../../engine.js';
+import type { Display } from '../../../system/xvfb.js';
+import type { EngineBrowser, EnginePage, EngineTraits } from '../../engine.js';
 import { WebKitPage } from './page.js';
 import { WebKitSession } from './session.js';
 
 const WINDOW_SWAP_TIMEOUT_MS = 10_000;
 
-export const launchWebKit: LaunchEngine = async (options) => {
-  if (options.display) checkDisplay(options.display);
-  const display = options.display ? undefined : await startXvfb();
-  try {
-    const withDisplay = { ...options, display: options.display ?? display!.name };
-    return new WebKitBrowser(withDisplay, await WebKitSession.start(withDisplay), display);
-  } catch (error) {
-    await display?.stop();
-    throw error;
-  }
-};
+// No swap: it missed a font once with the swap, on a 1500-fixture corpus, and what it waited for is not found.
+const TRAITS: EngineTraits = { guarded: true, writesKeepBidi: false, swapsWrites: false, browserWide: [], groupPerPage: true };
 
-class WebKitBrowser implements EngineBrowser {
+export class WebKitBrowser implements EngineBrowser {
   readonly engine = 'webkit' as const;
-  readonly guarded = true;
-  readonly writesKeepBidi = false;
-  // It missed a font once with the swap, on a 1500-fixture corpus, and what it waited for is not found.
-  readonly swapsWrites = false;
-  readonly groupPerPage = true;
-  readonly browserWide = [] as const;
+  readonly traits = TRAITS;
   readonly version: string;
   readonly executables: Executables;
   // There is no single browser process: each session is its own, and a lost one is replaced by the host.
@@ -47,8 +32,10 @@ class WebKitBrowser implements EngineBrowser {
   private closing = false;
 
   constructor(
+    /** With the display its sessions run on. */
     private readonly options: EngineLaunch,
     first: WebKitSession,
+    /** The private Xvfb it started, stopped with it. */
     private readonly display: Display | undefined,
   ) {
     this.version = first.version;
@@ -115,11 +102,4 @@ class WebKitBrowser implements EngineBrowser {
       await session.close();
     }
   }
-}
-
-/** A display given by name must have an X server listening, or MiniBrowser would only time out. */
-function checkDisplay(name: string): void {
-  const number = /^[^:]*:(\d+)(?:\.\d+)?$/.exec(name)?.[1];
-  const socket = `/tmp/.X11-unix/X${number}`;
-  if (number === undefined || !existsSync(socket)) throw new Error(`no X server at display ${name} (no ${socket})`);
 }

@@ -3,7 +3,7 @@
 // enough for a read at once to show the size before: seen in CI as 800×562 and 800×638). So the
 // window is asked for the size that fitted last, and the page waits for the viewport to fit; one
 // that does not fit within SETTLE_MS is taken as it is and corrected by the difference.
-import { VIEWPORT } from '../../engine.js';
+import { VIEWPORT } from '../../../protocol/common.js';
 
 /** The part of a WebDriver client fitting needs. */
 export interface SizableWindow {

@@ -1,7 +1,7 @@
 // The hand-written probe scripts `browser-oracle probe` runs through every engine: each covers
 // something a trace observes beyond geometry, and one per family of device emulation what a case
 // sees of it (docs/protocol.md, "Device emulation"). Every script ends its own trace.
-import type { Emulate } from '../protocol/emulation-schema.js';
+import type { Emulate } from '../../protocol/emulation-schema.js';
 
 export interface TraceProbe {
   name: string;
