@@ -188,3 +188,11 @@ test('a folder of .html files, taken two cases at a time with --stop-after, then
     files.map((f) => [f, 'unanimous']),
   );
 });
+
+test('generated cases a candidate cannot take (--script for Taffy) are refused in one line, exit 2, without the advice to resume', async () => {
+  const db = join(root, 'refused.sqlite');
+  const run = await runCli(['campaign', '--db', db, '--generate', '3', '--seed', '1', '--script', '--candidate', 'taffy', ...FARM]);
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /^browser-oracle: error: campaign: --script: candidate taffy runs no script$/m);
+  assert.doesNotMatch(run.stderr, /resume|error: campaign: error:/);
+});
