@@ -179,7 +179,10 @@ try {
   );
   // The Taffy process's own CPU, by difference: its run's Node less the oracle's own (the replay run's, whose answers are Taffy's).
   const taffyProcess = mean(runs['campaign --candidate taffy'], (r) => r.cpu.node) - mean(replay, (r) => r.cpu.node - (r.candidate ?? 0));
-  console.log(`the taffy candidate's process over the cases (its warm-up included): ${taffyProcess.toFixed(2)} CPU ms a case`);
+  const share = (ms: number) => `${((ms / browserMs) * 100).toFixed(1)} % of the browsers'`;
+  console.log(
+    `the taffy candidate's process over the cases (its warm-up included): ${taffyProcess.toFixed(2)} CPU ms a case, ${share(taffyProcess)}`,
+  );
   const rate = mean(runs['campaign --candidate taffy'], (r) => r.casesPerSecond) / mean(without, (r) => r.casesPerSecond) - 1;
   console.log(`end to end with the taffy candidate: ${(rate * 100).toFixed(1)} % cases/s`);
   for (const [name, r] of [
@@ -187,7 +190,7 @@ try {
     ['yoga', yoga],
   ] as const)
     console.log(
-      `${name} candidate's own work, warm, in process: ${r.ms.toFixed(3)} CPU ms a case (${r.refused} of ${r.count} unsupported; stages: node dist/bench/candidate-stages.js --engine=${name})`,
+      `${name} candidate's own work, warm, in process: ${r.ms.toFixed(3)} CPU ms a case, ${share(r.ms)} (${r.refused} of ${r.count} unsupported; stages: node dist/bench/candidate-stages.js --engine=${name})`,
     );
   console.log(
     `load average after: ${loadavg()
