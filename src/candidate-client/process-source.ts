@@ -154,7 +154,7 @@ export class CandidateProcess implements DumpSource {
         return answer.outcome;
       }
       this.failures = 0;
-      return answerOutcome(answer.value, this.name);
+      return answerOutcome(answer.value, this.name, answer.line);
     }
   }
 
@@ -212,7 +212,7 @@ export class CandidateProcess implements DumpSource {
 }
 
 /** An answer line's value, checked against the candidate schema, as the outcome of a case of the candidate called `name`. */
-export function answerOutcome(value: unknown, name: string): SourceOutcome {
+export function answerOutcome(value: unknown, name: string, line?: string): SourceOutcome {
   if (!checkAnswer.Check(value)) {
     const kind = typeof value === 'object' && value !== null ? ANSWER_KINDS.find(([field]) => field in value) : undefined;
     return failure(
@@ -225,10 +225,33 @@ export function answerOutcome(value: unknown, name: string): SourceOutcome {
       const names = `its dump names engine ${JSON.stringify(value.dump.engine)}, its ping ${JSON.stringify(name)}`;
       return failure('candidate_protocol', visible(names, TEXT_MAX));
     }
-    return { kind: 'dump', dump: value.dump, ...(value.roots ? { roots: value.roots } : {}) };
+    const text = line === undefined ? undefined : dumpText(line, value);
+    return { kind: 'dump', dump: value.dump, ...(value.roots ? { roots: value.roots } : {}), ...(text ? { text } : {}) };
   }
   if ('unsupported' in value) return { kind: 'unsupported', what: visible(value.unsupported, TEXT_MAX) };
   return { kind: 'error', message: visible(value.error, TEXT_MAX) };
+}
+
+/**
+ * The dump's JSON as the candidate wrote it, when its line is exactly `{"id":…,"dump":…}` with
+ * `"roots":…` last or not at all, and no key repeated: then the text between is the dump's, and
+ * the journal keeps it rather than writing the dump again (16 KB a case, the largest part of the
+ * oracle's own work on a candidate's answer after reading it). Any other line: undefined.
+ */
+const AGAIN = /"(?:id|dump|roots)"\s*:|\\u/g;
+
+function dumpText(line: string, value: { id: string; dump: unknown; roots?: number[] }): string | undefined {
+  const head = `{"id":${JSON.stringify(value.id)},"dump":`;
+  const tail = value.roots === undefined ? '}' : `,"roots":${JSON.stringify(value.roots)}}`;
+  if (Object.keys(value).length !== (value.roots === undefined ? 2 : 3) || !line.startsWith(head) || !line.endsWith(tail)) return undefined;
+  // With no other key, only a second id, dump or roots (JSON.parse keeps the last) can stand between
+  // the dump and the tail. Unescaped, such a key is one of these patterns (a quote inside a string is
+  // escaped, so none matches there); spelt with \u escapes, it is any \u: either way, another text.
+  const end = line.length - tail.length;
+  AGAIN.lastIndex = head.length;
+  const again = AGAIN.exec(line);
+  if (again && again.index < end) return undefined;
+  return line.slice(head.length, end);
 }
 
 function problem(check: { Errors: typeof checkAnswer.Errors }, value: unknown): string {

@@ -8,7 +8,13 @@ import type { CandidateOutcome } from '../comparator/candidate.js';
 
 /** What a source made of one case, as it came over the wire (checked against the candidate schema). */
 export type SourceOutcome =
-  | { kind: 'dump'; dump: CandidateDump; roots?: number[] }
+  | {
+      kind: 'dump';
+      dump: CandidateDump;
+      roots?: number[];
+      /** The dump's JSON as the source wrote it, when it has it whole (else the journal writes the dump). */
+      text?: string;
+    }
   | { kind: 'unsupported'; what: string }
   | { kind: 'error'; message: string };
 

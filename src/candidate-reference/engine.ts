@@ -42,6 +42,7 @@ export function layOutCase(
   try {
     if (request.script !== undefined) throw new Unsupported('script (a reference candidate runs no JavaScript)');
     const document = stage('parse', () => parseDocument(request.html));
+    if (document.script) throw new Unsupported(`${document.script} (a reference candidate runs no JavaScript)`);
     const cascaded = stage('cascade', () => cascade(document, USER_AGENT_SHEET));
     const styled = stage('style', () => computeStyles(document, cascaded));
     const { html, page } = stage('boxes', () => {

@@ -65,8 +65,9 @@ interface RecordedOutcome {
 
 /**
  * The engines' part of a case, from its recorded outcomes: each dump in columnar form, or its
- * error. A dump is taken from its walk's columns when they came with the answer (the same values:
- * the dump is their JSON at full precision), and parsed from its JSON only without them.
+ * error. A dump is taken from its walk's columns when they came with the answer (the same
+ * geometry: the dump is their JSON at full precision; the styles, which the judge does not
+ * compare, stay in the worker), and parsed from its JSON only without them.
  */
 function recordedResponse(outcomes: readonly RecordedOutcome[], columns?: EngineColumns): EngineDumps<ColumnarDump> {
   const dumps: EngineDumps<ColumnarDump>['dumps'] = {};
@@ -110,7 +111,7 @@ export function candidateRecord(
     subpixel: result.subpixel,
     unsupported: result.unsupported ?? null,
     error: result.error ?? null,
-    dump: outcome.kind === 'dump' ? JSON.stringify(outcome.dump) : null,
+    dump: outcome.kind === 'dump' ? (outcome.text ?? JSON.stringify(outcome.dump)) : null,
     roots: outcome.kind === 'dump' && outcome.roots ? outcome.roots : null,
     against,
     ms,
