@@ -38,12 +38,12 @@ async function summaryOf(path: string): Promise<Summary> {
   return JSON.parse(run.stdout) as Summary;
 }
 
-/** The ids of the cases the summary's buckets hold: neither unanimous nor expected, or failing a self check. */
+/** The ids of the cases the summary's buckets hold but the invalid: neither unanimous nor expected, or failing a self check. */
 function disagreeing(path: string): string[] {
   return readJournal(path, (sql) =>
     sql
       .prepare<[], string>(
-        `SELECT id FROM cases c WHERE (signature IS NOT NULL AND expected IS NULL)
+        `SELECT id FROM cases c WHERE (signature IS NOT NULL AND expected IS NULL AND invalid IS NULL)
            OR EXISTS (SELECT 1 FROM self_checks s WHERE s.case_seq = c.seq) ORDER BY seq`,
       )
       .pluck()

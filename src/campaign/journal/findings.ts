@@ -136,11 +136,12 @@ export class Findings {
       disagreements: db.prepare<[], { outlier: string | null; vote: string }>(
         `SELECT c.outlier, c.vote FROM cases c WHERE ${ENGINE_CASES}`,
       ),
-      // Every case of the summary's buckets (its own and self checks), and the latest candidate's findings, not in a finding.
+      // Every case of the summary's buckets (its own and self checks) but the invalid, which never ran, and the latest
+      // candidate's findings, not in a finding.
       untriaged: db
         .prepare<[string, string, string], string>(
           `SELECT c.id FROM cases c WHERE
-             (((c.signature IS NOT NULL AND c.expected IS NULL) OR EXISTS (SELECT 1 FROM self_checks s WHERE s.case_seq = c.seq))
+             (((c.signature IS NOT NULL AND c.expected IS NULL AND c.invalid IS NULL) OR EXISTS (SELECT 1 FROM self_checks s WHERE s.case_seq = c.seq))
                AND NOT EXISTS (SELECT 1 FROM finding_members m WHERE m.subject = 'engines' AND m.case_seq = c.seq))
              OR EXISTS (SELECT 1 FROM candidate_outcomes co WHERE co.case_seq = c.seq AND co.name = ? AND co.version = ?
                AND co.signature IS NOT NULL
