@@ -65,7 +65,8 @@ function hintOf(
       );
   }
   const top = findings.filter((f) => f.known === null && f.candidate === undefined).sort((a, b) => b.members.length - a.members.length)[0];
-  if (top && top.members.length >= HINT_SHARE * total)
+  // A finding of one case is no cause most disagreements share, whatever their number.
+  if (top && top.members.length > 1 && top.members.length >= HINT_SHARE * total)
     return (
       `${top.members.length} of ${total} disagreements are finding ${top.id} (${top.signature}); once it is reported, keep it ` +
       `apart: browser-oracle triage --db ${path} --mark-known ${top.id} --expect known.json, and run later campaigns with --expect known.json`
