@@ -21,7 +21,8 @@ function voteLine(vote: VoteResult): Html {
   return html`<p>Vote: <strong>${vote.verdict}${vote.outlier ? ` ${vote.outlier}` : ''}</strong>${majority}</p>`;
 }
 
-function exampleBlock(c: ReportCase, n: number, signature: string): Html {
+/** An example case: its vote, the node where it fails, each engine's picture, its source (`n` makes its ids unique). */
+export function exampleBlock(c: ReportCase, n: number, signature: string): Html {
   const dumps: Partial<Record<EngineName, Dump>> = {};
   for (const e of ENGINE_NAMES) if (c.engines[e]?.dump) dumps[e] = c.engines[e].dump;
   const node = c.vote ? failingNode(c.vote, dumps) : null;

@@ -9,6 +9,7 @@ import type { CandidateRecord } from '../campaign/loop/candidate-record.js';
 import type { Failure } from '../comparator/compare.js';
 import type { CandidateDump } from '../protocol/candidate-schema.js';
 import type { RelayoutResult } from '../protocol/relayout-schema.js';
+import type { ScreenshotRequest } from '../protocol/screenshot-schema.js';
 
 /** The engine under test's part in the shown request: its answer, and where it fails. */
 export interface ReportCandidate extends Pick<CandidateRecord, 'name' | 'version' | 'verdict' | 'signature' | 'unsupported' | 'error'> {
@@ -60,12 +61,23 @@ export interface ReportCase {
   candidate?: ReportCandidate;
 }
 
+/** The screenshot op's answer, bytes as bytes. */
+export interface Shots {
+  images: Partial<Record<EngineName, Uint8Array>>;
+  errors?: Partial<Record<EngineName, string>>;
+}
+
+/** Takes a case's pictures; the caller decides where (a farm in this process, for the command). */
+export type Shoot = (request: ScreenshotRequest) => Promise<Shots>;
+
 /** Everything a report shows. */
 export interface ReportInput {
   summary: Summary;
   runs: ReportRun[];
   /** Each bucket's example, by the bucket's signature; a bucket without one gets its section with a note. */
   examples: ReadonlyMap<string, ReportCase>;
+  /** Each triage finding's reduced case, by the finding's id (F1), shown above the buckets. */
+  findings?: ReadonlyMap<string, ReportCase>;
   /** When the report was made (ISO 8601), shown in its header; given, so rendering stays a pure function. */
   generatedAt: string;
 }

@@ -387,6 +387,8 @@ test('an empty file becomes a journal, and reopening keeps its schema', () => {
   assert.deepEqual(sql.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all(), [
     'candidate_outcomes',
     'cases',
+    'finding_members',
+    'findings',
     'outcomes',
     'reduction_candidates',
     'reduction_outcomes',
@@ -394,6 +396,8 @@ test('an empty file becomes a journal, and reopening keeps its schema', () => {
     'reports',
     'runs',
     'self_checks',
+    'triage_tries',
+    'triage_untriaged',
   ]);
   sql.close();
   Journal.open(path).close();

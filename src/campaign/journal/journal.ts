@@ -22,14 +22,27 @@
 // (never corrupting the file), and no commit waits for an fsync.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import type { ClusterVerdict } from '../../protocol/vote-schema.js';
 import { errorCode } from '../../comparator/signature.js';
-import type { EngineName } from '../../protocol/schema.js';
-import type { CorpusOp } from '../../protocol/ops.js';
 import { CampaignError } from '../campaign-error.js';
 import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
 import { journalDamage, prepare, refuseTruncated } from './journal-schema.js';
 import { JournalRows } from './journal-rows.js';
+import {
+  type CaseKey,
+  type CaseRecord,
+  type CaseRow,
+  type EngineOutcome,
+  type Reduction,
+  type ReductionRecord,
+  type RunCandidate,
+  type RunInfo,
+  type RunRecord,
+  runRecord,
+  type RunRow,
+  type SelfCheck,
+} from './records.js';
+import { CANDIDATE_COLUMNS, CANDIDATE_VALUES, candidateOfRow, candidateValues, type CandidateRow } from './candidate-rows.js';
+import { Findings } from './findings.js';
 import {
   summarize,
   summarizeCandidate,
@@ -42,154 +55,24 @@ import {
   type VerdictCount,
 } from './summary.js';
 
-/** What a run records about itself when it starts. */
-export interface RunInfo {
-  command: string[];
-  engines: EngineName[];
-  versions: Partial<Record<EngineName, string>>;
-  fonts: string | null;
-  /** The engine under test the run judged, if any: how it was started, and what its ping said. */
-  candidate?: RunCandidate | null;
-}
-
-/** An engine under test as a run records it: its command (a reference name or a command line), name and version. */
-export interface RunCandidate extends CandidateIdentity {
-  command: string;
-}
-
-/** A case's identity: its id in the corpus and the hash of its content (case-hash.ts). */
-export interface CaseKey {
-  id: string;
-  hash: string;
-}
-
-/** One engine's part in a case: its result as JSON text, or its error. */
-export interface EngineOutcome {
-  engine: EngineName;
-  version: string | null;
-  result: string | null;
-  error: string | null;
-  ms: number | null;
-}
-
-/** An engine that failed the relayout check on a case: its own bucket, beside the vote's. */
-export interface SelfCheck {
-  engine: EngineName;
-  signature: string;
-  /** The check (src/protocol/relayout-schema.ts), JSON. */
-  result: string;
-}
-
-/** Everything recorded about one case. Invalid corpus items have `invalid` set, op and verdict null, no outcomes. */
-export interface CaseRecord extends CaseKey {
-  op: CorpusOp | null;
-  request: string;
-  invalid: string | null;
-  outcomes: EngineOutcome[];
-  verdict: ClusterVerdict | null;
-  outlier: EngineName | null;
-  signature: string | null;
-  expected: string | null;
-  vote: string | null;
-  /** The engines that failed the relayout check, when the request asked for it. */
-  selfChecks?: SelfCheck[];
-  /** Epoch milliseconds. */
-  startedAt: number;
-  elapsedMs: number;
-  attempts: number;
-  /** The engine under test's outcome, when one was asked (written in the case's transaction). */
-  candidate?: CandidateRecord;
-}
-
-/** A reduced version of a recorded case, as a report shows it: the request, its signature, and what the engines made of it. */
-export interface Reduction {
-  request: string;
-  signature: string | null;
-  /** The reduced case's vote, JSON; null for a reduction stored without one. */
-  vote: string | null;
-  outcomes: EngineOutcome[];
-  /** The candidate's outcome for the reduced case, when the reduction kept a candidate's finding. */
-  candidate?: CandidateRecord;
-}
-
-/** A case's size as the reducer counts it: elements in its DOM, UTF-8 bytes of html plus script. */
-export interface CaseSize {
-  nodes: number;
-  bytes: number;
-}
-
-/** Everything `reduce` stores beside a case: the reduced case, and how the reduction went. */
-export interface ReductionRecord extends Reduction {
-  before: CaseSize;
-  after: CaseSize;
-  /** Trials run on the engines. */
-  tests: number;
-  elapsedMs: number;
-  /** Null at the fixpoint; else why it stopped early (max-tests, time-limit, aborted). */
-  stopped: string | null;
-  /** Removing any one element of the result loses the signature (the final check ran to the end). */
-  oneMinimal: boolean;
-}
-
-/** A run as the journal holds it: what it ran with, and when (ISO 8601, UTC; endedAt null while running or once killed). */
-export interface RunRecord extends RunInfo {
-  startedAt: string;
-  endedAt: string | null;
-}
-
-interface CaseRow {
-  seq: number;
-  id: string;
-  hash: string;
-  op: CaseRecord['op'];
-  request: string;
-  invalid: string | null;
-  verdict: ClusterVerdict | null;
-  outlier: EngineName | null;
-  signature: string | null;
-  expected: string | null;
-  vote: string | null;
-  started_at: string;
-  elapsed_ms: number;
-  attempts: number;
-}
-
-interface RunRow {
-  command: string;
-  engines: string;
-  versions: string;
-  fonts: string | null;
-  candidate: string | null;
-  started_at: string;
-  ended_at: string | null;
-}
-
-/** A candidate_outcomes or reduction_candidates row. */
-interface CandidateRow {
-  name: string;
-  version: string;
-  verdict: CandidateRecord['verdict'];
-  signature: string | null;
-  sides_with_outlier: number;
-  subpixel: number;
-  unsupported: string | null;
-  error: string | null;
-  dump: string | null;
-  roots: string | null;
-  against: string;
-  ms: number | null;
-}
+export type {
+  CaseKey,
+  CaseRecord,
+  CaseSize,
+  EngineOutcome,
+  Reduction,
+  ReductionRecord,
+  RunCandidate,
+  RunInfo,
+  RunRecord,
+  SelfCheck,
+} from './records.js';
 
 const OUTCOME_COLUMNS = 'engine, version, result, error, ms';
 const RUN_COLUMNS = 'r.command, r.engines, r.versions, r.fonts, r.candidate, r.started_at, r.ended_at';
-const CANDIDATE_COLUMNS =
-  'name, version, verdict, signature, sides_with_outlier, subpixel, unsupported, error_code, error, dump, roots, against, ms';
-const CANDIDATE_VALUES = CANDIDATE_COLUMNS.split(', ')
-  .map(() => '?')
-  .join(', ');
-
 export class Journal {
   private run: number | null = null;
+  private findingsTables: Findings | undefined;
   private journalRows: JournalRows | undefined;
   private readonly statements;
 
@@ -300,6 +183,12 @@ export class Journal {
       const damage = journalDamage(e);
       throw damage ? new CampaignError(`--db ${path}: ${damage}`) : e;
     }
+  }
+
+  /** Triage's tables (findings.ts), on this journal's connection. */
+  findings(): Findings {
+    this.findingsTables ??= new Findings(this.db, (row) => this.caseOf(row as CaseRow));
+    return this.findingsTables;
   }
 
   /** The read-only queries of diff, summary's result files and export (journal-rows.ts), on this journal's connection. */
@@ -549,47 +438,5 @@ export class Journal {
     };
   }
 }
-
-const runRecord = (r: RunRow): RunRecord => ({
-  command: JSON.parse(r.command) as string[],
-  engines: JSON.parse(r.engines) as EngineName[],
-  versions: JSON.parse(r.versions) as Partial<Record<EngineName, string>>,
-  fonts: r.fonts,
-  candidate: r.candidate === null ? null : (JSON.parse(r.candidate) as RunCandidate),
-  startedAt: r.started_at,
-  endedAt: r.ended_at,
-});
-
-/** A candidate record as the values of CANDIDATE_COLUMNS, in order. */
-const candidateValues = (c: CandidateRecord): unknown[] => [
-  c.name,
-  c.version,
-  c.verdict,
-  c.signature,
-  c.sidesWithOutlier ? 1 : 0,
-  c.subpixel ? 1 : 0,
-  c.unsupported,
-  c.error === null ? null : errorCode(c.error),
-  c.error,
-  c.dump,
-  c.roots === null ? null : JSON.stringify(c.roots),
-  JSON.stringify(c.against),
-  c.ms,
-];
-
-const candidateOfRow = (r: CandidateRow): CandidateRecord => ({
-  name: r.name,
-  version: r.version,
-  verdict: r.verdict,
-  signature: r.signature,
-  sidesWithOutlier: r.sides_with_outlier === 1,
-  subpixel: r.subpixel === 1,
-  unsupported: r.unsupported,
-  error: r.error,
-  dump: r.dump,
-  roots: r.roots === null ? null : (JSON.parse(r.roots) as number[]),
-  against: JSON.parse(r.against) as CandidateRecord['against'],
-  ms: r.ms,
-});
 
 const iso = (ms: number) => new Date(ms).toISOString();

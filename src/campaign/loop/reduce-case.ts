@@ -20,13 +20,17 @@ import type { Answered } from '../../coordinator/oracle-service.js';
 import type { SentOp } from '../../protocol/ops.js';
 import type { DumpSource } from '../../candidate-client/source.js';
 
-export interface ReduceCaseOptions {
+/** What a case must keep to show a finding: the engines' signature, and a candidate's beside it. */
+export interface FindingKept {
   oracle: CampaignOptions['oracle'];
-  request: CaseRequest;
   /** The engines' bucket signature every trial must keep (null: their agreement, with `candidate`). */
   signature: string | null;
   /** An engine under test whose finding is reduced: its outcome must keep this signature too. */
   candidate?: { source: DumpSource; signature: string };
+}
+
+export interface ReduceCaseOptions extends FindingKept {
+  request: CaseRequest;
   /** Trials on the engines at once. */
   parallel: number;
   /** Trials run at most, the original's check included. */
@@ -38,6 +42,28 @@ export interface ReduceCaseOptions {
   /** Aborting stops the reduction with the smallest case found so far. */
   signal?: AbortSignal;
   onProgress?: (status: ReductionStatus) => void;
+}
+
+/** How a case runs on the engines, and the candidate's outcome for it, to be judged once the engines' answer is in. */
+function runners(o: FindingKept) {
+  const run = (request: CaseRequest, dumps: boolean) => runSent(o.oracle, wireRequest(request, { dumps }));
+  const judged = async (request: CaseRequest) => {
+    if (!o.candidate || !isLayoutCase(request)) return () => undefined;
+    const { source } = o.candidate;
+    const outcome = await source.run(candidateCase(request));
+    return (answered: Answered<SentOp>) => candidateRecord(source, outcome, outcomesOf(request, answered));
+  };
+  return { run, judged };
+}
+
+/** Whether one run of a case keeps the finding: the engines' signature, and the candidate's when there is one. */
+export function keepsFinding(o: FindingKept): (request: CaseRequest) => Promise<boolean> {
+  const { run, judged } = runners(o);
+  return async (request) => {
+    if (!o.candidate) return caseSignature(request, await run(request, false)) === o.signature;
+    const [answer, record] = await Promise.all([run(request, true), judged(request)]);
+    return caseSignature(request, answer) === o.signature && record(answer)?.signature === o.candidate.signature;
+  };
 }
 
 /** The reduced case as a journal stores it, and the reduced request itself. */
@@ -52,20 +78,8 @@ export interface ReducedCase extends ReductionRecord {
 export async function reduceCase(o: ReduceCaseOptions): Promise<ReducedCase> {
   const started = performance.now();
   let sent = 0;
-  const run = (request: CaseRequest, dumps: boolean) => runSent(o.oracle, wireRequest(request, { dumps }));
-  /** Whether a case keeps the finding: the engines' signature, and the candidate's when there is one. */
-  const keeps = async (request: CaseRequest): Promise<boolean> => {
-    if (!o.candidate) return caseSignature(request, await run(request, false)) === o.signature;
-    const [answer, record] = await Promise.all([run(request, true), judged(request)]);
-    return caseSignature(request, answer) === o.signature && record(answer)?.signature === o.candidate.signature;
-  };
-  /** The candidate's outcome for a case, to be judged once the engines' answer is in. */
-  const judged = async (request: CaseRequest) => {
-    if (!o.candidate || !isLayoutCase(request)) return () => undefined;
-    const { source } = o.candidate;
-    const outcome = await source.run(candidateCase(request));
-    return (answered: Answered<SentOp>) => candidateRecord(source, outcome, outcomesOf(request, answered));
-  };
+  const { run, judged } = runners(o);
+  const keeps = keepsFinding(o);
   const result = await reduce(
     o.request,
     // Each trial under an id of its own: the id names it in the oracle's diagnostics.

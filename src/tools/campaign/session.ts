@@ -17,6 +17,7 @@ import type { Journal } from '../../campaign/journal/journal.js';
 import { journalDamage } from '../../campaign/journal/journal-schema.js';
 import { CampaignProgressBar } from '../../campaign/loop/progress.js';
 import { renderSummary } from '../../campaign/journal/summary.js';
+import { campaignSummary } from '../../campaign/journal/triage-summary.js';
 import type { OracleOptions } from '../../coordinator/oracle-service.js';
 import { ConfigError } from '../../protocol/errors.js';
 import type { PingResponse } from '../../protocol/ping-schema.js';
@@ -137,7 +138,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       await candidates.close();
     }
     o.journal.endRun();
-    process.stdout.write(renderSummary(o.journal.summary(), o.journal.lastReport()));
+    process.stdout.write(renderSummary(campaignSummary(o.journal, o.dbPath), o.journal.lastReport()));
     return closingLine(result, failure, signalName, o);
   };
 
