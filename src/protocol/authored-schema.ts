@@ -2,11 +2,39 @@
 // `data-offset-x`, … as /resources/check-layout-th.js reads them): what a geometry or vote request
 // asks to be read (`authored`), and what each engine read in its page (the answer's `authored`),
 // raw, judged in the comparator (src/comparator/authored.ts). docs/wpt.md, "Layout route".
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { keyed, PerEngine, strict } from './common.js';
 
+/** Each check-layout attribute, in check-layout-th.js's order, with the DOM values it is held to (authored-rules in the comparator). */
+export const AUTHORED_ATTRIBUTES = {
+  'data-expected-width': ['offsetWidth'],
+  'data-expected-height': ['offsetHeight'],
+  'data-offset-x': ['offsetLeft'],
+  'data-offset-y': ['offsetTop'],
+  'data-expected-client-width': ['clientWidth'],
+  'data-expected-client-height': ['clientHeight'],
+  'data-expected-scroll-width': ['scrollWidth'],
+  'data-expected-scroll-height': ['scrollHeight'],
+  'data-expected-bounding-client-rect-width': ['bcrWidth'],
+  'data-expected-bounding-client-rect-height': ['bcrHeight'],
+  'data-total-x': ['clientLeft', 'offsetLeft'],
+  'data-total-y': ['clientTop', 'offsetTop'],
+  'data-expected-display': ['display'],
+  'data-expected-padding-top': ['padding-top'],
+  'data-expected-padding-bottom': ['padding-bottom'],
+  'data-expected-padding-left': ['padding-left'],
+  'data-expected-padding-right': ['padding-right'],
+  'data-expected-margin-top': ['margin-top'],
+  'data-expected-margin-bottom': ['margin-bottom'],
+  'data-expected-margin-left': ['margin-left'],
+  'data-expected-margin-right': ['margin-right'],
+} as const satisfies Record<string, readonly (AuthoredNumber | AuthoredString)[]>;
+
+/** data-* names check-layout-th.js accepts beside its attributes; any other not starting `data-test` fails its subtest. */
+export const AUTHORED_OTHER_KEYS = ['data-anchor-polyfill'] as const;
+
 /** The numeric DOM values an attribute may need; `totalX` is clientLeft + offsetLeft, `totalY` clientTop + offsetTop. */
-const AUTHORED_NUMBERS = [
+export const AUTHORED_NUMBERS = [
   'offsetWidth',
   'offsetHeight',
   'offsetLeft',
@@ -20,9 +48,10 @@ const AUTHORED_NUMBERS = [
   'bcrWidth',
   'bcrHeight',
 ] as const;
+export type AuthoredNumber = (typeof AUTHORED_NUMBERS)[number];
 
 /** The computed-style strings an attribute may need, as getComputedStyle gives them. */
-const AUTHORED_STRINGS = [
+export const AUTHORED_STRINGS = [
   'display',
   'padding-top',
   'padding-bottom',
@@ -33,6 +62,7 @@ const AUTHORED_STRINGS = [
   'margin-left',
   'margin-right',
 ] as const;
+export type AuthoredString = (typeof AUTHORED_STRINGS)[number];
 
 export const AuthoredRequestSchema = Type.Object(
   {
@@ -74,7 +104,7 @@ const AuthoredElementSchema = Type.Object(
   strict,
 );
 
-const AuthoredReadingSchema = Type.Object(
+export const AuthoredReadingSchema = Type.Object(
   {
     elements: Type.Array(AuthoredElementSchema, {
       description: 'Every element read that carries a check-layout attribute, in document order.',
@@ -90,3 +120,7 @@ export const AuthoredResponseSchema = PerEngine(
   AuthoredReadingSchema,
   'Per engine that read its page: the check-layout attributes and their DOM values.',
 );
+
+export type AuthoredRequest = Static<typeof AuthoredRequestSchema>;
+
+export type AuthoredReading = Static<typeof AuthoredReadingSchema>;
