@@ -102,7 +102,7 @@ export function compareCandidate(
 }
 
 /** Per node: whether it is one of `roots` or below one (a parent precedes its children). */
-function scopeOf(d: ColumnarDump, roots: readonly number[]): Uint8Array {
+export function scopeOf(d: ColumnarDump, roots: readonly number[]): Uint8Array {
   const inScope = new Uint8Array(d.count);
   for (const r of roots) inScope[r] = 1;
   for (let i = 0; i < d.count; i++) if (d.parents[i]! >= 0 && inScope[d.parents[i]!]) inScope[i] = 1;
@@ -114,7 +114,7 @@ function scopeOf(d: ColumnarDump, roots: readonly number[]): Uint8Array {
  * compares equal on both sides, and a root, with no boxed ancestor left, is measured from the
  * viewport. Tags, depths and parents are kept, so the shape check still sees the whole document.
  */
-function scoped(d: ColumnarDump, inScope: Uint8Array): ColumnarDump {
+export function scoped(d: ColumnarDump, inScope: Uint8Array): ColumnarDump {
   const n = STYLE_PROPERTIES.length;
   const within = (i: number) => i < inScope.length && inScope[i] === 1;
   let kept = 0;

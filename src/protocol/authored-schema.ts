@@ -29,6 +29,7 @@ export const AUTHORED_ATTRIBUTES = {
   'data-expected-margin-left': ['margin-left'],
   'data-expected-margin-right': ['margin-right'],
 } as const satisfies Record<string, readonly (AuthoredNumber | AuthoredString)[]>;
+export type AuthoredAttribute = keyof typeof AUTHORED_ATTRIBUTES;
 
 /** data-* names check-layout-th.js accepts beside its attributes; any other not starting `data-test` fails its subtest. */
 export const AUTHORED_OTHER_KEYS = ['data-anchor-polyfill'] as const;
