@@ -225,7 +225,12 @@ export function answerOutcome(value: unknown, name: string): SourceOutcome {
       const names = `its dump names engine ${JSON.stringify(value.dump.engine)}, its ping ${JSON.stringify(name)}`;
       return failure('candidate_protocol', visible(names, TEXT_MAX));
     }
-    return { kind: 'dump', dump: value.dump, ...(value.roots ? { roots: value.roots } : {}) };
+    return {
+      kind: 'dump',
+      dump: value.dump,
+      ...(value.roots ? { roots: value.roots } : {}),
+      ...(value.placed === false ? { placed: false } : {}),
+    };
   }
   if ('unsupported' in value) return { kind: 'unsupported', what: visible(value.unsupported, TEXT_MAX) };
   return { kind: 'error', message: visible(value.error, TEXT_MAX) };

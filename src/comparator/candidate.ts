@@ -32,7 +32,7 @@ export type CandidateVerdict = (typeof CANDIDATE_VERDICTS)[number];
 
 /** What a candidate made of a case, its dump in columnar form. */
 export type CandidateOutcome =
-  | { kind: 'dump'; dump: ColumnarDump; roots?: readonly number[] }
+  | { kind: 'dump'; dump: ColumnarDump; roots?: readonly number[]; placed?: false }
   | { kind: 'unsupported'; what: string }
   | { kind: 'error'; message: string };
 

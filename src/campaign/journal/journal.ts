@@ -29,6 +29,8 @@ import type { CorpusOp } from '../../protocol/ops.js';
 import { CampaignError } from '../campaign-error.js';
 import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
 import { journalDamage, prepare, refuseTruncated } from './journal-schema.js';
+import { caseAuthored, insertAuthored, wptSummary, type CaseAuthored } from './authored-rows.js';
+import type { AuthoredFinding, AuthoredRecord } from '../loop/authored-record.js';
 import { JournalRows } from './journal-rows.js';
 import {
   summarize,
@@ -99,6 +101,8 @@ export interface CaseRecord extends CaseKey {
   attempts: number;
   /** The engine under test's outcome, when one was asked (written in the case's transaction). */
   candidate?: CandidateRecord;
+  /** A check-layout page's assertions per engine, and the finding when all three fail one alike. */
+  authored?: { records: AuthoredRecord[]; finding: AuthoredFinding | null };
 }
 
 /** A reduced version of a recorded case, as a report shows it: the request, its signature, and what the engines made of it. */
@@ -357,6 +361,8 @@ export class Journal {
       for (const o of c.outcomes) this.insertOutcome(this.statements.insertOutcome, seq, o);
       for (const f of c.selfChecks ?? []) this.statements.insertSelfCheck.run(seq, f.engine, f.signature, f.result);
       if (c.candidate) this.statements.insertCandidate.run(seq, this.run, ...candidateValues(c.candidate));
+      const authored = [...(c.authored?.records ?? []), ...(c.candidate?.authored ? [c.candidate.authored] : [])];
+      if (authored.length) insertAuthored(this.db, seq, authored, c.authored?.finding);
       return true;
     })();
   }
@@ -413,6 +419,7 @@ export class Journal {
           c === null
             ? null
             : { verdict: c.verdict, signature: c.signature, ...(c.unsupported === null ? {} : { unsupported: c.unsupported }) },
+        ...withAuthored(caseAuthored(this.db, r.seq, this.latestCandidate())),
       };
     }
   }
@@ -433,6 +440,8 @@ export class Journal {
     const buckets = this.statements.buckets.all().map(({ signature, count, example }) => ({ signature, count, example }));
     const summary = summarize(this.statements.verdicts.all(), this.statements.expected.get()!, buckets);
     const who = this.latestCandidate();
+    const wpt = wptSummary(this.db, who);
+    if (wpt) summary.wpt = wpt;
     if (!who) return summary;
     const candidateBuckets = this.statements.candidateBuckets
       .all(who.name, who.version)
@@ -593,3 +602,6 @@ const candidateOfRow = (r: CandidateRow): CandidateRecord => ({
 });
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A --cases line's `authored`, when the case has any. */
+const withAuthored = (authored: CaseAuthored | undefined) => (authored ? { authored } : {});

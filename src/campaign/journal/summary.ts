@@ -24,6 +24,7 @@ import { CANDIDATE_VERDICTS, type CandidateVerdict } from '../../comparator/cand
 import { ENGINE_NAMES, type EngineName } from '../../protocol/schema.js';
 import type { ClusterVerdict } from '../../protocol/vote-schema.js';
 import { visible } from '../../system/visible-text.js';
+import type { CaseAuthored, WptDirectory } from './authored-rows.js';
 
 export interface SummaryBucket {
   signature: string;
@@ -39,6 +40,8 @@ export interface Summary {
   buckets: SummaryBucket[];
   /** The latest engine under test's, when one was judged. */
   candidate?: CandidateSummary;
+  /** Per WPT directory, when the journal holds check-layout pages (authored-rows.ts). */
+  wpt?: Record<string, WptDirectory>;
 }
 
 export interface CandidateSummary {
@@ -66,6 +69,8 @@ export interface CaseLine {
   outlier: EngineName | null;
   signature: string | null;
   candidate: { verdict: CandidateVerdict; signature: string | null; unsupported?: string } | null;
+  /** A check-layout page's assertions held and failed, per engine and for the candidate. */
+  authored?: CaseAuthored;
 }
 
 /** How many recorded cases have one verdict (and outlier); verdict null is an invalid item. */
