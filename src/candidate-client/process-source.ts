@@ -140,7 +140,8 @@ export class CandidateProcess implements DumpSource {
 
   private async runOne(request: CandidateCase): Promise<SourceOutcome> {
     // The case's own id stays here: two cases may share one (a corpus allows it), and the candidate is told apart ids.
-    const line = { html: request.html, ...(request.script === undefined ? {} : { script: request.script }) };
+    const { html, script, authored } = request;
+    const line = { html, ...(script === undefined ? {} : { script }), ...(authored === undefined ? {} : { authored }) };
     for (let replaced = 0; ; replaced++) {
       // Each replacement charged another case, or the process went before this line was written;
       // a candidate that never lives to read it does not hold the case for ever.

@@ -6,7 +6,7 @@
 // roots); a judged node with no judged ancestor is a top, and each top's subtree is moved so the
 // top sits at the origin: its own offset is not judged (what placed it — prose, a split ancestor,
 // a root laid out alone — is not ground truth), its size and everything inside it are. Authored
-// level: an element's sizes are judged when it is judged; its offsets when its offset parent is
+// level: an element's sizes are judged when the browsers agree on its size; its offsets when its offset parent is
 // agreed on every step up to it, or when every ancestor is agreed and the candidate placed its roots.
 // `unsupported` when nothing is left to judge; never a pass then.
 import type { AuthoredReading } from '../protocol/authored-schema.js';
@@ -118,7 +118,8 @@ export function judgeAuthoredCandidate(
   const assertions: AuthoredAssertion[] = [];
   const shapeHolds = verdict !== 'parse_divergence' && verdict !== 'unsupported';
   for (const a of shapeHolds && reading ? readingAssertions(reading) : []) {
-    if (a.index >= n || !judged[a.index]) continue;
+    // A node the prose only moved (its offset split the browsers) still has an agreed size.
+    if (a.index >= n || !inRoots[a.index] || split === null || !agreedOn(split, a.index, ['size', 'fragment_count'])) continue;
     const needs: readonly string[] = AUTHORED_ATTRIBUTES[a.attr];
     const parent = offsetParents.get(a.index) ?? -1;
     const placedHere = offsetAgreed(a.index, parent);

@@ -193,8 +193,12 @@ test('a candidate that cannot lay out the prose is judged on its roots, the agre
   );
   const result = judgeAuthoredCandidate(alone, dumps, vote, readings, { roots: [3], placed: false });
   assert.equal(result.verdict, 'pass');
-  assert.deepEqual(result.judged, { nodes: 2, skipped_split: 1, out_of_scope: 3, assertions: 5, approximate: 0 });
-  assert.equal(result.authored.pass, 5);
+  assert.deepEqual(
+    result.judged,
+    { nodes: 2, skipped_split: 1, out_of_scope: 3, assertions: 6, approximate: 0 },
+    'the moved container keeps its agreed size',
+  );
+  assert.equal(result.authored.pass, 6);
 
   const wrong = dump(
     [

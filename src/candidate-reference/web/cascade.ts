@@ -53,6 +53,9 @@ interface Candidate {
 
 /** A style attribute's declarations beat every selector. */
 const INLINE = 1e9;
+/** A reference to web-platform-tests' /fonts/ahem.css (its @font-face is Ahem's alone). */
+const AHEM_SHEET = /^\s*(?:url\()?\s*['"]?\/fonts\/ahem\.css['"]?\s*\)?\s*$/i;
+
 const STRUCTURAL = new Set([':root', ':first-child', ':last-child', ':only-child', ':empty']);
 /** Pseudo-elements that never make a box the candidates lay out. */
 const BOXLESS_PSEUDO_ELEMENTS = /^::?(selection|placeholder|backdrop|marker|file-selector-button|-webkit-[a-z-]+|-moz-[a-z-]+)$/;
@@ -101,6 +104,8 @@ function cached<T extends object>(cache: LRUCache<string, T | Unsupported>, key:
 
 export function cascade(document: Document, userAgentSheet: string): Cascaded {
   const fontFaces = new Set<string>();
+  // A sheet the case does not carry loads in no browser either (nothing reaches the network); WPT's Ahem sheet is the square font.
+  if (document.links.some((href) => AHEM_SHEET.test(href))) fontFaces.add('ahem');
   const sheets = [userAgentSheet, ...document.styleSheets].map((text, i) => {
     const sheet = cached(SHEETS, text, () => parseSheet(text));
     for (const family of sheet.fontFaces) fontFaces.add(family);
@@ -307,6 +312,11 @@ function parseSheet(text: string): Sheet {
         }
         continue;
       }
+      // WPT's Ahem (/fonts/ahem.css, one @font-face): the square font the candidates measure.
+      if (name === 'import' && AHEM_SHEET.test(node.params)) {
+        fontFaces.add('ahem');
+        continue;
+      }
       // @charset and @keyframes move no box by themselves (an animation is unsupported).
       if (name === 'charset' || name === 'keyframes' || name === '-webkit-keyframes') continue;
       throw new Unsupported(`@${name} ${node.params}`.trim());
@@ -347,6 +357,12 @@ function expanded(property: string, value: string): Setting[] {
     byValue.set(value, settings);
   }
   return settings;
+}
+
+/** The elements `selectorList` matches, in document order (a check-layout page's scope); none for one it cannot compile. */
+export function selectAll(document: Document, selectorList: string): Element[] {
+  const selectors = compileSelectors(selectorList, []) ?? [];
+  return document.elements.filter((e) => selectors.some((s) => matches(s, s.compounds.length - 1, e)));
 }
 
 /** A rule's selector list, compiled; null when a browser would drop the rule (an invalid selector). */

@@ -34,6 +34,8 @@ export interface Document {
   readonly root: Element;
   /** The texts of its HTML `<style>` elements, in document order. */
   readonly styleSheets: readonly string[];
+  /** The hrefs of its `<link rel=stylesheet>` elements, in document order. */
+  readonly links: readonly string[];
 }
 
 export const isElement = (node: Element | Text): node is Element => 'tag' in node;
@@ -42,6 +44,7 @@ export function parseDocument(html: string): Document {
   const document = parse(html);
   const elements: Element[] = [];
   const styleSheets: string[] = [];
+  const links: string[] = [];
   const visit = (node: ParsedNode, parent: Element | null, into: (Element | Text)[]): void => {
     if (node.nodeName === '#text') {
       into.push({ text: (node as DefaultTreeAdapterMap['textNode']).value });
@@ -65,9 +68,11 @@ export function parseDocument(html: string): Document {
     if (html && node.tagName === 'style') {
       styleSheets.push(node.childNodes.map((c) => (c.nodeName === '#text' ? (c as DefaultTreeAdapterMap['textNode']).value : '')).join(''));
     }
+    const rel = (attributes.get('rel') ?? '').toLowerCase().split(/\s+/);
+    if (html && node.tagName === 'link' && rel.includes('stylesheet') && attributes.has('href')) links.push(attributes.get('href')!);
     // A template's content is a fragment of its own, outside the document tree (and the dump).
     for (const child of node.childNodes) visit(child, element, element.children);
   };
   for (const child of document.childNodes) visit(child, null, []);
-  return { mode: document.mode, elements, root: elements[0]!, styleSheets };
+  return { mode: document.mode, elements, root: elements[0]!, styleSheets, links };
 }
