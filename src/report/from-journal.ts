@@ -22,7 +22,10 @@ export interface Shots {
 export type Shoot = (request: ScreenshotRequest) => Promise<Shots>;
 
 /** What the report reads of a journal. */
-export type ReportJournal = Pick<Journal, 'summary' | 'runs' | 'firstInBucket' | 'reduction' | 'candidate' | 'firstInCandidateBucket'>;
+export type ReportJournal = Pick<
+  Journal,
+  'summary' | 'runs' | 'firstInBucket' | 'reduction' | 'candidate' | 'firstInCandidateBucket' | 'authored'
+>;
 
 /** A case judged by the geometry vote is a layout: its pictures are taken. Other cases are not layouts, and an invalid item never ran. */
 const isLayout = (op: CaseRecord['op']) => op !== null && OPS[op].vote === 'geometry';
@@ -50,6 +53,8 @@ export async function reportInput(journal: ReportJournal, shoot: Shoot, generate
       // A reduced case shows the candidate's answer to the reduced request; it has one when the reduction kept a candidate's finding.
       const answer = who && (reduction ? reduction.candidate : journal.candidate(recorded, who));
       if (answer) example.candidate = candidateOf(answer, (reduction ?? recorded).outcomes);
+      const authored = journal.authored(recorded);
+      if (authored.length) example.authored = authored;
       examples.set(signature, example);
     }
   };

@@ -241,3 +241,16 @@ test('nothing agreed inside the roots: unsupported, never a pass', () => {
   assert.equal(result.judged.nodes, 0);
   assert.equal(result.authored.pass + result.authored.fail, 0);
 });
+
+test("the report's block names the WPT path and each subject's failing assertions", async () => {
+  const { authoredBlock } = await import('../../src/report/authored-block.js');
+  const failure = { index: 4, tag: 'DIV', attr: 'data-expected-width', expected: '301', actual: 300 };
+  const text = authoredBlock('css/css-flexbox/<b>.html', [
+    { subject: 'chromium', name: null, pass: 2, fail: 1, failures: JSON.stringify([failure]) },
+    { subject: 'candidate', name: 'taffy', pass: 0, fail: 0, failures: '[]' },
+  ]).text;
+  assert.match(text, /WPT check-layout page <code>css\/css-flexbox\/&lt;b&gt;\.html<\/code>/);
+  assert.match(text, /<th>chromium<\/th><td>2 hold<\/td><td>1 fail<\/td>/);
+  assert.match(text, /<code>data-expected-width<\/code><\/td><td>expected 301, got 300/);
+  assert.match(text, /<th>candidate taffy<\/th>/);
+});

@@ -34,6 +34,10 @@ function prepared(db: Database.Database) {
       'INSERT OR IGNORE INTO authored (case_seq, subject, name, version, pass, fail, failures, judged) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     finding: db.prepare('INSERT OR IGNORE INTO authored_findings (case_seq, signature, detail) VALUES (?, ?, ?)'),
+    failures: db.prepare<[string, string], AuthoredFailures>(
+      `SELECT a.subject AS subject, a.name AS name, a.pass AS pass, a.fail AS fail, a.failures AS failures FROM authored a
+         JOIN cases c ON c.seq = a.case_seq WHERE c.id = ? AND c.hash = ? ORDER BY a.subject`,
+    ),
     ofCase: db.prepare<[number, string, string], { subject: string; pass: number; fail: number }>(
       `SELECT subject, pass, fail FROM authored WHERE case_seq = ? AND (subject <> 'candidate' OR (name = ? AND version = ?))`,
     ),
@@ -78,6 +82,20 @@ export function insertAuthored(
   }
   if (finding) s.finding.run(seq, finding.signature, JSON.stringify(finding.detail));
 }
+
+/** A subject's assertions on a case, as a report shows them. */
+export interface AuthoredFailures {
+  subject: string;
+  /** The candidate's name; null for an engine. */
+  name: string | null;
+  pass: number;
+  fail: number;
+  /** JSON [{index, tag, attr, expected, actual}]. */
+  failures: string;
+}
+
+/** Every subject's assertions on the case (id, hash), engines and candidates alike. */
+export const authoredFailures = (db: Database.Database, id: string, hash: string): AuthoredFailures[] => of(db).failures.all(id, hash);
 
 /** A case's assertions per subject (the candidate's: `who`'s); undefined when it has none recorded. */
 export function caseAuthored(

@@ -29,7 +29,7 @@ import type { CorpusOp } from '../../protocol/ops.js';
 import { CampaignError } from '../campaign-error.js';
 import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
 import { journalDamage, prepare, refuseTruncated } from './journal-schema.js';
-import { caseAuthored, insertAuthored, wptSummary, type CaseAuthored } from './authored-rows.js';
+import { authoredFailures, caseAuthored, insertAuthored, wptSummary, type AuthoredFailures, type CaseAuthored } from './authored-rows.js';
 import type { AuthoredFinding, AuthoredRecord } from '../loop/authored-record.js';
 import { JournalRows } from './journal-rows.js';
 import {
@@ -399,6 +399,11 @@ export class Journal {
   outcomesOf(key: CaseKey): EngineOutcome[] {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     return seq === undefined ? [] : this.statements.outcomes.all(seq);
+  }
+
+  /** A check-layout page's assertions per subject (src/report shows its failures). */
+  authored(key: CaseKey): AuthoredFailures[] {
+    return authoredFailures(this.db, key.id, key.hash);
   }
 
   /** The candidate a summary is of: the one whose answer was recorded last; undefined when none was. */
