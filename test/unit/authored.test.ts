@@ -179,19 +179,20 @@ test('node agreement: the prose splits the page, the elements under test are sti
 
 test('a candidate that cannot lay out the prose is judged on its roots, the agreed nodes inside them', () => {
   const { dumps, vote, readings } = prosePage();
-  // Laid out alone: the container at the origin, its children inside it.
-  const alone = dump(
-    [
-      ['HTML', -1, null],
-      ['BODY', 0, null],
-      ['P', 1, null],
-      ['DIV', 1, [0, 0, 300, 100], { position: 'relative', display: 'flex' }],
-      ['DIV', 3, [0, 0, 100, 50]],
-      ['DIV', 3, [100, 0, 200, 100]],
-    ],
-    'cand',
-  );
-  const result = judgeAuthoredCandidate(alone, dumps, vote, readings, { roots: [3], placed: false });
+  // Laid out alone: the container at the origin, its children inside it, the first `first` px wide.
+  const alone = (first: number) =>
+    dump(
+      [
+        ['HTML', -1, null],
+        ['BODY', 0, null],
+        ['P', 1, null],
+        ['DIV', 1, [0, 0, 300, 100], { position: 'relative', display: 'flex' }],
+        ['DIV', 3, [0, 0, first, 50]],
+        ['DIV', 3, [first, 0, 300 - first, 100]],
+      ],
+      'cand',
+    );
+  const result = judgeAuthoredCandidate(alone(100), dumps, vote, readings, { roots: [3], placed: false });
   assert.equal(result.verdict, 'pass');
   assert.deepEqual(
     result.judged,
@@ -200,18 +201,7 @@ test('a candidate that cannot lay out the prose is judged on its roots, the agre
   );
   assert.equal(result.authored.pass, 6);
 
-  const wrong = dump(
-    [
-      ['HTML', -1, null],
-      ['BODY', 0, null],
-      ['P', 1, null],
-      ['DIV', 1, [0, 0, 300, 100], { position: 'relative', display: 'flex' }],
-      ['DIV', 3, [0, 0, 150, 50]],
-      ['DIV', 3, [150, 0, 150, 100]],
-    ],
-    'cand',
-  );
-  const failed = judgeAuthoredCandidate(wrong, dumps, vote, readings, { roots: [3], placed: false });
+  const failed = judgeAuthoredCandidate(alone(150), dumps, vote, readings, { roots: [3], placed: false });
   assert.equal(failed.verdict, 'fail');
   assert.deepEqual(
     failed.authored.failures.map((f) => [f.index, f.attr, f.actual]),
