@@ -1,5 +1,5 @@
 // Check-layout pages through a campaign on the three real engines and both reference candidates:
-// a fixture tree in WPT's style (test/fixtures/wpt-layout, written for this test) with one call,
+// a fixture tree in WPT's style (test/fixtures/wpt-authored, written for this test) with one call,
 // two calls, elements built in script, and prose in a system font above the elements under test;
 // each page sent as a vote with `authored.scope` (its checkLayout selectors, as wpt-import --layout
 // sends it). Checked: every engine's assertions recorded, the wrong expectation all three browsers
@@ -15,7 +15,7 @@ import { readJournal, runCli } from '../support/campaign-process.js';
 
 const root = mkdtempSync(join(tmpdir(), 'wpt-authored-e2e-'));
 after(() => rmSync(root, { recursive: true, force: true }));
-const TREE = fileURLToPath(new URL('../../../test/fixtures/wpt-layout', import.meta.url));
+const TREE = fileURLToPath(new URL('../../../test/fixtures/wpt-authored', import.meta.url));
 const DIR = 'css/css-flexbox';
 const FARM = ['--workers=1', '--pages=1', '--timeout-ms=60000'];
 
