@@ -140,7 +140,8 @@ export class CandidateProcess implements DumpSource {
 
   private async runOne(request: CandidateCase): Promise<SourceOutcome> {
     // The case's own id stays here: two cases may share one (a corpus allows it), and the candidate is told apart ids.
-    const line = { html: request.html, ...(request.script === undefined ? {} : { script: request.script }) };
+    const { html, script, authored } = request;
+    const line = { html, ...(script === undefined ? {} : { script }), ...(authored === undefined ? {} : { authored }) };
     for (let replaced = 0; ; replaced++) {
       // Each replacement charged another case, or the process went before this line was written;
       // a candidate that never lives to read it does not hold the case for ever.
@@ -226,7 +227,13 @@ export function answerOutcome(value: unknown, name: string, line?: string): Sour
       return failure('candidate_protocol', visible(names, TEXT_MAX));
     }
     const text = line === undefined ? undefined : dumpText(line, value);
-    return { kind: 'dump', dump: value.dump, ...(value.roots ? { roots: value.roots } : {}), ...(text ? { text } : {}) };
+    return {
+      kind: 'dump',
+      dump: value.dump,
+      ...(value.roots ? { roots: value.roots } : {}),
+      ...(value.placed === false ? { placed: false } : {}),
+      ...(text ? { text } : {}),
+    };
   }
   if ('unsupported' in value) return { kind: 'unsupported', what: visible(value.unsupported, TEXT_MAX) };
   return { kind: 'error', message: visible(value.error, TEXT_MAX) };

@@ -12,6 +12,8 @@ export type SourceOutcome =
       kind: 'dump';
       dump: CandidateDump;
       roots?: number[];
+      /** The roots were laid out alone (the elements under test of a check-layout page): their own offsets are not comparable. */
+      placed?: false;
       /** The dump's JSON as the source wrote it, when it has it whole (else the journal writes the dump). */
       text?: string;
     }
@@ -33,7 +35,8 @@ export interface DumpSource {
 export function judgedOutcome(outcome: SourceOutcome): CandidateOutcome {
   if (outcome.kind !== 'dump') return outcome;
   try {
-    return { kind: 'dump', dump: columnarFromDump(outcome.dump), ...(outcome.roots ? { roots: outcome.roots } : {}) };
+    const { dump, kind, ...where } = outcome;
+    return { kind, dump: columnarFromDump(dump), ...where };
   } catch (error) {
     if (error instanceof InvalidDumpError)
       return { kind: 'error', message: `candidate_protocol: the dump is not a tree: ${error.message}` };

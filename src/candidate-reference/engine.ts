@@ -4,7 +4,8 @@
 import type { CandidateAnswer, CandidateCase, CandidateSupports } from '../protocol/candidate-schema.js';
 import { buildBoxes, layoutChildren, type Box } from './web/boxes.js';
 import { cascade } from './web/cascade.js';
-import { parseDocument, type Element } from './web/document.js';
+import { parseDocument, type Document, type Element } from './web/document.js';
+import { underTestAlone } from './web/under-test.js';
 import { buildDump, type Placed } from './web/dump.js';
 import { pageOf, type Page } from './web/page.js';
 import { computeStyles } from './web/style.js';
@@ -43,6 +44,30 @@ export function layOutCase(
     if (request.script !== undefined) throw new Unsupported('script (a reference candidate runs no JavaScript)');
     const document = stage('parse', () => parseDocument(request.html));
     if (document.script) throw new Unsupported(`${document.script} (a reference candidate runs no JavaScript)`);
+    try {
+      return layOutDocument(engine, id, document, fontMode, stage);
+    } catch (error) {
+      // A check-layout page whose prose it cannot measure: the elements under test, laid out alone.
+      const alone = error instanceof Unsupported && request.authored ? underTestAlone(document, request.authored.scope) : null;
+      if (alone === null) throw error;
+      const answer = layOutDocument(engine, id, alone.document, fontMode, stage);
+      return 'dump' in answer ? { id, dump: answer.dump, roots: alone.roots, placed: false } : answer;
+    }
+  } catch (error) {
+    if (error instanceof Unsupported) return { id, unsupported: error.message };
+    return { id, error: `internal_error: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** One parsed document through the engine; throws Unsupported. */
+function layOutDocument(
+  engine: LayoutEngine,
+  id: string,
+  document: Document,
+  fontMode: FontMode,
+  stage: StageRunner,
+): Extract<CandidateAnswer, { dump: unknown }> {
+  {
     const cascaded = stage('cascade', () => cascade(document, USER_AGENT_SHEET));
     const styled = stage('style', () => computeStyles(document, cascaded));
     const { html, page } = stage('boxes', () => {
@@ -54,9 +79,6 @@ export function layOutCase(
       buildDump(engine.name, engine.version, document, styled.styles, { boxes, items: flexAndGridItems(html) }),
     );
     return page.roots.length ? { id, dump, roots: [...page.roots] } : { id, dump };
-  } catch (error) {
-    if (error instanceof Unsupported) return { id, unsupported: error.message };
-    return { id, error: `internal_error: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 

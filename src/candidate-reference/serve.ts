@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { CandidateAnswer, CandidatePingAnswer, ReferenceCandidate } from '../protocol/candidate-schema.js';
+import type { CandidateAnswer, CandidateCase, CandidatePingAnswer, ReferenceCandidate } from '../protocol/candidate-schema.js';
 import { layOutCase, type LayoutEngine } from './engine.js';
 import type { FontMode } from './web/text.js';
 
@@ -31,11 +31,17 @@ export function answerLine(engine: LayoutEngine, line: string, fonts: FontMode):
   if (
     typeof record.id !== 'string' ||
     typeof record.html !== 'string' ||
-    (record.script !== undefined && typeof record.script !== 'string')
+    (record.script !== undefined && typeof record.script !== 'string') ||
+    (record.authored !== undefined && !isAuthored(record.authored))
   ) {
-    return { id, error: 'invalid_request: a case is {"id": string, "html": string, "script"?: string}' };
+    return { id, error: 'invalid_request: a case is {"id": string, "html": string, "script"?: string, "authored"?: {"scope"?: [string]}}' };
   }
-  return layOutCase(engine, { id, html: record.html, ...(record.script === undefined ? {} : { script: record.script as string }) }, fonts);
+  const { script, authored } = record as { script?: string; authored?: CandidateCase['authored'] };
+  return layOutCase(
+    engine,
+    { id, html: record.html, ...(script === undefined ? {} : { script }), ...(authored ? { authored } : {}) },
+    fonts,
+  );
 }
 
 /** Serves the candidate protocol until `input` ends; resolves with the exit status. */
@@ -47,3 +53,10 @@ export async function serveCandidate(name: ReferenceCandidate, fonts: FontMode, 
   }
   return 0;
 }
+
+/** A case's `authored`: {scope?: [selector, …]}. */
+const isAuthored = (value: unknown): value is CandidateCase['authored'] => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { scope, ...rest } = value as { scope?: unknown };
+  return Object.keys(rest).length === 0 && (scope === undefined || (Array.isArray(scope) && scope.every((s) => typeof s === 'string')));
+};

@@ -34,7 +34,7 @@ export type CandidateVerdict = (typeof CANDIDATE_VERDICTS)[number];
 
 /** What a candidate made of a case, its dump in columnar form. */
 export type CandidateOutcome =
-  | { kind: 'dump'; dump: ColumnarDump; roots?: readonly number[] }
+  | { kind: 'dump'; dump: ColumnarDump; roots?: readonly number[]; placed?: false }
   | { kind: 'unsupported'; what: string }
   | { kind: 'error'; message: string };
 
@@ -107,7 +107,7 @@ export function compareCandidate(
 }
 
 /** Per node: whether it is one of `roots` or below one (a parent precedes its children). */
-function scopeOf(d: ColumnarDump, roots: readonly number[]): Uint8Array {
+export function scopeOf(d: ColumnarDump, roots: readonly number[]): Uint8Array {
   const inScope = new Uint8Array(d.count);
   for (const r of roots) inScope[r] = 1;
   for (let i = 0; i < d.count; i++) if (d.parents[i]! >= 0 && inScope[d.parents[i]!]) inScope[i] = 1;
@@ -120,7 +120,7 @@ function scopeOf(d: ColumnarDump, roots: readonly number[]): Uint8Array {
  * and parents are kept, so the shape check still sees the whole document; styles, not compared
  * for a candidate, are kept as they are.
  */
-function scoped(d: ColumnarDump, inScope: Uint8Array): ColumnarDump {
+export function scoped(d: ColumnarDump, inScope: Uint8Array): ColumnarDump {
   const within = (i: number) => i < inScope.length && inScope[i] === 1;
   let kept = 0;
   for (let i = 0; i < d.count; i++) if (within(i)) kept += d.fragmentStart[i + 1]! - d.fragmentStart[i]!;

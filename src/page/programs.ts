@@ -14,6 +14,7 @@
 // the walk, the probes or the picture (docs/protocol.md, "What is measured when").
 //
 // Shipped as source text (sources.ts).
+import { readAuthored, type AuthoredOptions } from './authored.js';
 import { captureBuiltins, type Builtins } from './builtins.js';
 import { quoteJson } from './json-text.js';
 import { readProbes, type ReflectProbe } from './reflect.js';
@@ -209,6 +210,15 @@ export const PAGE_PROGRAMS = {
   walk: {
     onCase: (b: Builtins, args: { walk: WalkOptions; relayout?: boolean }, done: Done) =>
       done(walkCase(b, args.walk, args.relayout === true)),
+  },
+  /** The walk, as `walk` makes it, with the check-layout attributes' reading (authored.ts) as its `authored` member. */
+  walkAuthored: {
+    onCase: (b: Builtins, args: { walk: WalkOptions; relayout?: boolean; authored: AuthoredOptions }, done: Done) => {
+      const walked = walkCase(b, args.walk, args.relayout === true);
+      if (b.stringSlice(walked, 0, 12) === '{"tooLarge":') return done(walked);
+      const reading = readAuthored(b, args.authored);
+      done(b.stringSlice(reading, 0, 12) === '{"tooLarge":' ? reading : `${b.stringSlice(walked, 0, -1)},"authored":${reading}}`);
+    },
   },
   /** The reflect probes on the case's document. */
   reflect: {

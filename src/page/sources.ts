@@ -2,6 +2,7 @@
 // evaluates to `(args, done) => void`, with every function it needs defined inside it, so it
 // refers to nothing outside itself; the guard is one statement for the first <script> of a
 // document. Built once, at module load, from the functions themselves.
+import { authoredValue, readAuthored } from './authored.js';
 import { captureBuiltins } from './builtins.js';
 import { describeThrown, installGuard } from './guard.js';
 import { numberJson, quoteJson } from './json-text.js';
@@ -30,6 +31,8 @@ const LIBRARY = [
   prepared,
   walkDocument,
   walkCase,
+  authoredValue,
+  readAuthored,
   canonicalIdl,
   readIdl,
   readProbes,

@@ -16,6 +16,7 @@ export const VoteRequestSchema = opRequest(
     dumps: Type.Optional(Type.Boolean({ description: 'Also answer with the dumps the vote was taken on.' })),
     timing: GeometryRequestSchema.properties.timing,
     relayout: GeometryRequestSchema.properties.relayout,
+    authored: GeometryRequestSchema.properties.authored,
   },
   'Vote: run a geometry case and answer with the three-way vote',
 );
@@ -26,6 +27,7 @@ export const VoteResponseSchema = Type.Object(
     vote: VoteResultSchema,
     relayout: GeometryResponseSchema.properties.relayout,
     dumps: Type.Optional(PerEngine(DumpSchema)),
+    authored: GeometryResponseSchema.properties.authored,
     errors: Type.Optional(EngineErrors),
     timing: GeometryResponseSchema.properties.timing,
   },

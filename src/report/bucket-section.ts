@@ -4,6 +4,7 @@
 import type { SummaryBucket } from '../campaign/journal/summary.js';
 import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
+import { authoredBlock } from './authored-block.js';
 import { candidateFigure } from './candidate-figure.js';
 import { engineFigure } from './engine-view.js';
 import { failingNode } from './failing-node.js';
@@ -39,6 +40,7 @@ ${c.invalid ? html`<p class="error">${c.invalid}</p>` : null}
 ${c.vote ? voteLine(c.vote) : null}
 ${c.relayout ? relayoutBlock(c.relayout.engine, c.relayout.check) : null}
 ${c.relayout ? null : node ? nodeBlock(node) : c.vote ? html`<p class="muted">No failing node: no pair of usable engines disagrees.</p>` : null}
+${c.authored ? authoredBlock(c.id, c.authored) : null}
 ${c.op === null ? null : html`<div class="engines">${ENGINE_NAMES.map((e) => engineFigure(e, c, highlight))}${candidateFigure(c)}</div>`}
 ${sourceBlock(c, n)}`;
 }

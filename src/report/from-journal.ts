@@ -17,7 +17,8 @@ import { candidateFailingIndex } from '../comparator/candidate-signature.js';
 import type { CandidateDump } from '../protocol/candidate-schema.js';
 
 /** What the report reads of a journal. */
-export type ReportJournal = Pick<Journal, 'firstInBucket' | 'reduction' | 'candidate' | 'firstInCandidateBucket'> & SummaryJournal;
+export type ReportJournal = Pick<Journal, 'firstInBucket' | 'reduction' | 'candidate' | 'firstInCandidateBucket' | 'authored'> &
+  SummaryJournal;
 
 /** A case judged by the geometry vote is a layout: its pictures are taken. Other cases are not layouts, and an invalid item never ran. */
 const isLayout = (op: CaseRecord['op']) => op !== null && OPS[op].vote === 'geometry';
@@ -45,6 +46,8 @@ export async function reportInput(journal: ReportJournal, shoot: Shoot, generate
       // A reduced case shows the candidate's answer to the reduced request; it has one when the reduction kept a candidate's finding.
       const answer = who && (reduction ? reduction.candidate : journal.candidate(recorded, who));
       if (answer) example.candidate = candidateOf(answer, (reduction ?? recorded).outcomes);
+      const authored = journal.authored(recorded);
+      if (authored.length) example.authored = authored;
       examples.set(signature, example);
     }
   };

@@ -3,6 +3,7 @@
 // screenshot op; the renderer reads nothing else.
 import type { CaseRecord, Reduction, RunInfo } from '../campaign/journal/journal.js';
 import type { Summary } from '../campaign/journal/summary.js';
+import type { AuthoredFailures } from '../campaign/journal/authored-rows.js';
 import type { Dump, EngineName } from '../protocol/schema.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
 import type { CandidateRecord } from '../campaign/loop/candidate-record.js';
@@ -59,6 +60,8 @@ export interface ReportCase {
   engines: Partial<Record<EngineName, ReportEngine>>;
   /** The latest candidate's answer to the shown request, when it gave one. */
   candidate?: ReportCandidate;
+  /** A check-layout page's assertions per engine and candidate (the original request's, never a reduction's). */
+  authored?: AuthoredFailures[];
 }
 
 /** The screenshot op's answer, bytes as bytes. */

@@ -60,6 +60,8 @@ function journalOf(records: CaseRecord[], reductions: Map<string, Reduction>): R
     firstInCandidateBucket: () => undefined,
     // Never triaged.
     findings: () => ({ list: () => [], untriaged: () => [], disagreements: () => [] }),
+    // Nor any check-layout page.
+    authored: () => [],
   };
 }
 

@@ -161,6 +161,23 @@ export const MIGRATIONS = [
      reason      TEXT NOT NULL,
      PRIMARY KEY (subject, case_seq)
    ) WITHOUT ROWID;`,
+  // 6: a check-layout page's authored expectations (docs/wpt.md): each subject's assertions, and those all three browsers fail alike.
+  `CREATE TABLE authored (
+     case_seq    INTEGER NOT NULL REFERENCES cases(seq),
+     subject     TEXT NOT NULL,            -- chromium | firefox | webkit | candidate
+     name        TEXT,                     -- the candidate's name and version; null for an engine
+     version     TEXT,
+     pass        INTEGER NOT NULL,
+     fail        INTEGER NOT NULL,
+     failures    TEXT NOT NULL,            -- JSON [{index, tag, attr, expected, actual}]
+     judged      TEXT,                     -- the candidate's scope, JSON {nodes, skipped_split, out_of_scope, assertions, approximate}
+     UNIQUE (case_seq, subject, name, version)
+   );
+   CREATE TABLE authored_findings (
+     case_seq    INTEGER PRIMARY KEY REFERENCES cases(seq),
+     signature   TEXT NOT NULL,            -- wpt authored | browsers agree against | <attr> | <tag>
+     detail      TEXT NOT NULL             /* JSON: every assertion the three fail alike */
+   );`,
 ];
 
 /** How a journal is opened: `mustExist` refuses an empty file; `readonly` neither migrates nor writes it. */
@@ -235,6 +252,8 @@ const TABLES = [
   'finding_members',
   'triage_tries',
   'triage_untriaged',
+  'authored',
+  'authored_findings',
 ] as const;
 
 /**

@@ -26,6 +26,7 @@ import { errorCode } from '../../comparator/signature.js';
 import { CampaignError } from '../campaign-error.js';
 import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
 import { journalDamage, prepare, refuseTruncated } from './journal-schema.js';
+import { authoredFailures, caseAuthored, insertAuthored, wptSummary, type AuthoredFailures } from './authored-rows.js';
 import { JournalRows } from './journal-rows.js';
 import {
   type CaseKey,
@@ -246,6 +247,8 @@ export class Journal {
       for (const o of c.outcomes) this.insertOutcome(this.statements.insertOutcome, seq, o);
       for (const f of c.selfChecks ?? []) this.statements.insertSelfCheck.run(seq, f.engine, f.signature, f.result);
       if (c.candidate) this.statements.insertCandidate.run(seq, this.run, ...candidateValues(c.candidate));
+      const authored = [...(c.authored?.records ?? []), ...(c.candidate?.authored ? [c.candidate.authored] : [])];
+      if (authored.length) insertAuthored(this.db, seq, authored, c.authored?.finding);
       return true;
     })();
   }
@@ -284,6 +287,11 @@ export class Journal {
     return seq === undefined ? [] : this.statements.outcomes.all(seq);
   }
 
+  /** A check-layout page's assertions per subject (src/report shows its failures). */
+  authored(key: CaseKey): AuthoredFailures[] {
+    return authoredFailures(this.db, key.id, key.hash);
+  }
+
   /** The candidate a summary is of: the one whose answer was recorded last; undefined when none was. */
   latestCandidate(): CandidateIdentity | undefined {
     return this.statements.latestCandidate.get();
@@ -302,6 +310,7 @@ export class Journal {
           c === null
             ? null
             : { verdict: c.verdict, signature: c.signature, ...(c.unsupported === null ? {} : { unsupported: c.unsupported }) },
+        ...caseAuthored(this.db, r.seq, this.latestCandidate()),
       };
     }
   }
@@ -322,6 +331,8 @@ export class Journal {
     const buckets = this.statements.buckets.all().map(({ signature, count, example }) => ({ signature, count, example }));
     const summary = summarize(this.statements.verdicts.all(), this.statements.expected.get()!, buckets);
     const who = this.latestCandidate();
+    const wpt = wptSummary(this.db, who);
+    if (wpt) summary.wpt = wpt;
     if (!who) return summary;
     const candidateBuckets = this.statements.candidateBuckets
       .all(who.name, who.version)

@@ -4,6 +4,7 @@
 import type { ClusterVerdict } from '../../protocol/vote-schema.js';
 import type { EngineName } from '../../protocol/schema.js';
 import type { CorpusOp } from '../../protocol/ops.js';
+import type { AuthoredFinding, AuthoredRecord } from '../loop/authored-record.js';
 import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
 
 /** What a run records about itself when it starts. */
@@ -63,6 +64,8 @@ export interface CaseRecord extends CaseKey {
   attempts: number;
   /** The engine under test's outcome, when one was asked (written in the case's transaction). */
   candidate?: CandidateRecord;
+  /** A check-layout page's assertions per engine, and the finding when all three fail one alike. */
+  authored?: { records: AuthoredRecord[]; finding: AuthoredFinding | null };
 }
 
 /** A reduced version of a recorded case, as a report shows it: the request, its signature, and what the engines made of it. */

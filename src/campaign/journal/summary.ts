@@ -29,6 +29,7 @@ import { CANDIDATE_VERDICTS, type CandidateVerdict } from '../../comparator/cand
 import { ENGINE_NAMES, type EngineName } from '../../protocol/schema.js';
 import type { ClusterVerdict } from '../../protocol/vote-schema.js';
 import { visible, visibleToken } from '../../system/visible-text.js';
+import type { CaseAuthored, WptDirectory } from './authored-rows.js';
 
 export interface SummaryBucket {
   signature: string;
@@ -52,6 +53,8 @@ export interface Summary {
   untriaged?: string[];
   /** One line: most disagreements have one known cause, and the way out. */
   hint?: string;
+  /** Per WPT directory, when the journal holds check-layout pages (authored-rows.ts). */
+  wpt?: Record<string, WptDirectory>;
 }
 
 /** A finding as the summary lists it. */
@@ -103,6 +106,8 @@ export interface CaseLine {
   outlier: EngineName | null;
   signature: string | null;
   candidate: { verdict: CandidateVerdict; signature: string | null; unsupported?: string } | null;
+  /** A check-layout page's assertions held and failed, per engine and for the candidate. */
+  authored?: CaseAuthored;
 }
 
 /** How many recorded cases have one verdict (and outlier); verdict null is an invalid item. */

@@ -6,7 +6,7 @@ import { isWide } from './declarations.js';
 import type { Document, Element } from './document.js';
 import { LOGICAL } from './logical.js';
 import { matches } from './selectors.js';
-import { inlineSettings, selectorsFor, sheetOf } from './sheets.js';
+import { AHEM_SHEET, inlineSettings, selectorsFor, sheetOf } from './sheets.js';
 import { Unsupported } from './unsupported.js';
 
 /** Where a declaration comes from, weakest first. */
@@ -36,6 +36,8 @@ const SHEET_ORDER = 1e7;
 
 export function cascade(document: Document, userAgentSheet: string): Cascaded {
   const fontFaces = new Set<string>();
+  // A sheet the case does not carry loads in no browser either (nothing reaches the network); WPT's Ahem sheet is the square font.
+  if (document.links.some((href) => AHEM_SHEET.test(href))) fontFaces.add('ahem');
   const sheets = [userAgentSheet, ...document.styleSheets].map((text, i) => {
     const sheet = sheetOf(text);
     for (const family of sheet.fontFaces) fontFaces.add(family);

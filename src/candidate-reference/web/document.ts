@@ -36,6 +36,8 @@ export interface Document {
   readonly styleSheets: readonly string[];
   /** What in the markup runs script in a browser (the first found), or null: the browsers run it, the candidates cannot. */
   readonly script: string | null;
+  /** The hrefs of its `<link rel=stylesheet>` elements, in document order. */
+  readonly links: readonly string[];
 }
 
 /** The `type` values under which a `<script>` element runs as JavaScript (the HTML standard's JavaScript MIME types, and module). */
@@ -62,6 +64,7 @@ export function parseDocument(html: string): Document {
   const elements: Element[] = [];
   const styleSheets: string[] = [];
   let script: string | null = null;
+  const links: string[] = [];
   const visit = (node: ParsedNode, parent: Element | null, into: (Element | Text)[]): void => {
     if (node.nodeName === '#text') {
       into.push({ text: (node as DefaultTreeAdapterMap['textNode']).value });
@@ -85,9 +88,12 @@ export function parseDocument(html: string): Document {
     const text = () => node.childNodes.map((c) => (c.nodeName === '#text' ? (c as DefaultTreeAdapterMap['textNode']).value : '')).join('');
     if (html && node.tagName === 'style') styleSheets.push(text());
     script ??= scriptOf(element, text);
+    const rel = (element.attributes.get('rel') ?? '').toLowerCase().split(/\s+/);
+    if (html && node.tagName === 'link' && rel.includes('stylesheet') && element.attributes.has('href'))
+      links.push(element.attributes.get('href')!);
     // A template's content is a fragment of its own, outside the document tree (and the dump).
     for (const child of node.childNodes) visit(child, element, element.children);
   };
   for (const child of document.childNodes) visit(child, null, []);
-  return { mode: document.mode, elements, root: elements[0]!, styleSheets, script };
+  return { mode: document.mode, elements, root: elements[0]!, styleSheets, script, links };
 }

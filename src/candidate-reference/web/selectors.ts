@@ -4,7 +4,7 @@
 // cannot match makes the case unsupported, when its rule sets anything that moves a box. Matching
 // is one function over the compiled form (`matches`), so that a selector library could take it.
 import selectorParser from 'postcss-selector-parser';
-import { isElement, type Element } from './document.js';
+import { isElement, type Document, type Element } from './document.js';
 import { Unsupported } from './unsupported.js';
 
 interface Attribute {
@@ -43,6 +43,12 @@ const STRUCTURAL = new Set([':root', ':first-child', ':last-child', ':only-child
 /** Pseudo-elements that never make a box the candidates lay out. */
 const BOXLESS_PSEUDO_ELEMENTS = /^::?(selection|placeholder|backdrop|marker|file-selector-button|-webkit-[a-z-]+|-moz-[a-z-]+)$/;
 const GENERATED = /^::?(before|after)$/;
+
+/** The elements `selectorList` matches, in document order (a check-layout page's scope); none for one it cannot compile. */
+export function selectAll(document: Document, selectorList: string): Element[] {
+  const selectors = compileSelectors(selectorList, { moves: false, generates: false }) ?? [];
+  return document.elements.filter((e) => selectors.some((s) => matches(s, e)));
+}
 
 /** A rule's selector list, compiled; null when a browser would drop the rule (an invalid selector). */
 export function compileSelectors(text: string, effect: RuleEffect): Selector[] | null {

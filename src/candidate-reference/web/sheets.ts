@@ -9,6 +9,9 @@ import { expand, NO_EFFECT, type Setting } from './declarations.js';
 import { compileSelectors, type Selector } from './selectors.js';
 import { Unsupported } from './unsupported.js';
 
+/** A reference to web-platform-tests' /fonts/ahem.css (its @font-face is Ahem's alone). */
+export const AHEM_SHEET = /^\s*(?:url\()?\s*['"]?\/fonts\/ahem\.css['"]?\s*\)?\s*$/i;
+
 export interface Rule {
   selectors: Selector[];
   settings: { setting: Setting; important: boolean; order: number }[];
@@ -197,6 +200,11 @@ function parseSheet(text: string): Sheet {
                 .toLowerCase(),
             );
         }
+        continue;
+      }
+      // WPT's Ahem (/fonts/ahem.css, one @font-face): the square font the candidates measure.
+      if (name === 'import' && AHEM_SHEET.test(node.params)) {
+        fontFaces.add('ahem');
         continue;
       }
       // @charset and @keyframes move no box by themselves (an animation is unsupported).
