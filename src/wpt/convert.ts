@@ -17,7 +17,8 @@
 // (5 s later), so a test that never finishes still answers with the harness's statuses.
 import { posix } from 'node:path';
 import { defaultTreeAdapter as tree, html, parse, parseFragment, serialize, type DefaultTreeAdapterTypes as T } from 'parse5';
-import { TRACE_FILE_PATH, TRACE_TIMEOUT, type TraceRequest } from '../protocol/trace-schema.js';
+import { TRACE_TIMEOUT, type TraceRequest } from '../protocol/trace-schema.js';
+import { TRACE_FILE_PATH } from '../protocol/site-schema.js';
 import { Checkout } from './checkout.js';
 import { Refusal } from './refusal.js';
 import { preludeSource, reportSource } from './report-script.js';
