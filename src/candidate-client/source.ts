@@ -3,7 +3,7 @@
 // NDJSON (process-source.ts) is one; an in-process engine could be another. Sources are judged
 // (src/comparator/candidate.ts), never voted.
 import type { CandidateCase, CandidateDump, CandidateSupports } from '../protocol/candidate-schema.js';
-import { columnarFromDump, InvalidDumpError } from '../comparator/columnar.js';
+import { CANDIDATE_SCROLLBARS, columnarFromDump, InvalidDumpError } from '../comparator/columnar.js';
 import type { CandidateOutcome } from '../comparator/candidate.js';
 
 /** What a source made of one case, as it came over the wire (checked against the candidate schema). */
@@ -27,7 +27,7 @@ export interface DumpSource {
 export function judgedOutcome(outcome: SourceOutcome): CandidateOutcome {
   if (outcome.kind !== 'dump') return outcome;
   try {
-    return { kind: 'dump', dump: columnarFromDump(outcome.dump), ...(outcome.roots ? { roots: outcome.roots } : {}) };
+    return { kind: 'dump', dump: columnarFromDump(outcome.dump, CANDIDATE_SCROLLBARS), ...(outcome.roots ? { roots: outcome.roots } : {}) };
   } catch (error) {
     if (error instanceof InvalidDumpError)
       return { kind: 'error', message: `candidate_protocol: the dump is not a tree: ${error.message}` };

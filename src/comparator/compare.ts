@@ -88,8 +88,11 @@ class Tally {
 }
 
 export function compare(a: ColumnarDump, b: ColumnarDump): CompareResult {
-  return a.overflowed || b.overflowed ? uncompared('discarded') : compareOverflowed(a, b);
+  return discarded(a) || discarded(b) ? uncompared('discarded') : compareOverflowed(a, b);
 }
+
+/** Whether a dump is not compared: it overflowed and its viewport's scrollbars may have taken room. */
+export const discarded = (d: ColumnarDump): boolean => d.overflowed && !d.roomless;
 
 /**
  * `compare` without the rule that discards an overflowed dump: for two walks of one engine, whose

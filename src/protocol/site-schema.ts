@@ -69,3 +69,7 @@ export function siteProblem(site: Site): string | null {
   }
   return bytes > SITE_LIMITS.bytes ? `field "site.files": decodes to ${bytes} bytes, more than ${SITE_LIMITS.bytes}` : null;
 }
+
+/** A site file's bytes. */
+export const siteFileBytes = (file: Site['files'][string]): Buffer =>
+  typeof file === 'string' ? Buffer.from(file, 'utf8') : Buffer.from(file.base64, 'base64');

@@ -8,6 +8,7 @@ import type { EngineName } from './common.js';
 
 export interface PackedColumns {
   overflowed: boolean;
+  scrollbars: [number, number];
   tags: string[];
   parents: number[];
   rectCounts: number[];
@@ -34,7 +35,7 @@ function copied<T>(bytes: Uint8Array, as: new (buffer: ArrayBuffer) => T): T {
 }
 
 /** A walk's columns, packed to travel. */
-export function packColumns({ overflowed, tags, parents, rectCounts, bounding, rects, styles }: WalkColumns): PackedColumns {
+export function packColumns({ overflowed, scrollbars, tags, parents, rectCounts, bounding, rects, styles }: WalkColumns): PackedColumns {
   const index = new Map<string, number>();
   const cells = new Uint32Array(styles.length);
   for (let i = 0; i < styles.length; i++) {
@@ -47,6 +48,7 @@ export function packColumns({ overflowed, tags, parents, rectCounts, bounding, r
   }
   return {
     overflowed,
+    scrollbars,
     tags,
     parents,
     rectCounts,
@@ -64,6 +66,7 @@ export function unpackColumns(packed: PackedColumns): WalkColumns {
   for (let i = 0; i < cells.length; i++) styles[i] = packed.values[cells[i]!]!;
   return {
     overflowed: packed.overflowed,
+    scrollbars: packed.scrollbars,
     tags: packed.tags,
     parents: packed.parents,
     rectCounts: packed.rectCounts,

@@ -5,7 +5,7 @@
 // resumed with a candidate judges its old cases exactly as a fresh one would.
 import { judgeCandidate, type CandidateResult, type CandidateVerdict, type EnginesVote } from '../../comparator/candidate.js';
 import { candidateSignature } from '../../comparator/candidate-signature.js';
-import { columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
+import { CANDIDATE_SCROLLBARS, columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
 import type { EngineDumps } from '../../comparator/vote.js';
 import type { CandidateCase } from '../../protocol/candidate-schema.js';
 import type { CompareVerdict } from '../../protocol/vote-schema.js';
@@ -123,7 +123,7 @@ export function rejudged(
   outcomes: readonly RecordedOutcome[],
 ): { result: CandidateResult; dump: ColumnarDump } | undefined {
   if (record.dump === null) return undefined;
-  const dump = columnarFromDump(JSON.parse(record.dump) as Dump);
+  const dump = columnarFromDump(JSON.parse(record.dump) as Dump, CANDIDATE_SCROLLBARS);
   return {
     result: judgeCandidate({ kind: 'dump', dump, ...(record.roots ? { roots: record.roots } : {}) }, recordedResponse(outcomes)),
     dump,

@@ -29,12 +29,13 @@ interface Walked {
 
 /** Walks a geometry or vote case on each engine. */
 export function walkEach(task: CaseTask<'geometry' | 'vote'>, ctx: WorkerContext) {
-  const { html } = task.request;
+  const { html, site, wait } = task.request;
   const script = task.request.script ?? null;
   const relayout = task.request.relayout === true;
   return eachEngine(task, ctx, async (engine, host): Promise<Walked> => {
-    const own = walkJob(engine, { ...task.documents[engine]!, freshStorage: false }, ctx.walk, script, relayout);
-    const walk = await host.submit(geometryJob(html, script, task.blankUrl, ctx.walk, relayout, own));
+    const own = walkJob(engine, { ...task.documents[engine]!, freshStorage: false }, ctx.walk, script, relayout, wait);
+    // A page with files of its own, or one that says when it is ready, loads them: it is always navigated.
+    const walk = await host.submit(site || wait ? own : geometryJob(html, script, task.blankUrl, ctx.walk, relayout, own));
     return { walk, version: host.version, ...(relayout ? { relayout: checkedRelayout(engine, walk) } : {}) };
   });
 }
@@ -49,6 +50,7 @@ export function walkJob(
   walk: WalkOptions,
   script: string | null,
   relayout: boolean,
+  wait?: string,
 ): DocumentJob<RawWalk> {
   return {
     kind: 'document',
@@ -56,7 +58,7 @@ export function walkJob(
     extraMs: 0,
     run: async (page: EnginePage, check: CaseCheck) => {
       const answer = decodeWalkText(
-        await page.run({ program: 'walk', args: { check, fresh: true, walk, relayout }, script: caseScript(script) }),
+        await page.run({ program: 'walk', args: { check, fresh: true, walk, relayout, wait }, script: caseScript(script) }),
       );
       if ('tooLarge' in answer) throw tooLarge(answer.tooLarge);
       if (!('walk' in answer)) throw detourError(answer);
@@ -80,6 +82,10 @@ function checkedRelayout(engine: EngineName, walk: RawWalk): JsonText<RelayoutRe
   return encodeJson(checkRelayout(columnarFromRaw(walk, engine), columnarFromRaw(walk.relayout, engine))) as JsonText<RelayoutResult>;
 }
 
+/** Each engine's viewport scrollbar room, for a `site` case: whether an overflowed dump of it is judged. */
+export const scrollbarsOf = (walked: Partial<Record<EngineName, Walked>>) =>
+  perEngine(walked, ({ walk }) => encodeJson({ x: walk.scrollbars[0], y: walk.scrollbars[1] }));
+
 /** Each engine's relayout check. */
 export const relayoutOf = (walked: Partial<Record<EngineName, Walked>>) => perEngine(walked, (w) => w.relayout!);
 
@@ -90,5 +96,6 @@ export const geometry: Task<'geometry'> = async (task, ctx) => {
     relayout: task.request.relayout ? relayoutOf(results) : undefined,
     errors: errorsField(errors),
     timing: task.request.timing ? timingOf(results) : undefined,
+    scrollbars: task.request.site ? scrollbarsOf(results) : undefined,
   });
 };

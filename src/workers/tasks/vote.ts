@@ -7,7 +7,7 @@ import { encodeJson } from '../../protocol/wire.js';
 import { packColumns } from '../../protocol/walk-columns.js';
 import { columnarFromRaw } from '../../comparator/columnar.js';
 import { voteColumnar } from '../../comparator/vote.js';
-import { dumpsOf, relayoutOf, timingOf, walkEach } from './geometry.js';
+import { dumpsOf, relayoutOf, scrollbarsOf, timingOf, walkEach } from './geometry.js';
 import { errorsField, perEngine, type Task } from './task.js';
 
 export const vote: Task<'vote'> = async (task, ctx) => {
@@ -19,6 +19,7 @@ export const vote: Task<'vote'> = async (task, ctx) => {
     dumps: task.request.dumps ? dumpsOf(results) : undefined,
     errors: errorsField(errors),
     timing: task.request.timing ? timingOf(results) : undefined,
+    scrollbars: task.request.site ? scrollbarsOf(results) : undefined,
   });
   return task.columns ? { ...answer, columns: perEngine(results, ({ walk }) => packColumns(walk)) } : answer;
 };
