@@ -3,6 +3,7 @@
 // geometry request and answers each line with a dump in the contract's format, with `unsupported`
 // naming what it cannot lay out, or with an error. docs/candidate.md describes it in prose.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { AuthoredRequestSchema } from './authored-schema.js';
 import { Id, strict } from './common.js';
 import { GeometryRequestSchema } from './geometry-schema.js';
 import { DumpSchema } from './schema.js';
@@ -21,7 +22,21 @@ const CANDIDATE_ERROR_CODES = {
 export type CandidateErrorCode = keyof typeof CANDIDATE_ERROR_CODES;
 
 const CandidateCaseSchema = Type.Object(
-  { id: Id, html: GeometryRequestSchema.properties.html, script: GeometryRequestSchema.properties.script },
+  {
+    id: Id,
+    html: GeometryRequestSchema.properties.html,
+    script: GeometryRequestSchema.properties.script,
+    authored: Type.Optional(
+      Type.Object(
+        { scope: AuthoredRequestSchema.properties.scope },
+        {
+          ...strict,
+          description:
+            "The case is a check-layout page: its elements under test are `scope`'s matches (every element carrying an attribute when absent).",
+        },
+      ),
+    ),
+  },
   { ...strict, title: 'Candidate case: one document to lay out' },
 );
 export type CandidateCase = Static<typeof CandidateCaseSchema>;
@@ -46,6 +61,13 @@ export const CandidateDumpAnswerSchema = Type.Object(
         description:
           'Indices of the dump nodes whose subtrees the candidate lays out. Geometry is judged only inside them, ' +
           "each root's offset taken against the viewport; the shape check stays whole-document. Omitted: the whole document.",
+      }),
+    ),
+    placed: Type.Optional(
+      Type.Literal(false, {
+        description:
+          'With `roots`: each root was laid out alone, away from the rest of the page (prose it cannot lay out), so its own offset ' +
+          'is not comparable; only sizes and offsets inside its subtree are judged.',
       }),
     ),
   },

@@ -1,5 +1,6 @@
 // The geometry op's wire shapes: a document, answered with each engine's dump of it (schema.ts).
 import { Type, type Static } from '@sinclair/typebox';
+import { AuthoredRequestSchema, AuthoredResponseSchema } from './authored-schema.js';
 import { EngineErrors, EngineList, Id, PerEngine, strict } from './common.js';
 import { RelayoutResultSchema } from './relayout-schema.js';
 import { DumpSchema } from './schema.js';
@@ -22,6 +23,7 @@ export const GeometryRequestSchema = Type.Object(
     ),
     site: Type.Optional(SiteSchema),
     wait: Type.Optional(WaitSchema),
+    authored: Type.Optional(AuthoredRequestSchema),
   },
   { ...strict, title: 'Geometry request' },
 );
@@ -33,6 +35,7 @@ export const GeometryResponseSchema = Type.Object(
     relayout: Type.Optional(
       PerEngine(RelayoutResultSchema, 'Per engine that walked: its walk held to its walk after a layout from scratch.'),
     ),
+    authored: Type.Optional(AuthoredResponseSchema),
     errors: Type.Optional(EngineErrors),
     timing: Type.Optional(
       PerEngine(

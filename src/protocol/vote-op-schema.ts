@@ -18,6 +18,7 @@ export const VoteRequestSchema = opRequest(
     relayout: GeometryRequestSchema.properties.relayout,
     site: GeometryRequestSchema.properties.site,
     wait: GeometryRequestSchema.properties.wait,
+    authored: GeometryRequestSchema.properties.authored,
   },
   'Vote: run a geometry case and answer with the three-way vote',
 );
@@ -28,6 +29,7 @@ export const VoteResponseSchema = Type.Object(
     vote: VoteResultSchema,
     relayout: GeometryResponseSchema.properties.relayout,
     dumps: Type.Optional(PerEngine(DumpSchema)),
+    authored: GeometryResponseSchema.properties.authored,
     errors: Type.Optional(EngineErrors),
     timing: GeometryResponseSchema.properties.timing,
     scrollbars: GeometryResponseSchema.properties.scrollbars,
