@@ -13,7 +13,7 @@ import { literalUnion, PerEngine, strict } from './common.js';
 export const TRACE_FILE_PATH = '^[A-Za-z0-9_~+,=@-][A-Za-z0-9._~+,=@-]*(/[A-Za-z0-9_~+,=@-][A-Za-z0-9._~+,=@-]*)*$';
 
 /** How many files a site may hold and how many bytes they may decode to, together. */
-const SITE_LIMITS = { files: 256, bytes: 16 * 1024 * 1024 } as const;
+export const SITE_LIMITS = { files: 256, bytes: 16 * 1024 * 1024 } as const;
 
 const Base64File = Type.Object(
   { base64: Type.String({ pattern: '^[A-Za-z0-9+/]*={0,2}$', contentEncoding: 'base64', description: 'A binary file, base64.' }) },

@@ -20,6 +20,18 @@ import { defaultTreeAdapter as tree, html, parse, parseFragment, serialize, type
 import { TRACE_TIMEOUT, type TraceRequest } from '../protocol/trace-schema.js';
 import { TRACE_FILE_PATH } from '../protocol/site-schema.js';
 import { Checkout } from './checkout.js';
+import {
+  attribute,
+  elementsOf,
+  isElement,
+  JS_TYPES,
+  LOADING_ATTRIBUTES,
+  LOADING_LINKS,
+  nodesOf,
+  relTokens,
+  resolveUrl,
+  textOf,
+} from './markup.js';
 import { Refusal } from './refusal.js';
 import { preludeSource, reportSource } from './report-script.js';
 import { scriptFacts, type ScriptFacts } from './script-facts.js';
@@ -40,33 +52,6 @@ export interface Converted {
 
 const HARNESS = 'resources/testharness.js';
 const HARNESS_REPORT = 'resources/testharnessreport.js';
-const JS_TYPES = new Set([
-  '',
-  'text/javascript',
-  'application/javascript',
-  'application/ecmascript',
-  'application/x-javascript',
-  'application/x-ecmascript',
-  'text/ecmascript',
-  'text/jscript',
-  'text/livescript',
-]);
-/** The attributes that make an element load something, by tag. */
-const LOADING_ATTRIBUTES: Record<string, string[]> = {
-  iframe: ['src'],
-  frame: ['src'],
-  img: ['src'],
-  embed: ['src'],
-  object: ['data'],
-  source: ['src'],
-  video: ['src', 'poster'],
-  audio: ['src'],
-  track: ['src'],
-  input: ['src'],
-  link: ['href'],
-};
-/** The <link> relations that load their href. */
-const LOADING_LINKS = new Set(['stylesheet', 'preload', 'modulepreload', 'prefetch', 'icon', 'manifest']);
 const FILE_KEY = new RegExp(TRACE_FILE_PATH);
 
 /** The trace request for the test at `path` (a `kind` test of the checkout), or a Refusal. */
@@ -316,47 +301,6 @@ class Conversion {
     return { script: text, moved: true };
   }
 }
-
-/** `resolve`, with a refusal returned rather than thrown. */
-function resolveUrl(raw: string, base: URL, what: string): string | null | Refusal {
-  const value = raw.trim();
-  if (!value || value.startsWith('#') || /^(data|blob|javascript|about|mailto):/i.test(value)) return null;
-  let url: URL;
-  try {
-    url = new URL(value, base);
-  } catch {
-    return null;
-  }
-  if (url.protocol === 'https:' || url.protocol === 'wss:') return new Refusal('https', `${what} loads over ${url.protocol.slice(0, -1)}`);
-  if (url.protocol === 'ws:') return new Refusal('server_side', `${what} opens a WebSocket to wptserve`);
-  if (url.protocol !== 'http:') return null;
-  const path = Checkout.pathOfUrl(url);
-  if (path === null) return new Refusal('other_origin', `${what} loads from ${url.origin}`);
-  if (/(^|&)pipe=/.test(url.search.slice(1))) return new Refusal('server_side', `${what} asks wptserve for a pipe (${url.search})`);
-  return path;
-}
-
-function isElement(node: T.Node): node is T.Element {
-  return 'tagName' in node;
-}
-
-/** Every node below `parent` in tree order (a template's content left out: it is inert). */
-function* nodesOf(parent: T.ParentNode): Generator<T.ChildNode> {
-  for (const child of parent.childNodes) {
-    yield child;
-    if (isElement(child)) yield* nodesOf(child);
-  }
-}
-
-const elementsOf = (parent: T.ParentNode): T.Element[] => [...nodesOf(parent)].filter(isElement);
-
-function attribute(element: T.Element, name: string): string | null {
-  return element.attrs.find((a) => a.name === name)?.value ?? null;
-}
-
-const relTokens = (element: T.Element) => new Set((attribute(element, 'rel') ?? '').toLowerCase().split(/[\t\n\f\r ]+/));
-
-const textOf = (element: T.Element) => element.childNodes.map((n) => (n.nodeName === '#text' ? (n as T.TextNode).value : '')).join('');
 
 function scriptElement(code: string): T.Element {
   const element = tree.createElement('script', html.NS.HTML, []);

@@ -30,7 +30,10 @@ const converted = (path: string) => {
 
 test('classifies every file of the checkout: one per accepted kind, one per reason it refuses', () => {
   const outcome = Object.fromEntries(
-    [...imported].map(([path, i]) => [path, 'converted' in i ? 'converted' : 'refused' in i ? i.refused.reason : `skipped: ${i.skipped}`]),
+    [...imported].map(([path, i]) => [
+      path,
+      'converted' in i ? 'converted' : 'refused' in i ? i.refused.reason : 'skipped' in i ? `skipped: ${i.skipped}` : 'layout',
+    ]),
   );
   assert.deepEqual(outcome, {
     'dom/beside.html': 'converted',
