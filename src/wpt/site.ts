@@ -24,9 +24,11 @@ export class SiteClosure {
   /** The text of every script the page and its files run, but the stand-ins: for what they call. */
   readonly scripts: string[] = [];
 
+  /** `scripts: false`: leave the page's <script> elements alone (the trace route inlines them itself). */
   constructor(
     private readonly checkout: Checkout,
     private readonly standIns: ReadonlyMap<string, string>,
+    private readonly options: { scripts: boolean } = { scripts: true },
   ) {}
 
   /** Everything the page at `path`, whose markup is `doc`, loads. */
@@ -87,6 +89,7 @@ export class SiteClosure {
       if (style !== null) this.css(`x{${style}}`, base, `the style attribute of a <${e.tagName}> in ${where}`);
       if (e.tagName === 'style') this.css(textOf(e), base, `a <style> in ${where}`);
       if (e.tagName === 'script') {
+        if (!this.options.scripts) continue;
         const src = attribute(e, 'src');
         const type = attribute(e, 'type')?.trim().toLowerCase() ?? '';
         if (src !== null) this.url(src, base, `<script src="${src}"> in ${where}`, true);

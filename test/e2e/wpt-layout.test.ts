@@ -68,7 +68,12 @@ test('the walk waits for the harness: a page that builds its elements at load is
 
 test('several checkLayout calls: the page is walked as its last call left it', async () => {
   const { dumps: d } = await dumps('multi.html');
-  for (const engine of ENGINE_NAMES) assert.deepEqual(nodes(d[engine]!, 'DIV').map((n) => n.bounding.w), [100, 210], engine);
+  for (const engine of ENGINE_NAMES)
+    assert.deepEqual(
+      nodes(d[engine]!, 'DIV').map((n) => n.bounding.w),
+      [100, 210],
+      engine,
+    );
 });
 
 test('a reftest page waits for reftest-wait to go; a reftest page with Ahem is unanimous', async () => {
@@ -76,7 +81,8 @@ test('a reftest page waits for reftest-wait to go; a reftest page with Ahem is u
   for (const engine of ENGINE_NAMES) assert.equal(nodes(late.dumps[engine]!, 'DIV')[0].bounding.w, 150, engine);
   const plain = await dumps('reftest.html');
   assert.equal(plain.answer.vote.verdict, 'unanimous');
-  for (const engine of ENGINE_NAMES) assert.deepEqual(nodes(plain.dumps[engine]!, 'DIV')[0].bounding.h, 50, `${engine}: two lines of 25 px Ahem`);
+  for (const engine of ENGINE_NAMES)
+    assert.deepEqual(nodes(plain.dumps[engine]!, 'DIV')[0].bounding.h, 50, `${engine}: two lines of 25 px Ahem`);
 });
 
 test('the same pages give byte-identical dumps run after run', async () => {
