@@ -14,9 +14,14 @@ const FIXTURE = fileURLToPath(new URL('test/fixtures/wpt/', ROOT));
 
 /** A fresh copy of the fixture checkout; `remove()` deletes it. */
 export function fixtureCheckout(): { dir: string; remove(): void } {
+  return copied(FIXTURE, 'browser-oracle-wpt-');
+}
+
+/** A copy of the fixture tree at `fixture` in a new temporary folder, with the real testharness.js where a checkout has it. */
+function copied(fixture: string, prefix: string): { dir: string; remove(): void } {
   if (!existsSync(TESTHARNESS)) throw new Error(`${TESTHARNESS} is missing: run scripts/setup.sh (npm test does), which fetches it`);
-  const dir = mkdtempSync(join(tmpdir(), 'browser-oracle-wpt-'));
-  cpSync(FIXTURE, dir, { recursive: true });
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(fixture, dir, { recursive: true });
   mkdirSync(join(dir, 'resources'), { recursive: true });
   copyFileSync(TESTHARNESS, join(dir, 'resources', 'testharness.js'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
@@ -52,14 +57,9 @@ export function greenPng(width: number, height: number): Buffer {
  * glyph a one-em square), and css/css-demo/support/green.png, 60 × 60.
  */
 export function layoutCheckout(): { dir: string; remove(): void } {
-  if (!existsSync(TESTHARNESS)) throw new Error(`${TESTHARNESS} is missing: run scripts/setup.sh (npm test does), which fetches it`);
-  const dir = mkdtempSync(join(tmpdir(), 'browser-oracle-wpt-layout-'));
-  cpSync(LAYOUT_FIXTURE, dir, { recursive: true });
-  // What makes a folder a checkout (Checkout.open); the layout route serves its stand-in instead.
-  mkdirSync(join(dir, 'resources'), { recursive: true });
-  copyFileSync(TESTHARNESS, join(dir, 'resources', 'testharness.js'));
-  copyFileSync(SQUARE_FONT, join(dir, 'fonts', 'Ahem.ttf'));
-  mkdirSync(join(dir, 'css', 'css-demo', 'support'), { recursive: true });
-  writeFileSync(join(dir, 'css', 'css-demo', 'support', 'green.png'), greenPng(60, 60));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const tree = copied(LAYOUT_FIXTURE, 'browser-oracle-wpt-layout-');
+  copyFileSync(SQUARE_FONT, join(tree.dir, 'fonts', 'Ahem.ttf'));
+  mkdirSync(join(tree.dir, 'css', 'css-demo', 'support'), { recursive: true });
+  writeFileSync(join(tree.dir, 'css', 'css-demo', 'support', 'green.png'), greenPng(60, 60));
+  return tree;
 }
