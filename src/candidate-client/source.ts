@@ -3,7 +3,7 @@
 // NDJSON (process-source.ts) is one; an in-process engine could be another. Sources are judged
 // (src/comparator/candidate.ts), never voted.
 import type { CandidateCase, CandidateDump, CandidateSupports } from '../protocol/candidate-schema.js';
-import { columnarFromDump, InvalidDumpError } from '../comparator/columnar.js';
+import { CANDIDATE_SCROLLBARS, columnarFromDump, InvalidDumpError } from '../comparator/columnar.js';
 import type { CandidateOutcome } from '../comparator/candidate.js';
 
 /** What a source made of one case, as it came over the wire (checked against the candidate schema). */
@@ -36,7 +36,7 @@ export function judgedOutcome(outcome: SourceOutcome): CandidateOutcome {
   if (outcome.kind !== 'dump') return outcome;
   try {
     const { dump, kind, ...where } = outcome;
-    return { kind, dump: columnarFromDump(dump), ...where };
+    return { kind, dump: columnarFromDump(dump, CANDIDATE_SCROLLBARS), ...where };
   } catch (error) {
     if (error instanceof InvalidDumpError)
       return { kind: 'error', message: `candidate_protocol: the dump is not a tree: ${error.message}` };

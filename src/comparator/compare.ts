@@ -93,8 +93,11 @@ export interface CompareOptions {
 }
 
 export function compare(a: ColumnarDump, b: ColumnarDump, options?: CompareOptions): CompareResult {
-  return a.overflowed || b.overflowed ? uncompared('discarded') : compareOverflowed(a, b, options);
+  return discarded(a) || discarded(b) ? uncompared('discarded') : compareOverflowed(a, b, options);
 }
+
+/** Whether a dump is not compared: it overflowed and its viewport's scrollbars may have taken room. */
+export const discarded = (d: ColumnarDump): boolean => d.overflowed && !d.roomless;
 
 /**
  * `compare` without the rule that discards an overflowed dump: for two walks of one engine, whose

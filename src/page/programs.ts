@@ -71,6 +71,8 @@ export function afterPaint(b: Builtins, next: () => void): void {
 export interface CaseArgs {
   check: CaseCheck;
   fresh?: boolean;
+  /** What the page signals when it is ready to be measured (a request's `wait`): waited for before anything else. */
+  wait?: string;
 }
 
 /**
@@ -90,7 +92,7 @@ export function inIsolatedWorld<A extends CaseArgs>(body: OnCase<A>): (args: A, 
     const b = captureBuiltins();
     const away = elsewhere(b, args.check, servedNonce(b));
     if (away !== null) done(away);
-    else prepared(b, args.fresh, () => body(b, args, done));
+    else prepared(b, args.fresh, () => body(b, args, done), args.wait);
   };
 }
 

@@ -18,7 +18,7 @@ import {
 } from './programs.js';
 import { canonicalIdl, readIdl, readProbes } from './reflect.js';
 import { swapIn, swappable } from './swap.js';
-import { afterFonts, freshLayout, prepared, walkCase, walkDocument } from './walk.js';
+import { afterFonts, afterWait, freshLayout, prepared, walkCase, walkDocument } from './walk.js';
 
 /** Everything the programs and the guard call, by the names they call it. */
 const LIBRARY = [
@@ -26,6 +26,7 @@ const LIBRARY = [
   quoteJson,
   numberJson,
   afterFonts,
+  afterWait,
   afterPaint,
   freshLayout,
   prepared,

@@ -4,6 +4,7 @@ import { AuthoredRequestSchema, AuthoredResponseSchema } from './authored-schema
 import { EngineErrors, EngineList, Id, PerEngine, strict } from './common.js';
 import { RelayoutResultSchema } from './relayout-schema.js';
 import { DumpSchema } from './schema.js';
+import { ScrollbarsSchema, SiteSchema, WaitSchema } from './site-schema.js';
 
 export const GeometryRequestSchema = Type.Object(
   {
@@ -20,6 +21,8 @@ export const GeometryRequestSchema = Type.Object(
           'Opt-in: after the walk each engine lays the document out from scratch and walks it again; the answer adds `relayout`, each engine held to itself.',
       }),
     ),
+    site: Type.Optional(SiteSchema),
+    wait: Type.Optional(WaitSchema),
     authored: Type.Optional(AuthoredRequestSchema),
   },
   { ...strict, title: 'Geometry request' },
@@ -41,6 +44,7 @@ export const GeometryResponseSchema = Type.Object(
         }),
       ),
     ),
+    scrollbars: Type.Optional(ScrollbarsSchema),
   },
   { ...strict, title: 'Geometry response' },
 );

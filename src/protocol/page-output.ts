@@ -21,6 +21,8 @@ const PageWalkSchema = Type.Object(
     viewport: Type.Tuple([Finite, Finite]),
     ratio: Finite,
     overflowed: Type.Boolean(),
+    /** The room the viewport's scrollbars took: innerWidth − visualViewport.width, innerHeight − visualViewport.height. */
+    scrollbars: Type.Tuple([Finite, Finite]),
     /** Each distinct tag and style value once. */
     strings: Type.Array(Type.String()),
     /** Per node, document order. */
@@ -56,7 +58,7 @@ export type RawWalk = Omit<Static<typeof PageWalkSchema>, 'strings' | 'tags' | '
 };
 
 /** The parts of a page walk the comparator reads: a whole RawWalk will do, or its coordinates as Float64Arrays (src/protocol/walk-columns.ts). */
-export type WalkColumns = Pick<RawWalk, 'overflowed' | 'tags' | 'parents' | 'rectCounts' | 'styles'> & {
+export type WalkColumns = Pick<RawWalk, 'overflowed' | 'scrollbars' | 'tags' | 'parents' | 'rectCounts' | 'styles'> & {
   bounding: ArrayLike<number>;
   rects: ArrayLike<number>;
 };

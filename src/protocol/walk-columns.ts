@@ -8,6 +8,7 @@ import { STYLE_PROPERTIES, type EngineName } from './common.js';
 
 export interface PackedColumns {
   overflowed: boolean;
+  scrollbars: [number, number];
   tags: string[];
   parents: number[];
   rectCounts: number[];
@@ -30,9 +31,10 @@ function copied<T>(bytes: Uint8Array, as: new (buffer: ArrayBuffer) => T): T {
 }
 
 /** A walk's columns, packed to travel: its styles left behind. */
-export function packColumns({ overflowed, tags, parents, rectCounts, bounding, rects }: WalkColumns): PackedColumns {
+export function packColumns({ overflowed, scrollbars, tags, parents, rectCounts, bounding, rects }: WalkColumns): PackedColumns {
   return {
     overflowed,
+    scrollbars,
     tags,
     parents,
     rectCounts,
@@ -45,6 +47,7 @@ export function packColumns({ overflowed, tags, parents, rectCounts, bounding, r
 export function unpackColumns(packed: PackedColumns): WalkColumns {
   return {
     overflowed: packed.overflowed,
+    scrollbars: packed.scrollbars,
     tags: packed.tags,
     parents: packed.parents,
     rectCounts: packed.rectCounts,

@@ -23,7 +23,8 @@ test('a raw walk and its wire dump give the same columnar form', () => {
       // The derived raw walk is faithful: the oracle's own serializer turns it back into the
       // recorded dump. (dumpJson reads none of the RawWalk fields the cast leaves out.)
       assert.deepEqual(JSON.parse(dumpJson(engine, recorded.engine_version, raw as RawWalk).text), recorded);
-      assert.deepEqual(columnarFromRaw(raw, engine), columnarFromDump(recorded), `${name} ${engine}`);
+      const [x, y] = raw.scrollbars;
+      assert.deepEqual(columnarFromRaw(raw, engine), columnarFromDump(recorded, { x, y }), `${name} ${engine}`);
     }
   }
 });
@@ -37,8 +38,9 @@ test("a walk packed to cross from a worker (msgpack, as results travel) gives th
     // The geometry and the shape travel; the styles, which a candidate is not judged on, do not.
     const geometry = (d: ReturnType<typeof columnarFromDump>) => ({ ...d, styles: [] });
     for (const engine of ENGINE_NAMES) {
+      const [x, y] = rawFromDump(dump(name, engine)).scrollbars;
       const unpacked = columnarFromRaw(unpackColumns(columns[engine]!), engine);
-      assert.deepEqual(geometry(unpacked), geometry(columnarFromDump(dump(name, engine))), `${name} ${engine}`);
+      assert.deepEqual(geometry(unpacked), geometry(columnarFromDump(dump(name, engine), { x, y })), `${name} ${engine}`);
       assert.ok(unpacked.styles.every((value) => value === ''));
     }
     // The candidate is one engine's dump moved a pixel down, judged against the three with and without the columns.

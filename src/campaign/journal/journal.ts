@@ -1,19 +1,8 @@
 // The campaign journal: one SQLite file (better-sqlite3) holding every case a campaign ran, so a
-// run can be resumed, summarized and triaged later. Tables (docs/campaign.md, "The journal"):
-//
-//   runs        one row per `campaign` invocation: command line, engines, versions, fonts, times
-//   cases       one row per case, unique by (id, hash): the request as given, the vote's verdict,
-//               outlier and bucket signature, the matched known difference, timings, attempts
-//   outcomes    one row per case and engine: the dump / trace / state as JSON text, or the error
-//   reductions  at most one row per case: a reduced request found later, beside the original,
-//               with its vote, its sizes before and after, and what the reduction took
-//   reduction_outcomes  one row per reduction and engine: the reduced case's dump, or its error
-//   reports     one row per report written: where, and when
-//   self_checks one row per case and engine that failed its relayout check (held to its own
-//               layout from scratch): its bucket signature and the check
-//   candidate_outcomes  one row per case and engine under test (name and version): what it made
-//               of the case, judged against the engines' vote, with its bucket signature
-//   reduction_candidates  at most one row per reduction: the candidate's outcome for the reduced case
+// run can be resumed, summarized and triaged later. Its tables are journal-schema.ts's migrations
+// (runs, cases, outcomes, reductions, reports, self checks, the candidate's outcomes, triage's
+// findings, check-layout assertions), described in docs/campaign.md, "The journal"; this class
+// reads and writes the core ones, beside findings.ts, authored-rows.ts and journal-rows.ts.
 //
 // A case's rows (its candidate's included) are written in one transaction once it has been voted, so a process killed at
 // any point loses only the cases in flight, and a case is never half recorded. WAL mode with

@@ -14,7 +14,7 @@ import {
 import type { AuthoredReading } from '../../protocol/authored-schema.js';
 import type { AuthoredRecord } from './authored-record.js';
 import { candidateSignature } from '../../comparator/candidate-signature.js';
-import { columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
+import { CANDIDATE_SCROLLBARS, columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
 import type { EngineDumps } from '../../comparator/vote.js';
 import type { CandidateCase } from '../../protocol/candidate-schema.js';
 import type { CompareVerdict, VoteResult } from '../../protocol/vote-schema.js';
@@ -167,7 +167,7 @@ export function rejudged(
   outcomes: readonly RecordedOutcome[],
 ): { result: CandidateResult; dump: ColumnarDump } | undefined {
   if (record.dump === null) return undefined;
-  const dump = columnarFromDump(JSON.parse(record.dump) as Dump);
+  const dump = columnarFromDump(JSON.parse(record.dump) as Dump, CANDIDATE_SCROLLBARS);
   return {
     result: judgeCandidate({ kind: 'dump', dump, ...(record.roots ? { roots: record.roots } : {}) }, recordedResponse(outcomes)),
     dump,

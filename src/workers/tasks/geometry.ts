@@ -37,14 +37,15 @@ interface Walked {
 
 /** Walks a geometry or vote case on each engine. */
 export function walkEach(task: CaseTask<'geometry' | 'vote'>, ctx: WorkerContext) {
-  const { html } = task.request;
+  const { html, site, wait } = task.request;
   const script = task.request.script ?? null;
   const relayout = task.request.relayout === true;
   const authored = authoredOptions(task.request.authored, ctx.walk);
   return eachEngine(task, ctx, async (engine, host): Promise<Walked> => {
-    const own = walkJob(engine, { ...task.documents[engine]!, freshStorage: false }, ctx.walk, script, relayout, authored);
-    // The fast path's batch reads no check-layout attributes: a case asking for them is its own document.
-    const walk = await host.submit(authored ? own : geometryJob(html, script, task.blankUrl, ctx.walk, relayout, own));
+    const own = walkJob(engine, { ...task.documents[engine]!, freshStorage: false }, ctx.walk, script, relayout, authored, wait);
+    // A page with files of its own, or one that says when it is ready, loads them, and the fast path's batch reads no
+    // check-layout attributes: such a case is always its own document.
+    const walk = await host.submit(site || wait || authored ? own : geometryJob(html, script, task.blankUrl, ctx.walk, relayout, own));
     return { walk, version: host.version, ...(relayout ? { relayout: checkedRelayout(engine, walk) } : {}) };
   });
 }
@@ -60,13 +61,14 @@ export function walkJob(
   script: string | null,
   relayout: boolean,
   authored: AuthoredOptions | null = null,
+  wait?: string,
 ): DocumentJob<RawWalk> {
   return {
     kind: 'document',
     document,
     extraMs: 0,
     run: async (page: EnginePage, check: CaseCheck) => {
-      const args = { check, fresh: true, walk, relayout };
+      const args = { check, fresh: true, walk, relayout, wait };
       const answer = decodeWalkText(
         await (authored
           ? page.run({ program: 'walkAuthored', args: { ...args, authored }, script: caseScript(script) })
@@ -111,6 +113,10 @@ function checkedRelayout(engine: EngineName, walk: RawWalk): JsonText<RelayoutRe
   return encodeJson(checkRelayout(columnarFromRaw(walk, engine), columnarFromRaw(walk.relayout, engine))) as JsonText<RelayoutResult>;
 }
 
+/** Each engine's viewport scrollbar room, for a `site` case: whether an overflowed dump of it is judged. */
+export const scrollbarsOf = (walked: Partial<Record<EngineName, Walked>>) =>
+  perEngine(walked, ({ walk }) => encodeJson({ x: walk.scrollbars[0], y: walk.scrollbars[1] }));
+
 /** Each engine's relayout check. */
 export const relayoutOf = (walked: Partial<Record<EngineName, Walked>>) => perEngine(walked, (w) => w.relayout!);
 
@@ -122,5 +128,6 @@ export const geometry: Task<'geometry'> = async (task, ctx) => {
     authored: task.request.authored ? authoredOf(results) : undefined,
     errors: errorsField(errors),
     timing: task.request.timing ? timingOf(results) : undefined,
+    scrollbars: task.request.site ? scrollbarsOf(results) : undefined,
   });
 };

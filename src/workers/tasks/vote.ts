@@ -7,7 +7,7 @@ import { encodeJson } from '../../protocol/wire.js';
 import { packColumns } from '../../protocol/walk-columns.js';
 import { columnarFromRaw } from '../../comparator/columnar.js';
 import { voteColumnar } from '../../comparator/vote.js';
-import { authoredOf, dumpsOf, relayoutOf, timingOf, walkEach } from './geometry.js';
+import { authoredOf, dumpsOf, relayoutOf, scrollbarsOf, timingOf, walkEach } from './geometry.js';
 import { errorsField, perEngine, type Task } from './task.js';
 
 export const vote: Task<'vote'> = async (task, ctx) => {
@@ -20,6 +20,7 @@ export const vote: Task<'vote'> = async (task, ctx) => {
     authored: task.request.authored ? authoredOf(results) : undefined,
     errors: errorsField(errors),
     timing: task.request.timing ? timingOf(results) : undefined,
+    scrollbars: task.request.site ? scrollbarsOf(results) : undefined,
   });
   return task.columns ? { ...answer, columns: perEngine(results, ({ walk }) => packColumns(walk)) } : answer;
 };
