@@ -198,9 +198,17 @@ describe('vote op', () => {
   test('fewer than three usable engines is insufficient, never a pass', async () => {
     const pair = await oracle.request({ id: 'vote-4', op: 'vote', html: '<p>x</p>', engines: ['chromium', 'webkit'] });
     assert.equal(pair.vote.verdict, 'insufficient');
-    const overflowed = await oracle.request({ id: 'vote-5', op: 'vote', html: '<!doctype html><div style="height:5000px"></div>' });
-    assert.equal(overflowed.vote.verdict, 'insufficient');
-    for (const engine of ENGINE_NAMES) assert.equal(overflowed.vote.engines[engine].status, 'discarded');
+  });
+
+  test('a page taller than the viewport is judged: its scrollbars take no room, and its dumps still say overflowed', async () => {
+    const html = '<!doctype html><div style="height:5000px"></div>';
+    const overflowed = await oracle.request({ id: 'vote-5', op: 'vote', html, dumps: true });
+    assert.equal(overflowed.vote.verdict, 'unanimous');
+    for (const engine of ENGINE_NAMES) {
+      assert.equal(overflowed.vote.engines[engine].status, 'usable');
+      assert.equal(overflowed.dumps[engine].overflowed, true);
+      assert.equal(overflowed.dumps[engine].nodes[0].bounding.w, 800, `${engine}: the root keeps the viewport's whole width`);
+    }
   });
 });
 
