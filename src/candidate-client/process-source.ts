@@ -140,7 +140,10 @@ export class CandidateProcess implements DumpSource {
 
   private async runOne(request: CandidateCase): Promise<SourceOutcome> {
     // The case's own id stays here: two cases may share one (a corpus allows it), and the candidate is told apart ids.
-    const line = { html: request.html, ...(request.script === undefined ? {} : { script: request.script }) };
+    const { html, script, mutations } = request;
+    if (mutations && !this.supports?.mutations)
+      return { kind: 'unsupported', what: 'mutations (the candidate does not declare supports.mutations)' };
+    const line = { html, ...(script === undefined ? {} : { script }), ...(mutations === undefined ? {} : { mutations }) };
     for (let replaced = 0; ; replaced++) {
       // Each replacement charged another case, or the process went before this line was written;
       // a candidate that never lives to read it does not hold the case for ever.
@@ -154,7 +157,7 @@ export class CandidateProcess implements DumpSource {
         return answer.outcome;
       }
       this.failures = 0;
-      return answerOutcome(answer.value, this.name);
+      return answerOutcome(answer.value, this.name, mutations !== undefined);
     }
   }
 
@@ -211,8 +214,11 @@ export class CandidateProcess implements DumpSource {
   }
 }
 
-/** An answer line's value, checked against the candidate schema, as the outcome of a case of the candidate called `name`. */
-export function answerOutcome(value: unknown, name: string): SourceOutcome {
+/**
+ * An answer line's value, checked against the candidate schema, as the outcome of a case of the
+ * candidate called `name`; a dump answers a case with `mutations` only with its `fresh` beside it.
+ */
+export function answerOutcome(value: unknown, name: string, mutated = false): SourceOutcome {
   if (!checkAnswer.Check(value)) {
     const kind = typeof value === 'object' && value !== null ? ANSWER_KINDS.find(([field]) => field in value) : undefined;
     return failure(
@@ -221,11 +227,18 @@ export function answerOutcome(value: unknown, name: string): SourceOutcome {
     );
   }
   if ('dump' in value) {
-    if (value.dump.engine !== name) {
-      const names = `its dump names engine ${JSON.stringify(value.dump.engine)}, its ping ${JSON.stringify(name)}`;
+    const { dump, roots, fresh } = value;
+    const stranger = [dump, ...(fresh ? [fresh] : [])].find((d) => d.engine !== name);
+    if (stranger) {
+      const names = `its dump names engine ${JSON.stringify(stranger.engine)}, its ping ${JSON.stringify(name)}`;
       return failure('candidate_protocol', visible(names, TEXT_MAX));
     }
-    return { kind: 'dump', dump: value.dump, ...(value.roots ? { roots: value.roots } : {}) };
+    if (mutated !== (fresh !== undefined))
+      return failure(
+        'candidate_protocol',
+        mutated ? 'a case with mutations answered without `fresh`' : '`fresh` answers a case without mutations',
+      );
+    return { kind: 'dump', dump, ...(roots ? { roots } : {}), ...(fresh ? { fresh } : {}) };
   }
   if ('unsupported' in value) return { kind: 'unsupported', what: visible(value.unsupported, TEXT_MAX) };
   return { kind: 'error', message: visible(value.error, TEXT_MAX) };

@@ -8,7 +8,7 @@ import type { CandidateOutcome } from '../comparator/candidate.js';
 
 /** What a source made of one case, as it came over the wire (checked against the candidate schema). */
 export type SourceOutcome =
-  | { kind: 'dump'; dump: CandidateDump; roots?: number[] }
+  | { kind: 'dump'; dump: CandidateDump; roots?: number[]; fresh?: CandidateDump }
   | { kind: 'unsupported'; what: string }
   | { kind: 'error'; message: string };
 
@@ -27,7 +27,12 @@ export interface DumpSource {
 export function judgedOutcome(outcome: SourceOutcome): CandidateOutcome {
   if (outcome.kind !== 'dump') return outcome;
   try {
-    return { kind: 'dump', dump: columnarFromDump(outcome.dump), ...(outcome.roots ? { roots: outcome.roots } : {}) };
+    return {
+      kind: 'dump',
+      dump: columnarFromDump(outcome.dump),
+      ...(outcome.roots ? { roots: outcome.roots } : {}),
+      ...(outcome.fresh ? { fresh: columnarFromDump(outcome.fresh) } : {}),
+    };
   } catch (error) {
     if (error instanceof InvalidDumpError)
       return { kind: 'error', message: `candidate_protocol: the dump is not a tree: ${error.message}` };

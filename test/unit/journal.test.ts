@@ -385,6 +385,7 @@ test('an empty file becomes a journal, and reopening keeps its schema', () => {
   assert.equal(sql.pragma('user_version', { simple: true }), MIGRATIONS.length);
   assert.equal(sql.pragma('journal_mode', { simple: true }), 'wal');
   assert.deepEqual(sql.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all(), [
+    'candidate_fresh',
     'candidate_outcomes',
     'cases',
     'outcomes',

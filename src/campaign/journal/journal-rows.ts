@@ -33,6 +33,8 @@ interface CandidateRowPart {
   signature: string | null;
   unsupported: string | null;
   error: string | null;
+  /** For a case with mutations: the candidate's incremental dump against its fresh one. */
+  self: 'agrees' | 'differs' | null;
 }
 
 /** One engine's part in a case, as wptreport reads it. */
@@ -52,6 +54,7 @@ type RawCaseRow = Omit<CaseRow, 'elapsedMs' | 'candidate'> & {
   candidate_signature: string | null;
   candidate_unsupported: string | null;
   candidate_error: string | null;
+  candidate_self: 'agrees' | 'differs' | null;
 };
 
 export class JournalRows {
@@ -62,8 +65,9 @@ export class JournalRows {
       cases: db.prepare<[string, string], RawCaseRow>(
         `SELECT c.seq, c.id, c.hash, c.op, c.invalid, c.verdict, c.outlier, c.signature, c.expected, c.elapsed_ms,
            co.verdict AS candidate_verdict, co.signature AS candidate_signature, co.unsupported AS candidate_unsupported,
-           co.error AS candidate_error
-         FROM cases c LEFT JOIN candidate_outcomes co ON co.case_seq = c.seq AND co.name = ? AND co.version = ? ORDER BY c.seq`,
+           co.error AS candidate_error, cf.self AS candidate_self
+         FROM cases c LEFT JOIN candidate_outcomes co ON co.case_seq = c.seq AND co.name = ?1 AND co.version = ?2
+         LEFT JOIN candidate_fresh cf ON cf.case_seq = c.seq AND cf.name = ?1 AND cf.version = ?2 ORDER BY c.seq`,
       ),
       builds: db.prepare<[], { seq: number; engine: EngineName; version: string }>(
         'SELECT case_seq AS seq, engine, version FROM outcomes WHERE version IS NOT NULL',
@@ -102,6 +106,7 @@ export class JournalRows {
                 signature: r.candidate_signature,
                 unsupported: r.candidate_unsupported,
                 error: r.candidate_error,
+                self: r.candidate_self,
               },
       };
     }

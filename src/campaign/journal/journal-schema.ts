@@ -121,6 +121,17 @@ export const MIGRATIONS = [
      case_seq    INTEGER PRIMARY KEY REFERENCES reductions(case_seq),
      ${CANDIDATE_COLUMNS}
    );`,
+  // 5: a candidate's layout from scratch of a case with mutations, and the candidate held to it (docs/candidate.md, "Mutations").
+  `CREATE TABLE candidate_fresh (
+     case_seq    INTEGER NOT NULL REFERENCES cases(seq),
+     name        TEXT NOT NULL,            -- the candidate_outcomes row it belongs to: case, name, version
+     version     TEXT NOT NULL,
+     verdict     TEXT NOT NULL,            -- its fresh dump against the vote's majority, as candidate_outcomes.verdict
+     self        TEXT NOT NULL,            -- agrees | differs: its incremental dump against its fresh one
+     signature   TEXT,                     -- candidate <name> | self | <tag> | <properties>; null when it agrees
+     dump        TEXT NOT NULL,            -- its fresh dump, JSON
+     PRIMARY KEY (case_seq, name, version)
+   ) WITHOUT ROWID;`,
 ];
 
 /** How a journal is opened: `mustExist` refuses an empty file; `readonly` neither migrates nor writes it. */
@@ -191,6 +202,7 @@ const TABLES = [
   'self_checks',
   'candidate_outcomes',
   'reduction_candidates',
+  'candidate_fresh',
 ] as const;
 
 /**

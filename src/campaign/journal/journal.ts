@@ -27,7 +27,7 @@ import { errorCode } from '../../comparator/signature.js';
 import type { EngineName } from '../../protocol/schema.js';
 import type { CorpusOp } from '../../protocol/ops.js';
 import { CampaignError } from '../campaign-error.js';
-import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
+import type { CandidateIdentity, CandidateRecord, FreshRecord } from '../loop/candidate-record.js';
 import { journalDamage, prepare, refuseTruncated } from './journal-schema.js';
 import { JournalRows } from './journal-rows.js';
 import {
@@ -184,6 +184,12 @@ const OUTCOME_COLUMNS = 'engine, version, result, error, ms';
 const RUN_COLUMNS = 'r.command, r.engines, r.versions, r.fonts, r.candidate, r.started_at, r.ended_at';
 const CANDIDATE_COLUMNS =
   'name, version, verdict, signature, sides_with_outlier, subpixel, unsupported, error_code, error, dump, roots, against, ms';
+/** Each finding of a candidate (name, version): its answers' signatures and its self-disagreements', with the answer's id and case. */
+const CANDIDATE_FINDINGS = `SELECT co.signature AS signature, c.id AS example, co.id AS answer, c.seq AS seq FROM candidate_outcomes co
+  JOIN cases c ON c.seq = co.case_seq WHERE co.name = ?1 AND co.version = ?2 AND co.signature IS NOT NULL
+  UNION ALL SELECT cf.signature, c.id, co.id, c.seq FROM candidate_fresh cf
+  JOIN candidate_outcomes co ON co.case_seq = cf.case_seq AND co.name = cf.name AND co.version = cf.version
+  JOIN cases c ON c.seq = cf.case_seq WHERE cf.name = ?1 AND cf.version = ?2 AND cf.signature IS NOT NULL`;
 const CANDIDATE_VALUES = CANDIDATE_COLUMNS.split(', ')
   .map(() => '?')
   .join(', ');
@@ -255,12 +261,19 @@ export class Journal {
       ),
       // As for the engines' buckets: the bare c.id comes from the row with the MIN(co.id), the bucket's first answer.
       candidateBuckets: db.prepare<[string, string], SummaryBucket>(
-        `SELECT co.signature AS signature, COUNT(*) AS count, c.id AS example, MIN(co.id) FROM candidate_outcomes co
-         JOIN cases c ON c.seq = co.case_seq WHERE co.name = ? AND co.version = ? AND co.signature IS NOT NULL GROUP BY co.signature`,
+        `SELECT signature, COUNT(*) AS count, example, MIN(answer) FROM (${CANDIDATE_FINDINGS}) GROUP BY signature`,
       ),
       firstInCandidateBucket: db.prepare<[string, string, string], CaseRow>(
-        `SELECT c.* FROM candidate_outcomes co JOIN cases c ON c.seq = co.case_seq
-         WHERE co.name = ? AND co.version = ? AND co.signature = ? ORDER BY co.id LIMIT 1`,
+        `SELECT c.* FROM (${CANDIDATE_FINDINGS}) f JOIN cases c ON c.seq = f.seq WHERE f.signature = ? ORDER BY f.answer LIMIT 1`,
+      ),
+      insertFresh: db.prepare(
+        'INSERT OR IGNORE INTO candidate_fresh (case_seq, name, version, verdict, self, signature, dump) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      freshOf: db.prepare<[number, string, string], FreshRecord>(
+        'SELECT verdict, self, signature, dump FROM candidate_fresh WHERE case_seq = ? AND name = ? AND version = ?',
+      ),
+      selfCounts: db.prepare<[string, string], { self: 'agrees' | 'differs'; count: number }>(
+        'SELECT self, COUNT(*) AS count FROM candidate_fresh WHERE name = ? AND version = ? GROUP BY self',
       ),
       candidateFinding: db.prepare<[number], CandidateRow & { run_candidate: string | null }>(
         `SELECT ${CANDIDATE_COLUMNS.split(', ')
@@ -356,7 +369,7 @@ export class Journal {
       if (seq === undefined) return false;
       for (const o of c.outcomes) this.insertOutcome(this.statements.insertOutcome, seq, o);
       for (const f of c.selfChecks ?? []) this.statements.insertSelfCheck.run(seq, f.engine, f.signature, f.result);
-      if (c.candidate) this.statements.insertCandidate.run(seq, this.run, ...candidateValues(c.candidate));
+      if (c.candidate) this.insertCandidate(seq, c.candidate);
       return true;
     })();
   }
@@ -370,7 +383,8 @@ export class Journal {
   candidate(key: CaseKey, who: CandidateIdentity): CandidateRecord | undefined {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     const row = seq === undefined ? undefined : this.statements.candidateOf.get(seq, who.name, who.version);
-    return row && candidateOfRow(row);
+    const fresh = row && this.statements.freshOf.get(seq!, who.name, who.version);
+    return row && { ...candidateOfRow(row), ...(fresh ? { fresh } : {}) };
   }
 
   /** The latest candidate finding recorded for a case, with the candidate of the run that recorded it (how to start it again). */
@@ -386,7 +400,15 @@ export class Journal {
     if (this.run === null) throw new Error('Journal.recordCandidate: no run started');
     const seq = this.statements.seqOf.get(key.id, key.hash);
     if (seq === undefined) return false;
-    return this.statements.insertCandidate.run(seq, this.run, ...candidateValues(candidate)).changes === 1;
+    return this.db.transaction(() => this.insertCandidate(seq, candidate))();
+  }
+
+  /** A candidate's outcome for the case `seq`, with its fresh layout when it has one; false when one was recorded already. */
+  private insertCandidate(seq: number, c: CandidateRecord): boolean {
+    if (this.statements.insertCandidate.run(seq, this.run, ...candidateValues(c)).changes !== 1) return false;
+    const f = c.fresh;
+    if (f) this.statements.insertFresh.run(seq, c.name, c.version, f.verdict, f.self, f.signature, f.dump);
+    return true;
   }
 
   /** The engines' outcomes recorded for a case (none when it is not recorded). */
@@ -412,7 +434,12 @@ export class Journal {
         candidate:
           c === null
             ? null
-            : { verdict: c.verdict, signature: c.signature, ...(c.unsupported === null ? {} : { unsupported: c.unsupported }) },
+            : {
+                verdict: c.verdict,
+                signature: c.signature,
+                ...(c.unsupported === null ? {} : { unsupported: c.unsupported }),
+                ...(c.self === null ? {} : { self: c.self }),
+              },
       };
     }
   }
@@ -439,7 +466,12 @@ export class Journal {
       .map(({ signature, count, example }) => ({ signature, count, example }));
     return {
       ...summary,
-      candidate: summarizeCandidate(who, this.statements.candidateVerdicts.all(who.name, who.version), candidateBuckets),
+      candidate: summarizeCandidate(
+        who,
+        this.statements.candidateVerdicts.all(who.name, who.version),
+        candidateBuckets,
+        this.statements.selfCounts.all(who.name, who.version),
+      ),
     };
   }
 

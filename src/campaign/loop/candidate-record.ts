@@ -4,7 +4,7 @@
 // case the engines answer now and one recorded before the candidate was asked, so a campaign
 // resumed with a candidate judges its old cases exactly as a fresh one would.
 import { judgeCandidate, type CandidateResult, type CandidateVerdict, type EnginesVote } from '../../comparator/candidate.js';
-import { candidateSignature } from '../../comparator/candidate-signature.js';
+import { candidateSelfSignature, candidateSignature } from '../../comparator/candidate-signature.js';
 import { columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
 import type { EngineDumps } from '../../comparator/vote.js';
 import type { CandidateCase } from '../../protocol/candidate-schema.js';
@@ -37,6 +37,20 @@ export interface CandidateRecord {
   against: Partial<Record<EngineName, CompareVerdict>>;
   /** From sending the case to its answer (null when the source did not say). */
   ms: number | null;
+  /** For a case with mutations answered with a dump: the candidate's layout from scratch, and the candidate held to it. */
+  fresh?: FreshRecord;
+}
+
+/** A candidate's layout from scratch of a mutated case, judged (src/comparator/candidate.ts, `fresh`). */
+export interface FreshRecord {
+  /** Its fresh dump against the majority. */
+  verdict: CandidateVerdict;
+  /** Its incremental dump against its fresh one, with no browser. */
+  self: 'agrees' | 'differs';
+  /** The self-disagreement's bucket signature; null when it agrees. */
+  signature: string | null;
+  /** The fresh dump, JSON. */
+  dump: string;
 }
 
 /** Who the candidate is. */
@@ -49,10 +63,11 @@ export interface CandidateIdentity {
 export const isLayoutCase = (request: CaseRequest): request is Extract<CaseRequest, { html: string }> =>
   OPS[opOf(request)].vote === 'geometry';
 
-/** What a candidate is sent for a layout case: its id, html and script. */
+/** What a candidate is sent for a layout case: its id, html, and script or mutations. */
 export function candidateCase(request: Extract<CaseRequest, { html: string }>): CandidateCase {
   const { id, html, script } = request;
-  return script === undefined ? { id, html } : { id, html, script };
+  const mutations = 'mutations' in request ? request.mutations : undefined;
+  return { id, html, ...(script === undefined ? {} : { script }), ...(mutations === undefined ? {} : { mutations }) };
 }
 
 /** An engine's recorded outcome for a case, as far as judging needs it (the journal's EngineOutcome; named here so the journal's import of this file makes no cycle). */
@@ -114,6 +129,16 @@ export function candidateRecord(
     roots: outcome.kind === 'dump' && outcome.roots ? outcome.roots : null,
     against,
     ms,
+    ...(result.fresh && judged.kind === 'dump' && outcome.kind === 'dump' && outcome.fresh
+      ? {
+          fresh: {
+            verdict: result.fresh.verdict,
+            self: result.fresh.self,
+            signature: candidateSelfSignature(who.name, result.fresh, judged.dump),
+            dump: JSON.stringify(outcome.fresh),
+          },
+        }
+      : {}),
   };
 }
 
