@@ -1,13 +1,19 @@
 // A reference candidate as a process: the candidate protocol on stdio (docs/candidate.md). One
 // JSON line in, one answer line out, in order: `{"op":"ping"}` gets the name, version and what the
-// candidate supports; a case (`id`, `html`, optional `script`) gets a dump, `unsupported` or an
-// error. Other fields of a geometry request line (engines, timing) are ignored, so oracle corpus
+// candidate supports; a case (`id`, `html`, optional `script` or `mutations`) gets a dump (with
+// `fresh` beside it for mutations), `unsupported` or an error. Other fields of a geometry request line (engines, timing) are ignored, so oracle corpus
 // lines can be piped in as they are. The process ends when its input does.
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { CandidateAnswer, CandidatePingAnswer, ReferenceCandidate } from '../protocol/candidate-schema.js';
 import { layOutCase, type LayoutEngine } from './engine.js';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { MutationsSchema, type Mutation } from '../protocol/mutations-schema.js';
+import { mutationsProblem } from '../protocol/mutation-check.js';
+import { describeValueError } from '../protocol/validate.js';
+
+const checkMutations = TypeCompiler.Compile(MutationsSchema);
 import type { FontMode } from './web/text.js';
 
 /** Loaded on demand, so a process runs one engine's WebAssembly only. */
@@ -33,9 +39,20 @@ export function answerLine(engine: LayoutEngine, line: string, fonts: FontMode):
     typeof record.html !== 'string' ||
     (record.script !== undefined && typeof record.script !== 'string')
   ) {
-    return { id, error: 'invalid_request: a case is {"id": string, "html": string, "script"?: string}' };
+    return { id, error: 'invalid_request: a case is {"id": string, "html": string, "script"?: string, "mutations"?: [mutation, …]}' };
   }
-  return layOutCase(engine, { id, html: record.html, ...(record.script === undefined ? {} : { script: record.script as string }) }, fonts);
+  const { html, script, mutations } = record as { html: string; script?: string; mutations?: unknown };
+  if (mutations !== undefined) {
+    const problem = checkMutations.Check(mutations)
+      ? mutationsProblem(html, mutations)
+      : describeValueError(((e) => ({ ...e, path: `/mutations${e.path}` }))(checkMutations.Errors(mutations).First()!));
+    if (problem) return { id, error: `invalid_request: ${problem}` };
+  }
+  return layOutCase(
+    engine,
+    { id, html, ...(script === undefined ? {} : { script }), ...(mutations === undefined ? {} : { mutations: mutations as Mutation[] }) },
+    fonts,
+  );
 }
 
 /** Serves the candidate protocol until `input` ends; resolves with the exit status. */
