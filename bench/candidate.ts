@@ -8,7 +8,12 @@
 // recorded, engine start-up excluded); CPU is every process of the run (the oracle, its engines,
 // the candidate), read from this process's reaped children, per case. Then the Taffy adapter in
 // this process alone, on the same cases: the CPU it needs per case, so that an overhead above
-// it is the process boundary's. The load average is printed beside the figures.
+// it is the process boundary's. Beside them, the same cases with mutations (the same documents:
+// the generator draws them after the tree; no relayout check, so that the mutations alone
+// differ), through the campaign with the candidate and through the adapter, which lays a
+// mutation case out three times (the original, the mutated one in its kept tree, and from
+// scratch): what a mutation case costs next to a plain one. The load average is printed beside
+// the figures.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { layOutCase } from '../src/candidate-reference/engine.js';
 import { referenceEngine } from '../src/candidate-reference/serve.js';
 import { runCli } from '../test/support/campaign-process.js';
+import type { CandidateCase } from '../src/protocol/candidate-schema.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -28,6 +34,7 @@ const farmArgs = args.filter((a) => a.startsWith('--workers=') || a.startsWith('
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-candidate-'));
 const corpus = join(dir, 'corpus.ndjson');
+const mutationCorpus = join(dir, 'mutations.ndjson');
 
 /** CPU ms of this process's reaped children so far: a finished campaign and everything it waited for (cutime and cstime, 10 ms ticks). */
 function childrenCpuMs(): number {
@@ -41,10 +48,10 @@ interface Round {
   cpuMsPerCase: number;
 }
 
-async function campaign(label: string, round: number, extra: string[]): Promise<Round> {
+async function campaign(label: string, round: number, extra: string[], from = corpus): Promise<Round> {
   const db = join(dir, `${label}-${round}.sqlite`);
   const before = childrenCpuMs();
-  const run = await runCli(['campaign', '--db', db, '--corpus', corpus, '--fonts=square', ...farmArgs, ...extra]);
+  const run = await runCli(['campaign', '--db', db, '--corpus', from, '--fonts=square', ...farmArgs, ...extra]);
   const cpu = childrenCpuMs() - before;
   // The closing line, wherever it is: the oracle may warn after it (processes it killed on closing).
   const done = /campaign: done: (\d+) case\(s\) recorded .*\(([\d.]+) cases\/s\)$/m.exec(run.stderr);
@@ -52,7 +59,8 @@ async function campaign(label: string, round: number, extra: string[]): Promise<
   return { casesPerSecond: Number(done[2]), cpuMsPerCase: cpu / cases };
 }
 
-try {
+/** The generated corpus, as NDJSON, with `extra` generator flags. */
+async function emit(extra: string[]): Promise<string> {
   const emitted = await runCli([
     'campaign',
     '--generate',
@@ -63,30 +71,51 @@ try {
     'taffy',
     '--fonts=square',
     '--emit',
+    ...extra,
   ]);
   if (emitted.code !== 0) throw new Error(emitted.stderr);
+  return emitted.stdout;
+}
+
+/** The Taffy adapter in this process on `text`'s requests: CPU and wall ms per case, and how many it refused. */
+function inProcess(taffy: Awaited<ReturnType<typeof referenceEngine>>, text: string) {
+  const requests = text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as CandidateCase);
+  let refused = 0;
+  const cpuBefore = process.cpuUsage();
+  const start = performance.now();
+  for (const { id, html, mutations } of requests)
+    if ('unsupported' in layOutCase(taffy, { id, html, ...(mutations ? { mutations } : {}) }, 'square')) refused++;
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    cpu: (cpu.user + cpu.system) / 1000 / requests.length,
+    wall: (performance.now() - start) / requests.length,
+    refused,
+    count: requests.length,
+  };
+}
+
+try {
+  const emitted = { stdout: await emit([]) };
   writeFileSync(corpus, emitted.stdout);
+  const mutated = await emit(['--mutations', '--no-relayout']);
+  writeFileSync(mutationCorpus, mutated);
   const load = loadavg().map((l) => l.toFixed(2));
   const without: Round[] = [];
   const withTaffy: Round[] = [];
+  const withMutations: Round[] = [];
   for (let round = 0; round < rounds; round++) {
     without.push(await campaign('without', round, []));
     withTaffy.push(await campaign('taffy', round, ['--candidate', 'taffy']));
+    withMutations.push(await campaign('mutations', round, ['--candidate', 'taffy'], mutationCorpus));
   }
   const mean = (list: Round[], key: keyof Round) => list.reduce((n, r) => n + r[key], 0) / list.length;
   // The adapter in this process, on the same cases.
   const taffy = await referenceEngine('taffy');
-  const requests = emitted.stdout
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { id: string; html: string });
-  let refused = 0;
-  const cpuBefore = process.cpuUsage();
-  const start = performance.now();
-  for (const request of requests) if ('unsupported' in layOutCase(taffy, request, 'square')) refused++;
-  const cpu = process.cpuUsage(cpuBefore);
-  const inProcess = (cpu.user + cpu.system) / 1000 / requests.length;
-  const wall = (performance.now() - start) / requests.length;
+  const plain = inProcess(taffy, emitted.stdout);
+  const mutations = inProcess(taffy, mutated);
 
   const row = (label: string, list: Round[]) =>
     `${label.padEnd(26)} ${mean(list, 'casesPerSecond').toFixed(2).padStart(8)} cases/s ${mean(list, 'cpuMsPerCase').toFixed(1).padStart(8)} CPU ms/case`;
@@ -94,15 +123,23 @@ try {
   console.log(`load average before: ${load.join(' ')} (${farmArgs.join(' ') || 'default farm'})`);
   console.log(row('campaign', without));
   console.log(row('campaign --candidate taffy', withTaffy));
+  console.log(row('  the same, with mutations', withMutations));
   const rate = mean(withTaffy, 'casesPerSecond') / mean(without, 'casesPerSecond') - 1;
   const cpuCost = mean(withTaffy, 'cpuMsPerCase') - mean(without, 'cpuMsPerCase');
   console.log(
     `candidate: ${(rate * 100).toFixed(1)} % cases/s, ${cpuCost >= 0 ? '+' : ''}${cpuCost.toFixed(2)} CPU ms/case ` +
       `(${((cpuCost / mean(without, 'cpuMsPerCase')) * 100).toFixed(1)} %)`,
   );
+  const ratio = (key: keyof Round) => (mean(withMutations, key) / mean(withTaffy, key)).toFixed(2);
   console.log(
-    `taffy adapter in process: ${inProcess.toFixed(2)} CPU ms/case, ${wall.toFixed(2)} ms/case wall; ${refused} of ${requests.length} unsupported`,
+    `a mutation case next to a plain one, with the candidate: × ${ratio('cpuMsPerCase')} CPU ms/case, × ${ratio('casesPerSecond')} cases/s`,
   );
+  for (const [label, r] of [
+    ['taffy adapter in process', plain],
+    ['  the same, with mutations', mutations],
+  ] as const)
+    console.log(`${label}: ${r.cpu.toFixed(2)} CPU ms/case, ${r.wall.toFixed(2)} ms/case wall; ${r.refused} of ${r.count} unsupported`);
+  console.log(`a mutation case next to a plain one, in the adapter: × ${(mutations.cpu / plain.cpu).toFixed(2)} CPU ms/case`);
   console.log(
     `load average after: ${loadavg()
       .map((l) => l.toFixed(2))

@@ -62,12 +62,12 @@ export class JournalRows {
 
   constructor(db: Database.Database) {
     this.statements = {
-      cases: db.prepare<[string, string], RawCaseRow>(
+      cases: db.prepare<[CandidateIdentity], RawCaseRow>(
         `SELECT c.seq, c.id, c.hash, c.op, c.invalid, c.verdict, c.outlier, c.signature, c.expected, c.elapsed_ms,
            co.verdict AS candidate_verdict, co.signature AS candidate_signature, co.unsupported AS candidate_unsupported,
            co.error AS candidate_error, cf.self AS candidate_self
-         FROM cases c LEFT JOIN candidate_outcomes co ON co.case_seq = c.seq AND co.name = ?1 AND co.version = ?2
-         LEFT JOIN candidate_fresh cf ON cf.case_seq = c.seq AND cf.name = ?1 AND cf.version = ?2 ORDER BY c.seq`,
+         FROM cases c LEFT JOIN candidate_outcomes co ON co.case_seq = c.seq AND co.name = @name AND co.version = @version
+         LEFT JOIN candidate_fresh cf ON cf.case_seq = c.seq AND cf.name = @name AND cf.version = @version ORDER BY c.seq`,
       ),
       builds: db.prepare<[], { seq: number; engine: EngineName; version: string }>(
         'SELECT case_seq AS seq, engine, version FROM outcomes WHERE version IS NOT NULL',
@@ -86,7 +86,7 @@ export class JournalRows {
 
   /** Every recorded case in recording order, with `who`'s outcome (none without a candidate). */
   *cases(who: CandidateIdentity | undefined): Generator<CaseRow> {
-    for (const r of this.statements.cases.iterate(who?.name ?? '', who?.version ?? '')) {
+    for (const r of this.statements.cases.iterate({ name: who?.name ?? '', version: who?.version ?? '' })) {
       yield {
         seq: r.seq,
         id: r.id,

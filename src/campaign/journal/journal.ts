@@ -186,10 +186,10 @@ const CANDIDATE_COLUMNS =
   'name, version, verdict, signature, sides_with_outlier, subpixel, unsupported, error_code, error, dump, roots, against, ms';
 /** Each finding of a candidate (name, version): its answers' signatures and its self-disagreements', with the answer's id and case. */
 const CANDIDATE_FINDINGS = `SELECT co.signature AS signature, c.id AS example, co.id AS answer, c.seq AS seq FROM candidate_outcomes co
-  JOIN cases c ON c.seq = co.case_seq WHERE co.name = ?1 AND co.version = ?2 AND co.signature IS NOT NULL
+  JOIN cases c ON c.seq = co.case_seq WHERE co.name = @name AND co.version = @version AND co.signature IS NOT NULL
   UNION ALL SELECT cf.signature, c.id, co.id, c.seq FROM candidate_fresh cf
   JOIN candidate_outcomes co ON co.case_seq = cf.case_seq AND co.name = cf.name AND co.version = cf.version
-  JOIN cases c ON c.seq = cf.case_seq WHERE cf.name = ?1 AND cf.version = ?2 AND cf.signature IS NOT NULL`;
+  JOIN cases c ON c.seq = cf.case_seq WHERE cf.name = @name AND cf.version = @version AND cf.signature IS NOT NULL`;
 const CANDIDATE_VALUES = CANDIDATE_COLUMNS.split(', ')
   .map(() => '?')
   .join(', ');
@@ -260,11 +260,11 @@ export class Journal {
          FROM candidate_outcomes WHERE name = ? AND version = ? GROUP BY verdict`,
       ),
       // As for the engines' buckets: the bare c.id comes from the row with the MIN(co.id), the bucket's first answer.
-      candidateBuckets: db.prepare<[string, string], SummaryBucket>(
+      candidateBuckets: db.prepare<[CandidateIdentity], SummaryBucket>(
         `SELECT signature, COUNT(*) AS count, example, MIN(answer) FROM (${CANDIDATE_FINDINGS}) GROUP BY signature`,
       ),
-      firstInCandidateBucket: db.prepare<[string, string, string], CaseRow>(
-        `SELECT c.* FROM (${CANDIDATE_FINDINGS}) f JOIN cases c ON c.seq = f.seq WHERE f.signature = ? ORDER BY f.answer LIMIT 1`,
+      firstInCandidateBucket: db.prepare<[CandidateIdentity & { signature: string }], CaseRow>(
+        `SELECT c.* FROM (${CANDIDATE_FINDINGS}) f JOIN cases c ON c.seq = f.seq WHERE f.signature = @signature ORDER BY f.answer LIMIT 1`,
       ),
       insertFresh: db.prepare(
         'INSERT OR IGNORE INTO candidate_fresh (case_seq, name, version, verdict, self, signature, dump) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -446,7 +446,7 @@ export class Journal {
 
   /** The first case judged in a bucket of a candidate's findings (the summary's example), if any. */
   firstInCandidateBucket(who: CandidateIdentity, signature: string): CaseRecord | undefined {
-    const row = this.statements.firstInCandidateBucket.get(who.name, who.version, signature);
+    const row = this.statements.firstInCandidateBucket.get({ name: who.name, version: who.version, signature });
     return row && this.caseOf(row);
   }
 
@@ -462,7 +462,7 @@ export class Journal {
     const who = this.latestCandidate();
     if (!who) return summary;
     const candidateBuckets = this.statements.candidateBuckets
-      .all(who.name, who.version)
+      .all({ name: who.name, version: who.version })
       .map(({ signature, count, example }) => ({ signature, count, example }));
     return {
       ...summary,
