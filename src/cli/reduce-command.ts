@@ -153,7 +153,10 @@ function openSource(path: string | undefined, flags: ReduceFlags): Source {
       signature: recorded.signature,
       journal: { journal, key: recorded, path: flags.db! },
       fonts: FONT_SET_NAMES.find((name) => name === fonts),
-      ...(finding && started ? { candidate: { command: started.command, signature: finding.record.signature! } } : {}),
+      // Its verdict's finding, else its self-disagreement after mutations.
+      ...(finding && started
+        ? { candidate: { command: started.command, signature: finding.record.signature ?? finding.record.fresh!.signature! } }
+        : {}),
     };
   } catch (error) {
     journal.close();

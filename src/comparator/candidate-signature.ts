@@ -68,6 +68,9 @@ export function candidateSignature(name: string, result: CandidateResult, candid
   return `${head} | ${verdict} | ${kind} | ${tag} | ${element} | ${properties.join(',') || '-'}`;
 }
 
+/** Whether a candidate's signature is a self-disagreement's (candidateSelfSignature). */
+export const isSelfSignature = (signature: string): boolean => /^candidate .* \| self \| /.test(signature);
+
 /** The signature of a candidate's self-disagreement (its incremental dump `candidate` against its fresh one), or null when it agrees. */
 export function candidateSelfSignature(name: string, fresh: FreshResult, candidate: ColumnarDump): string | null {
   if (fresh.self === 'agrees') return null;

@@ -1,7 +1,8 @@
 // A candidate that never invalidates, for some cases: a real process speaking the candidate
 // protocol, which lays each case out with the Taffy reference candidate's code, from scratch. For a
 // case with mutations it answers that layout as `fresh`; as `dump`, the same layout, except on the
-// cases it picks (a third of them, by their content: the oracle's ids are its own), where every
+// cases it picks (a third of them, by their content: the oracle's ids are its own; with --every,
+// all of them, so that a reduction's trials are picked as the case was), where every
 // element that was in the original document keeps the box the original's layout gave it, as an
 // engine that kept its old boxes would. Each picked case whose kept boxes differ from its fresh
 // ones (by more than the comparator's tolerance) is written to the file after --log, one a line,
@@ -60,7 +61,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   const fresh = renamed(answer.fresh);
   let dump = fresh;
   const key = caseKey(request.html, request.mutations);
-  if (Number.parseInt(key.slice(0, 8), 16) % 3 === 0) {
+  if (process.argv.includes('--every') || Number.parseInt(key.slice(0, 8), 16) % 3 === 0) {
     const original = layOutCase(taffy, { id: request.id, html: request.html }, 'liberation');
     if (!('dump' in original)) throw new Error(`${request.id}: the original laid out, then not: ${JSON.stringify(original)}`);
     const stale = kept({ ...request, mutations: request.mutations }, fresh, renamed(original.dump));

@@ -279,7 +279,8 @@ export class Journal {
         `SELECT ${CANDIDATE_COLUMNS.split(', ')
           .map((c) => `co.${c}`)
           .join(', ')}, r.candidate AS run_candidate FROM candidate_outcomes co JOIN runs r ON r.id = co.run
-         WHERE co.case_seq = ? AND co.signature IS NOT NULL ORDER BY co.id DESC LIMIT 1`,
+         LEFT JOIN candidate_fresh cf ON cf.case_seq = co.case_seq AND cf.name = co.name AND cf.version = co.version
+         WHERE co.case_seq = ? AND (co.signature IS NOT NULL OR cf.signature IS NOT NULL) ORDER BY co.id DESC LIMIT 1`,
       ),
       dropReducedCandidate: db.prepare<[number]>('DELETE FROM reduction_candidates WHERE case_seq = ?'),
       insertReducedCandidate: db.prepare(
@@ -387,12 +388,16 @@ export class Journal {
     return row && { ...candidateOfRow(row), ...(fresh ? { fresh } : {}) };
   }
 
-  /** The latest candidate finding recorded for a case, with the candidate of the run that recorded it (how to start it again). */
+  /**
+   * The latest candidate finding recorded for a case (a signature of its own, or its fresh
+   * layout's self-disagreement), with the candidate of the run that recorded it (how to start it again).
+   */
   candidateFinding(key: CaseKey): { record: CandidateRecord; candidate: RunCandidate } | undefined {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     const row = seq === undefined ? undefined : this.statements.candidateFinding.get(seq);
     if (!row || row.run_candidate === null) return undefined;
-    return { record: candidateOfRow(row), candidate: JSON.parse(row.run_candidate) as RunCandidate };
+    const fresh = this.statements.freshOf.get(seq!, row.name, row.version);
+    return { record: { ...candidateOfRow(row), ...(fresh ? { fresh } : {}) }, candidate: JSON.parse(row.run_candidate) as RunCandidate };
   }
 
   /** Records a candidate's outcome for a case recorded before; false (nothing written) when the case is not recorded or the answer already is. */
