@@ -118,6 +118,26 @@ test('a candidate that keeps its old boxes on some cases: exactly those cases ar
   assert.match(text.stdout, new RegExp(`held to itself after mutations: ${judged - stale.size} agree, ${stale.size} differ`));
 });
 
+test("reduce: a candidate's self-disagreement is shrunk in its document and its mutations while it holds", async () => {
+  const db = join(root, 'reduce.sqlite');
+  const command = `${process.execPath} ${STALE} --log ${join(root, 'reduce.log')} --every`;
+  const campaign = await runCli(['campaign', '--db', db, '--generate', '6', '--seed', '7', '--mutations', '--candidate', command, ...FARM]);
+  assert.equal(campaign.code, 0, campaign.stderr);
+  const finding = rowsOf(db).find((r) => r.self === 'differs');
+  assert.ok(finding, 'a stale case to reduce');
+  const out = join(root, 'reduced.json');
+  const run = await runCli(['reduce', '--db', db, '--case', finding.id, '-o', out, '--candidate', command, '--max-tests', '400', ...FARM]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(run.stderr.includes(`keeping the candidate's signature ${finding.self_signature!}`), run.stderr);
+  const original = JSON.parse(finding.request) as { html: string; mutations: unknown[] };
+  const reduced = JSON.parse(readFileSync(out, 'utf8')) as { html: string; mutations: unknown[] };
+  assert.ok(reduced.mutations.length >= 1 && reduced.mutations.length <= original.mutations.length);
+  assert.ok(
+    reduced.html.length + JSON.stringify(reduced.mutations).length < original.html.length + JSON.stringify(original.mutations).length,
+    'smaller',
+  );
+});
+
 test('taffy: each generated mutation case it lays out is answered incrementally and from scratch, both judged; every self-disagreement bucketed', async () => {
   const db = join(root, 'taffy.sqlite');
   const run = await runCli(['campaign', '--db', db, '--generate', '16', '--seed', '11', '--mutations', '--candidate', 'taffy', ...FARM]);

@@ -9,7 +9,8 @@ import { columnarFromDump } from '../../src/comparator/columnar.js';
 import { judgeCandidate } from '../../src/comparator/candidate.js';
 import { candidateSelfSignature } from '../../src/comparator/candidate-signature.js';
 import { columnarResponse } from '../../src/comparator/vote.js';
-import { answerOutcome } from '../../src/candidate-client/process-source.js';
+import { answerOutcome, CandidateProcess } from '../../src/candidate-client/process-source.js';
+import { fileURLToPath } from 'node:url';
 import { candidateRecord } from '../../src/campaign/loop/candidate-record.js';
 import { dump, response } from '../fixtures/dumps/load.js';
 
@@ -106,4 +107,19 @@ test('an answer to a case with mutations must bring fresh, and only such a case 
     /^candidate_protocol: its dump names engine "other"/,
   );
   assert.equal(answerOutcome({ id: '1', dump: d, fresh: d }, 'mine', true).kind, 'dump');
+});
+
+test('a candidate that does not declare supports.mutations is not sent a case with them: it is unsupported, never a pass', async () => {
+  const flaky = fileURLToPath(new URL('../support/flaky-candidate.js', import.meta.url));
+  const candidate = await CandidateProcess.start({ command: `${JSON.stringify(process.execPath)} ${JSON.stringify(flaky)}` });
+  try {
+    const mutations = [{ op: 'remove', node: 3 } as const];
+    assert.deepEqual(await candidate.run({ id: 'm', html: '5', mutations }), {
+      kind: 'unsupported',
+      what: 'mutations (the candidate does not declare supports.mutations)',
+    });
+    assert.equal((await candidate.run({ id: 'p', html: '5' })).kind, 'dump', 'the same candidate answers a case without them');
+  } finally {
+    await candidate.close();
+  }
 });

@@ -21,6 +21,7 @@ import type { Answered } from '../../coordinator/oracle-service.js';
 import type { SentOp } from '../../protocol/ops.js';
 import type { DumpSource } from '../../candidate-client/source.js';
 import { isSelfSignature } from '../../comparator/candidate-signature.js';
+import { mutationsProblem } from '../../protocol/mutation-check.js';
 
 export interface ReduceCaseOptions {
   oracle: CampaignOptions['oracle'];
@@ -57,6 +58,8 @@ export async function reduceCase(o: ReduceCaseOptions): Promise<ReducedCase> {
   const run = (request: CaseRequest, dumps: boolean) => runSent(o.oracle, wireRequest(request, { dumps }));
   /** Whether a case keeps the finding: the engines' signature, and the candidate's when there is one. */
   const keeps = async (request: CaseRequest): Promise<boolean> => {
+    // A trial whose mutations name elements it no longer has is one the oracle refuses: it fails, as any trial that loses the finding.
+    if ('mutations' in request && request.mutations && mutationsProblem(request.html, request.mutations) !== null) return false;
     if (!o.candidate) return caseSignature(request, await run(request, false)) === o.signature;
     const [answer, record] = await Promise.all([run(request, true), judged(request)]);
     const judgedRecord = record(answer);
