@@ -126,7 +126,7 @@ test("reduce: a candidate's self-disagreement is shrunk in its document and its 
   const finding = rowsOf(db).find((r) => r.self === 'differs');
   assert.ok(finding, 'a stale case to reduce');
   const out = join(root, 'reduced.json');
-  const run = await runCli(['reduce', '--db', db, '--case', finding.id, '-o', out, '--candidate', command, '--max-tests', '400', ...FARM]);
+  const run = await runCli(['reduce', '--db', db, '--case', finding.id, '-o', out, '--candidate', command, '--max-tests', '40', ...FARM]);
   assert.equal(run.code, 0, run.stderr);
   assert.ok(run.stderr.includes(`keeping the candidate's signature ${finding.self_signature!}`), run.stderr);
   const original = JSON.parse(finding.request) as { html: string; mutations: unknown[] };
