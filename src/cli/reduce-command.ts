@@ -153,9 +153,9 @@ function openSource(path: string | undefined, flags: ReduceFlags): Source {
       signature: recorded.signature,
       journal: { journal, key: recorded, path: flags.db! },
       fonts: FONT_SET_NAMES.find((name) => name === fonts),
-      // Its verdict's finding, else its self-disagreement after mutations.
+      // A self-disagreement after mutations first (the candidate's own, with no browser to doubt), else its verdict's finding.
       ...(finding && started
-        ? { candidate: { command: started.command, signature: finding.record.signature ?? finding.record.fresh!.signature! } }
+        ? { candidate: { command: started.command, signature: finding.record.fresh?.signature ?? finding.record.signature! } }
         : {}),
     };
   } catch (error) {
