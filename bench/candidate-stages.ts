@@ -64,7 +64,7 @@ for (let round = 0; round <= rounds; round++) {
     const answer = layOutCase(engine, { id: request.id, html: request.html }, 'square', stage);
     const line = time('answer line', () => JSON.stringify(answer));
     const value = time('read line', () => JSON.parse(line) as unknown);
-    const outcome = time('check', () => answerOutcome(value, engine.name));
+    const outcome = time('check', () => answerOutcome(value, engine.name, line));
     if (outcome.kind !== 'dump') continue;
     dumps++;
     // The browsers' outcomes, as the journal records them (dump JSON per engine), and their walks'

@@ -1,27 +1,37 @@
 // node dist/bench/candidate.js [--cases=N] [--seed=S] [--rounds=R] [--workers=W] [--pages=P]
 //
-// What an engine under test costs a campaign: the same corpus (generated inside what the
-// reference Taffy candidate supports, so that it lays most cases out rather than refusing them)
-// through `browser-oracle campaign` into a fresh journal with and without `--candidate taffy`,
-// alternately, `rounds` times each, in one run (absolute figures drift on a shared machine; the
-// ratio is the result). Cases/s is the campaign's own closing figure (first case sent to last
-// recorded, engine start-up excluded); CPU is every process of the run (the oracle, its engines,
-// the candidate), read from this process's reaped children, per case. Then the Taffy adapter in
-// this process alone, on the same cases: the CPU it needs per case, so that an overhead above
-// it is the process boundary's. Beside them, the same cases with mutations (the same documents:
-// the generator draws them after the tree; no relayout check, so that the mutations alone
-// differ), through the campaign with the candidate and through the adapter, which lays a
-// mutation case out three times (the original, the mutated one in its kept tree, and from
-// scratch): what a mutation case costs next to a plain one. The load average is printed beside
-// the figures.
+// What an engine under test costs a campaign, split where it can be changed. One corpus
+// (generated inside what the reference Taffy candidate supports, so that it lays most cases out)
+// through `browser-oracle campaign` into fresh journals, alternately, `rounds` times each:
+//
+//   campaign                     no candidate: the browsers' and the oracle's own CPU per case
+//   campaign --candidate replay  a candidate that answers instantly from Taffy's recorded answers
+//                                (bench/candidate-replay.ts): what the oracle itself spends on a
+//                                candidate's case (writing it, reading and checking the answer,
+//                                the walks' columns, judging, journaling) is its Node's CPU beyond
+//                                the run without one, less the replaying process's own
+//   campaign --candidate taffy   the reference candidate itself, end to end
+//
+// CPU is read from /proc for the campaign's process tree, by owner (each engine's processes, and
+// Node: the oracle and the candidate's process), from its first progress line (engines and
+// candidate up) to its last (every case recorded), so start-up and shutdown are left out; cases/s
+// is the campaign's own closing figure. Then each reference candidate's own CPU per case, in this
+// process, on cases generated inside what it supports (bench/candidate-stages.js splits it into
+// stages). The goal: the oracle's own work per candidate case under 5 % of the browsers' CPU per case.
+// Beside them, the same cases with mutations (the same documents: the generator draws them after
+// the tree; no relayout check, so that the mutations alone differ), through the campaign with the
+// Taffy candidate and in process, where a mutation case is laid out three times (the original, the
+// mutated one in its kept tree, and from scratch): what a mutation case costs next to a plain one.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { generateCases } from '../src/campaign/generator/generator.js';
 import { layOutCase } from '../src/candidate-reference/engine.js';
 import { referenceEngine } from '../src/candidate-reference/serve.js';
-import { runCli } from '../test/support/campaign-process.js';
-import type { CandidateCase } from '../src/protocol/candidate-schema.js';
+import { ENGINE_NAMES } from '../src/protocol/schema.js';
+import { CliProcess, runCli } from '../test/support/campaign-process.js';
+import { cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -31,32 +41,84 @@ const cases = flag('cases', 1000);
 const seed = flag('seed', 3);
 const rounds = flag('rounds', 2);
 const farmArgs = args.filter((a) => a.startsWith('--workers=') || a.startsWith('--pages='));
+const REPLAY = fileURLToPath(new URL('./candidate-replay.js', import.meta.url));
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-candidate-'));
 const corpus = join(dir, 'corpus.ndjson');
+const recorded = join(dir, 'taffy-answers.ndjson');
 const mutationCorpus = join(dir, 'mutations.ndjson');
 
-/** CPU ms of this process's reaped children so far: a finished campaign and everything it waited for (cutime and cstime, 10 ms ticks). */
-function childrenCpuMs(): number {
-  const stat = readFileSync(`/proc/${process.pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[13]) + Number(f[14])) * 10;
+/** A process's own CPU ms so far (utime + stime), or null once it is gone. */
+function processCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
-interface Round {
+interface Run {
   casesPerSecond: number;
-  cpuMsPerCase: number;
+  /** CPU ms per case over the cases, by owner. */
+  cpu: CpuSample;
+  /** The candidate process's own CPU ms per case over the same span, when it could be told apart. */
+  candidate: number | null;
 }
 
-async function campaign(label: string, round: number, extra: string[], from = corpus): Promise<Round> {
+async function campaign(label: string, round: number, candidate: string[], from = corpus): Promise<Run> {
   const db = join(dir, `${label}-${round}.sqlite`);
-  const before = childrenCpuMs();
-  const run = await runCli(['campaign', '--db', db, '--corpus', from, '--fonts=square', ...farmArgs, ...extra]);
-  const cpu = childrenCpuMs() - before;
-  // The closing line, wherever it is: the oracle may warn after it (processes it killed on closing).
-  const done = /campaign: done: (\d+) case\(s\) recorded .*\(([\d.]+) cases\/s\)$/m.exec(run.stderr);
-  if (run.code !== 0 || !done || Number(done[1]) !== cases) throw new Error(`campaign failed (exit ${run.code}):\n${run.stderr}`);
-  return { casesPerSecond: Number(done[2]), cpuMsPerCase: cpu / cases };
+  const cli = new CliProcess(['campaign', '--db', db, '--corpus', from, '--fonts=square', ...farmArgs, ...candidate]);
+  await cli.saidOnStderr(/campaign: 0\/\d+ cases/);
+  const before = sampleCpu(cli.pid);
+  // The candidate's process: `… candidate taffy …`, or the replaying script (not the oracle's own `--candidate …`).
+  const candidatePid = cli.descendants().find((pid) => {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return argv.includes('candidate') || argv.some((a) => a.endsWith('candidate-replay.js'));
+  });
+  const candidateBefore = candidatePid === undefined ? null : processCpuMs(candidatePid);
+  await cli.saidOnStderr(new RegExp(`campaign: ${cases}/${cases} cases`));
+  const cpu = cpuBetween(before, sampleCpu(cli.pid));
+  // Still running, or gone already (its CPU then in the oracle's, and said by the replaying candidate as it ended).
+  const candidateAfter = candidatePid === undefined ? null : processCpuMs(candidatePid);
+  const code = await cli.exited;
+  const done = /campaign: done: (\d+) case\(s\) recorded .*\(([\d.]+) cases\/s\)$/m.exec(cli.stderr);
+  if (code !== 0 || !done || Number(done[1]) !== cases) throw new Error(`campaign failed (exit ${code}):\n${cli.stderr}`);
+  const replayed = /replay cpu ([\d.]+) ms/.exec(cli.stderr);
+  const candidateMs =
+    candidateBefore === null
+      ? null
+      : candidateAfter !== null
+        ? candidateAfter - candidateBefore
+        : replayed
+          ? Number(replayed[1]) - candidateBefore
+          : null;
+  return {
+    casesPerSecond: Number(done[2]),
+    cpu: Object.fromEntries(Object.entries(cpu).map(([owner, ms]) => [owner, ms / cases])) as CpuSample,
+    candidate: candidateMs === null ? null : candidateMs / cases,
+  };
+}
+
+/**
+ * A reference candidate's own CPU per case in this process, warm, on cases generated inside what
+ * it supports: after as many other cases (the next seed's), so that its caches hold what a long
+ * campaign's would, not these cases themselves.
+ */
+async function inProcess(name: 'taffy' | 'yoga', mutations = false): Promise<{ ms: number; refused: number; count: number }> {
+  const engine = await referenceEngine(name);
+  const supports = engine.supports('square');
+  const draw = (s: number) => [
+    ...generateCases({ count: cases, seed: s, text: false, script: false, mutations, relayout: false, supports }),
+  ];
+  for (const request of draw(seed + 1)) layOutCase(engine, request, 'square');
+  const requests = draw(seed);
+  let refused = 0;
+  const before = process.cpuUsage();
+  for (const request of requests) if ('unsupported' in layOutCase(engine, request, 'square')) refused++;
+  const { user, system } = process.cpuUsage(before);
+  return { ms: (user + system) / 1000 / requests.length, refused, count: requests.length };
 }
 
 /** The generated corpus, as NDJSON, with `extra` generator flags. */
@@ -77,75 +139,83 @@ async function emit(extra: string[]): Promise<string> {
   return emitted.stdout;
 }
 
-/** The Taffy adapter in this process on `text`'s requests: CPU and wall ms per case, and how many it refused. */
-function inProcess(taffy: Awaited<ReturnType<typeof referenceEngine>>, text: string) {
-  const requests = text
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as CandidateCase);
-  const layOut = () => {
-    let refused = 0;
-    for (const { id, html, mutations } of requests)
-      if ('unsupported' in layOutCase(taffy, { id, html, ...(mutations ? { mutations } : {}) }, 'square')) refused++;
-    return refused;
-  };
-  // Once untimed: the first pass is mostly the JIT's (measured: 6.2 CPU ms/case, then 1.0).
-  layOut();
-  const cpuBefore = process.cpuUsage();
-  const start = performance.now();
-  const refused = layOut();
-  const cpu = process.cpuUsage(cpuBefore);
-  return {
-    cpu: (cpu.user + cpu.system) / 1000 / requests.length,
-    wall: (performance.now() - start) / requests.length,
-    refused,
-    count: requests.length,
-  };
-}
-
 try {
   const emitted = { stdout: await emit([]) };
   writeFileSync(corpus, emitted.stdout);
-  const mutated = await emit(['--mutations', '--no-relayout']);
-  writeFileSync(mutationCorpus, mutated);
-  const load = loadavg().map((l) => l.toFixed(2));
-  const without: Round[] = [];
-  const withTaffy: Round[] = [];
-  const withMutations: Round[] = [];
-  for (let round = 0; round < rounds; round++) {
-    without.push(await campaign('without', round, []));
-    withTaffy.push(await campaign('taffy', round, ['--candidate', 'taffy']));
-    withMutations.push(await campaign('mutations', round, ['--candidate', 'taffy'], mutationCorpus));
-  }
-  const mean = (list: Round[], key: keyof Round) => list.reduce((n, r) => n + r[key], 0) / list.length;
-  // The adapter in this process, on the same cases.
-  const taffy = await referenceEngine('taffy');
-  const plain = inProcess(taffy, emitted.stdout);
-  const mutations = inProcess(taffy, mutated);
+  writeFileSync(mutationCorpus, await emit(['--mutations', '--no-relayout']));
+  // Taffy's answers, ping first, for the replaying candidate.
+  const answers = await runCli(['candidate', 'taffy', '--fonts=square'], `{"id":"ping","op":"ping"}\n${emitted.stdout}`);
+  if (answers.code !== 0) throw new Error(answers.stderr);
+  writeFileSync(recorded, answers.stdout);
 
-  const row = (label: string, list: Round[]) =>
-    `${label.padEnd(26)} ${mean(list, 'casesPerSecond').toFixed(2).padStart(8)} cases/s ${mean(list, 'cpuMsPerCase').toFixed(1).padStart(8)} CPU ms/case`;
+  const load = loadavg().map((l) => l.toFixed(2));
+  const labels = ['campaign', 'campaign --candidate replay', 'campaign --candidate taffy', '  the same, with mutations'] as const;
+  const runs: Record<(typeof labels)[number], Run[]> = {
+    campaign: [],
+    'campaign --candidate replay': [],
+    'campaign --candidate taffy': [],
+    '  the same, with mutations': [],
+  };
+  for (let round = 0; round < rounds; round++) {
+    runs.campaign.push(await campaign('without', round, []));
+    runs['campaign --candidate replay'].push(await campaign('replay', round, ['--candidate', `node ${REPLAY} ${recorded} ${corpus}`]));
+    runs['campaign --candidate taffy'].push(await campaign('taffy', round, ['--candidate', 'taffy']));
+    runs['  the same, with mutations'].push(await campaign('mutations', round, ['--candidate', 'taffy'], mutationCorpus));
+  }
+  const mean = (list: Run[], of: (r: Run) => number) => list.reduce((n, r) => n + of(r), 0) / list.length;
+  const browsers = (r: Run) => ENGINE_NAMES.reduce((n, e) => n + r.cpu[e], 0);
+  const taffy = await inProcess('taffy');
+  const yoga = await inProcess('yoga');
+  const taffyMutations = await inProcess('taffy', true);
+
   console.log(`candidate cost: ${cases} cases (seed ${seed}, inside taffy's supports), ${rounds} round(s) each, alternating`);
   console.log(`load average before: ${load.join(' ')} (${farmArgs.join(' ') || 'default farm'})`);
-  console.log(row('campaign', without));
-  console.log(row('campaign --candidate taffy', withTaffy));
-  console.log(row('  the same, with mutations', withMutations));
-  const rate = mean(withTaffy, 'casesPerSecond') / mean(without, 'casesPerSecond') - 1;
-  const cpuCost = mean(withTaffy, 'cpuMsPerCase') - mean(without, 'cpuMsPerCase');
   console.log(
-    `candidate: ${(rate * 100).toFixed(1)} % cases/s, ${cpuCost >= 0 ? '+' : ''}${cpuCost.toFixed(2)} CPU ms/case ` +
-      `(${((cpuCost / mean(without, 'cpuMsPerCase')) * 100).toFixed(1)} %)`,
+    `${''.padEnd(28)} ${'cases/s'.padStart(8)}  CPU ms a case: ${'browsers'.padStart(8)} ${'node'.padStart(6)} ${'candidate'.padStart(9)}`,
   );
-  const ratio = (key: keyof Round) => (mean(withMutations, key) / mean(withTaffy, key)).toFixed(2);
+  for (const label of labels) {
+    const list = runs[label];
+    const candidate = list.every((r) => r.candidate !== null) ? mean(list, (r) => r.candidate!).toFixed(2) : '-';
+    console.log(
+      `${label.padEnd(28)} ${mean(list, (r) => r.casesPerSecond)
+        .toFixed(1)
+        .padStart(8)}                ${mean(list, browsers).toFixed(2).padStart(8)} ${mean(list, (r) => r.cpu.node)
+        .toFixed(2)
+        .padStart(6)} ${candidate.padStart(9)}`,
+    );
+  }
+  const without = runs.campaign;
+  const replay = runs['campaign --candidate replay'];
+  const browserMs = mean(without, browsers);
+  const own = mean(replay, (r) => r.cpu.node - (r.candidate ?? 0)) - mean(without, (r) => r.cpu.node);
+  // Each round's own figure, beside the mean: on a shared machine the spread is part of the result.
+  const perRound = replay.map((r, i) => ((r.cpu.node - (r.candidate ?? 0) - without[i]!.cpu.node) / browsers(without[i]!)) * 100);
   console.log(
-    `a mutation case next to a plain one, with the candidate: × ${ratio('cpuMsPerCase')} CPU ms/case, × ${ratio('casesPerSecond')} cases/s`,
+    `the oracle's own work per candidate case: ${own.toFixed(3)} CPU ms, ${((own / browserMs) * 100).toFixed(1)} % of the browsers' ${browserMs.toFixed(2)} ms ` +
+      `(rounds: ${perRound.map((p) => `${p.toFixed(1)} %`).join(', ')}; goal: under 5 %)`,
   );
-  for (const [label, r] of [
-    ['taffy adapter in process', plain],
-    ['  the same, with mutations', mutations],
+  // The Taffy process's own CPU, by difference: its run's Node less the oracle's own (the replay run's, whose answers are Taffy's).
+  const taffyProcess = mean(runs['campaign --candidate taffy'], (r) => r.cpu.node) - mean(replay, (r) => r.cpu.node - (r.candidate ?? 0));
+  const share = (ms: number) => `${((ms / browserMs) * 100).toFixed(1)} % of the browsers'`;
+  console.log(
+    `the taffy candidate's process over the cases (its warm-up included): ${taffyProcess.toFixed(2)} CPU ms a case, ${share(taffyProcess)}`,
+  );
+  const rate = mean(runs['campaign --candidate taffy'], (r) => r.casesPerSecond) / mean(without, (r) => r.casesPerSecond) - 1;
+  console.log(`end to end with the taffy candidate: ${(rate * 100).toFixed(1)} % cases/s`);
+  for (const [name, r] of [
+    ['taffy', taffy],
+    ['yoga', yoga],
   ] as const)
-    console.log(`${label}: ${r.cpu.toFixed(2)} CPU ms/case, ${r.wall.toFixed(2)} ms/case wall; ${r.refused} of ${r.count} unsupported`);
-  console.log(`a mutation case next to a plain one, in the adapter: × ${(mutations.cpu / plain.cpu).toFixed(2)} CPU ms/case`);
+    console.log(
+      `${name} candidate's own work, warm, in process: ${r.ms.toFixed(3)} CPU ms a case, ${share(r.ms)} (${r.refused} of ${r.count} unsupported; stages: node dist/bench/candidate-stages.js --engine=${name})`,
+    );
+  const mutated = runs['  the same, with mutations'];
+  const plain = runs['campaign --candidate taffy'];
+  const ratio = (of: (r: Run) => number) => (mean(mutated, of) / mean(plain, of)).toFixed(2);
+  console.log(
+    `a mutation case next to a plain one, with the taffy candidate: × ${ratio((r) => r.cpu.node)} Node CPU ms a case, × ${ratio((r) => r.casesPerSecond)} cases/s; ` +
+      `in process: × ${(taffyMutations.ms / taffy.ms).toFixed(2)} CPU ms a case (${taffyMutations.refused} of ${taffyMutations.count} unsupported)`,
+  );
   console.log(
     `load average after: ${loadavg()
       .map((l) => l.toFixed(2))

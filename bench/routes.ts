@@ -51,7 +51,7 @@ export async function farm(
   const lone: number[] = [];
   for (const c of cases.slice(0, loneCount)) {
     const t0 = performance.now();
-    await oracle.request({ id: `${label}/lone/${c.id}`, html: c.html, ...fields });
+    await oracle.request({ id: `${label}/lone/${c.id}`, html: c.html, ...c.fields, ...fields });
     lone.push(performance.now() - t0);
   }
   const bar = progress(label, cases.length);
@@ -65,7 +65,13 @@ export async function farm(
     Promise.all(
       cases.map((c) =>
         oracle
-          .request({ id: `${label}/${c.id}`, html: c.html, ...(c.script === undefined ? {} : { script: c.script }), ...fields })
+          .request({
+            id: `${label}/${c.id}`,
+            html: c.html,
+            ...(c.script === undefined ? {} : { script: c.script }),
+            ...c.fields,
+            ...fields,
+          })
           .then((a) => {
             bar.increment();
             return a;

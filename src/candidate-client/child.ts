@@ -20,8 +20,8 @@ import { ProcessTree } from '../system/process-tree.js';
 import { visible } from '../system/visible-text.js';
 import type { SourceOutcome } from './source.js';
 
-/** A case's answer line; its failure; or (no outcome) it was written behind a case the process failed on. */
-export type Answer = { ok: true; value: unknown } | { ok: false; outcome: SourceOutcome | undefined };
+/** A case's answer line (parsed, and as written); its failure; or (no outcome) it was written behind a case the process failed on. */
+export type Answer = { ok: true; value: unknown; line: string } | { ok: false; outcome: SourceOutcome | undefined };
 
 export const failure = (code: CandidateErrorCode, message: string): SourceOutcome => ({ kind: 'error', message: `${code}: ${message}` });
 
@@ -186,7 +186,7 @@ export class Child {
       return;
     }
     const at = this.waiting.findIndex((w) => w.id === id);
-    if (at >= 0) this.settle(at, { ok: true, value });
+    if (at >= 0) this.settle(at, { ok: true, value, line: text });
     else this.stray(`an answer to ${visible(JSON.stringify(id), QUOTED)}, which no case is waiting for`);
   }
 
@@ -197,10 +197,11 @@ export class Child {
   private onLastLine(last: InputLine): string {
     if ('bytes' in last) {
       try {
-        const value = JSON.parse(last.bytes.toString('utf8')) as { id?: unknown };
+        const text = last.bytes.toString('utf8');
+        const value = JSON.parse(text) as { id?: unknown };
         const at = this.waiting.findIndex((w) => w.id === value.id);
         if (at >= 0) {
-          this.settle(at, { ok: true, value });
+          this.settle(at, { ok: true, value, line: text });
           return '';
         }
       } catch {

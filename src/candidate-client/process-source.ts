@@ -140,10 +140,15 @@ export class CandidateProcess implements DumpSource {
 
   private async runOne(request: CandidateCase): Promise<SourceOutcome> {
     // The case's own id stays here: two cases may share one (a corpus allows it), and the candidate is told apart ids.
-    const { html, script, mutations } = request;
+    const { html, script, mutations, authored } = request;
     if (mutations && !this.supports?.mutations)
       return { kind: 'unsupported', what: 'mutations (the candidate does not declare supports.mutations)' };
-    const line = { html, ...(script === undefined ? {} : { script }), ...(mutations === undefined ? {} : { mutations }) };
+    const line = {
+      html,
+      ...(script === undefined ? {} : { script }),
+      ...(mutations === undefined ? {} : { mutations }),
+      ...(authored === undefined ? {} : { authored }),
+    };
     for (let replaced = 0; ; replaced++) {
       // Each replacement charged another case, or the process went before this line was written;
       // a candidate that never lives to read it does not hold the case for ever.
@@ -157,7 +162,7 @@ export class CandidateProcess implements DumpSource {
         return answer.outcome;
       }
       this.failures = 0;
-      return answerOutcome(answer.value, this.name, mutations !== undefined);
+      return answerOutcome(answer.value, this.name, answer.line, mutations !== undefined);
     }
   }
 
@@ -218,7 +223,7 @@ export class CandidateProcess implements DumpSource {
  * An answer line's value, checked against the candidate schema, as the outcome of a case of the
  * candidate called `name`; a dump answers a case with `mutations` only with its `fresh` beside it.
  */
-export function answerOutcome(value: unknown, name: string, mutated = false): SourceOutcome {
+export function answerOutcome(value: unknown, name: string, line?: string, mutated = false): SourceOutcome {
   if (!checkAnswer.Check(value)) {
     const kind = typeof value === 'object' && value !== null ? ANSWER_KINDS.find(([field]) => field in value) : undefined;
     return failure(
@@ -238,10 +243,40 @@ export function answerOutcome(value: unknown, name: string, mutated = false): So
         'candidate_protocol',
         mutated ? 'a case with mutations answered without `fresh`' : '`fresh` answers a case without mutations',
       );
-    return { kind: 'dump', dump, ...(roots ? { roots } : {}), ...(fresh ? { fresh } : {}) };
+    const text = line === undefined ? undefined : dumpText(line, value);
+    return {
+      kind: 'dump',
+      dump,
+      ...(roots ? { roots } : {}),
+      ...(value.placed === false ? { placed: false } : {}),
+      ...(fresh ? { fresh } : {}),
+      ...(text ? { text } : {}),
+    };
   }
   if ('unsupported' in value) return { kind: 'unsupported', what: visible(value.unsupported, TEXT_MAX) };
   return { kind: 'error', message: visible(value.error, TEXT_MAX) };
+}
+
+/**
+ * The dump's JSON as the candidate wrote it, when its line is exactly `{"id":…,"dump":…}` with
+ * `"roots":…` last or not at all, and no key repeated: then the text between is the dump's, and
+ * the journal keeps it rather than writing the dump again (16 KB a case, the largest part of the
+ * oracle's own work on a candidate's answer after reading it). Any other line: undefined.
+ */
+const AGAIN = /"(?:id|dump|roots)"\s*:|\\u/g;
+
+function dumpText(line: string, value: { id: string; dump: unknown; roots?: number[] }): string | undefined {
+  const head = `{"id":${JSON.stringify(value.id)},"dump":`;
+  const tail = value.roots === undefined ? '}' : `,"roots":${JSON.stringify(value.roots)}}`;
+  if (Object.keys(value).length !== (value.roots === undefined ? 2 : 3) || !line.startsWith(head) || !line.endsWith(tail)) return undefined;
+  // With no other key, only a second id, dump or roots (JSON.parse keeps the last) can stand between
+  // the dump and the tail. Unescaped, such a key is one of these patterns (a quote inside a string is
+  // escaped, so none matches there); spelt with \u escapes, it is any \u: either way, another text.
+  const end = line.length - tail.length;
+  AGAIN.lastIndex = head.length;
+  const again = AGAIN.exec(line);
+  if (again && again.index < end) return undefined;
+  return line.slice(head.length, end);
 }
 
 function problem(check: { Errors: typeof checkAnswer.Errors }, value: unknown): string {

@@ -3,12 +3,22 @@
 // NDJSON (process-source.ts) is one; an in-process engine could be another. Sources are judged
 // (src/comparator/candidate.ts), never voted.
 import type { CandidateCase, CandidateDump, CandidateSupports } from '../protocol/candidate-schema.js';
-import { columnarFromDump, InvalidDumpError } from '../comparator/columnar.js';
+import { CANDIDATE_SCROLLBARS, columnarFromDump, InvalidDumpError } from '../comparator/columnar.js';
 import type { CandidateOutcome } from '../comparator/candidate.js';
 
 /** What a source made of one case, as it came over the wire (checked against the candidate schema). */
 export type SourceOutcome =
-  | { kind: 'dump'; dump: CandidateDump; roots?: number[]; fresh?: CandidateDump }
+  | {
+      kind: 'dump';
+      dump: CandidateDump;
+      roots?: number[];
+      /** The roots were laid out alone (the elements under test of a check-layout page): their own offsets are not comparable. */
+      placed?: false;
+      /** A case with mutations: the mutated document laid out from scratch. */
+      fresh?: CandidateDump;
+      /** The dump's JSON as the source wrote it, when it has it whole (else the journal writes the dump). */
+      text?: string;
+    }
   | { kind: 'unsupported'; what: string }
   | { kind: 'error'; message: string };
 
@@ -27,11 +37,12 @@ export interface DumpSource {
 export function judgedOutcome(outcome: SourceOutcome): CandidateOutcome {
   if (outcome.kind !== 'dump') return outcome;
   try {
+    const { dump, kind, fresh, ...where } = outcome;
     return {
-      kind: 'dump',
-      dump: columnarFromDump(outcome.dump),
-      ...(outcome.roots ? { roots: outcome.roots } : {}),
-      ...(outcome.fresh ? { fresh: columnarFromDump(outcome.fresh) } : {}),
+      kind,
+      dump: columnarFromDump(dump, CANDIDATE_SCROLLBARS),
+      ...where,
+      ...(fresh ? { fresh: columnarFromDump(fresh, CANDIDATE_SCROLLBARS) } : {}),
     };
   } catch (error) {
     if (error instanceof InvalidDumpError)

@@ -8,6 +8,7 @@ import { applyMutations } from './mutate.js';
 import { buildBoxes, layoutChildren, type Box } from './web/boxes.js';
 import { cascade } from './web/cascade.js';
 import { parseDocument, type Document, type Element } from './web/document.js';
+import { underTestAlone } from './web/under-test.js';
 import { buildDump, type Placed } from './web/dump.js';
 import { pageOf, type Page } from './web/page.js';
 import { computeStyles } from './web/style.js';
@@ -53,9 +54,19 @@ export function layOutCase(
   try {
     if (request.script !== undefined) throw new Unsupported('script (a reference candidate runs no JavaScript)');
     const document = stage('parse', () => parseDocument(request.html));
+    if (document.script) throw new Unsupported(`${document.script} (a reference candidate runs no JavaScript)`);
     if (request.mutations) return { id, ...layOutMutated(engine, document, request.mutations, fontMode, stage) };
-    const { dump, roots } = layOutDocument(engine, document, fontMode, stage, (page, fonts) => engine.layout(page, fonts));
-    return roots.length ? { id, dump, roots } : { id, dump };
+    const layout = (page: Page, fonts: Fonts) => engine.layout(page, fonts);
+    try {
+      const { dump, roots } = layOutDocument(engine, document, fontMode, stage, layout);
+      return roots.length ? { id, dump, roots } : { id, dump };
+    } catch (error) {
+      // A check-layout page whose prose it cannot measure: the elements under test, laid out alone.
+      const alone = error instanceof Unsupported && request.authored ? underTestAlone(document, request.authored.scope) : null;
+      if (alone === null) throw error;
+      const { dump } = layOutDocument(engine, alone.document, fontMode, stage, layout);
+      return { id, dump, roots: alone.roots, placed: false };
+    }
   } catch (error) {
     if (error instanceof Unsupported) return { id, unsupported: error.message };
     return { id, error: `internal_error: ${error instanceof Error ? error.message : String(error)}` };

@@ -68,7 +68,7 @@ export function applyMutations(document: Document, mutations: readonly Mutation[
         break;
     }
   }
-  return finished(root, document.mode);
+  return finished(root, document);
 }
 
 function fromFragment(f: FragmentElement, parent: Draft, byName: Draft[]): Draft {
@@ -105,10 +105,14 @@ function setStyle(d: Draft, property: string, value: string | null): void {
   d.attributes.set('style', declarations.map(([name, v]) => `${name}: ${v};`).join(' '));
 }
 
-/** The draft as a document: elements numbered in document order, style sheets read again. */
-function finished(root: Draft, mode: Document['mode']): Mutated {
+/**
+ * The draft as a document: elements numbered in document order, style sheets and stylesheet links
+ * read again; its script is the original's (a case whose markup runs script is refused before its mutations).
+ */
+function finished(root: Draft, { mode, script }: Document): Mutated {
   const elements: Element[] = [];
   const styleSheets: string[] = [];
+  const links: string[] = [];
   const names = new Map<Element, number>();
   const build = (d: Draft, parent: Element | null): Element => {
     const element: Element = {
@@ -124,9 +128,11 @@ function finished(root: Draft, mode: Document['mode']): Mutated {
     elements.push(element);
     names.set(element, d.name);
     if (d.html && d.name_ === 'style') styleSheets.push(d.children.map((c) => ('text' in c ? c.text : '')).join(''));
+    const rel = (d.attributes.get('rel') ?? '').toLowerCase().split(/\s+/);
+    if (d.html && d.name_ === 'link' && rel.includes('stylesheet') && d.attributes.has('href')) links.push(d.attributes.get('href')!);
     for (const c of d.children) element.children.push('name_' in c ? build(c, element) : c);
     return element;
   };
   const documentRoot = build(root, null);
-  return { document: { mode, elements, root: documentRoot, styleSheets }, names };
+  return { document: { mode, elements, root: documentRoot, styleSheets, script, links }, names };
 }

@@ -6,15 +6,15 @@
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { CandidateAnswer, CandidatePingAnswer, ReferenceCandidate } from '../protocol/candidate-schema.js';
+import type { CandidateAnswer, CandidateCase, CandidatePingAnswer, ReferenceCandidate } from '../protocol/candidate-schema.js';
 import { layOutCase, type LayoutEngine } from './engine.js';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { MutationsSchema, type Mutation } from '../protocol/mutations-schema.js';
 import { mutationsProblem } from '../protocol/mutation-check.js';
 import { describeValueError } from '../protocol/validate.js';
+import type { FontMode } from './web/text.js';
 
 const checkMutations = TypeCompiler.Compile(MutationsSchema);
-import type { FontMode } from './web/text.js';
 
 /** Loaded on demand, so a process runs one engine's WebAssembly only. */
 export async function referenceEngine(name: ReferenceCandidate): Promise<LayoutEngine> {
@@ -37,11 +37,21 @@ export function answerLine(engine: LayoutEngine, line: string, fonts: FontMode):
   if (
     typeof record.id !== 'string' ||
     typeof record.html !== 'string' ||
-    (record.script !== undefined && typeof record.script !== 'string')
+    (record.script !== undefined && typeof record.script !== 'string') ||
+    (record.authored !== undefined && !isAuthored(record.authored))
   ) {
-    return { id, error: 'invalid_request: a case is {"id": string, "html": string, "script"?: string, "mutations"?: [mutation, …]}' };
+    return {
+      id,
+      error:
+        'invalid_request: a case is {"id": string, "html": string, "script"?: string, "mutations"?: [mutation, …], "authored"?: {"scope"?: [string]}}',
+    };
   }
-  const { html, script, mutations } = record as { html: string; script?: string; mutations?: unknown };
+  const { html, script, mutations, authored } = record as {
+    html: string;
+    script?: string;
+    mutations?: unknown;
+    authored?: CandidateCase['authored'];
+  };
   if (mutations !== undefined) {
     const problem = checkMutations.Check(mutations)
       ? mutationsProblem(html, mutations)
@@ -50,7 +60,13 @@ export function answerLine(engine: LayoutEngine, line: string, fonts: FontMode):
   }
   return layOutCase(
     engine,
-    { id, html, ...(script === undefined ? {} : { script }), ...(mutations === undefined ? {} : { mutations: mutations as Mutation[] }) },
+    {
+      id,
+      html,
+      ...(script === undefined ? {} : { script }),
+      ...(mutations === undefined ? {} : { mutations: mutations as Mutation[] }),
+      ...(authored ? { authored } : {}),
+    },
     fonts,
   );
 }
@@ -64,3 +80,10 @@ export async function serveCandidate(name: ReferenceCandidate, fonts: FontMode, 
   }
   return 0;
 }
+
+/** A case's `authored`: {scope?: [selector, …]}. */
+const isAuthored = (value: unknown): value is CandidateCase['authored'] => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { scope, ...rest } = value as { scope?: unknown };
+  return Object.keys(rest).length === 0 && (scope === undefined || (Array.isArray(scope) && scope.every((s) => typeof s === 'string')));
+};

@@ -8,9 +8,10 @@ import { type Command, Option } from 'commander';
 import { planCorpus } from '../campaign/corpus/plan.js';
 import { writeLines } from '../campaign/generator/emit.js';
 import { Expectations } from '../campaign/loop/expectations.js';
-import type { GenerateOptions } from '../campaign/generator/generator.js';
+import { GENERATED_FONTS, type GenerateOptions } from '../campaign/generator/generator.js';
 import { Journal } from '../campaign/journal/journal.js';
 import { renderSummary } from '../campaign/journal/summary.js';
+import { campaignSummary } from '../campaign/journal/triage-summary.js';
 import { FONT_SETS, fontSetProblem } from '../fonts/font-sets.js';
 import { admission, type OracleOptions } from '../coordinator/oracle-service.js';
 import { type CaseEngines, runCampaignSession } from '../tools/campaign/session.js';
@@ -114,6 +115,10 @@ export function registerCampaignCommands(program: Command): void {
       '\nExit status: 0 the run completed, or stopped at --stop-after(-findings); 1 stopped by a signal or an error ' +
         '(run the same command again to resume); 2 bad usage or input.',
     );
+  // --help says which fonts generated cases get when --fonts is not given.
+  campaign.options
+    .find((o) => o.attributeName() === 'fonts')
+    ?.default(defaults.fonts, `${defaults.fonts}; ${GENERATED_FONTS} with --generate`);
   campaign.action(async (flags: CampaignFlags) => {
     process.exitCode = await usage(campaign, () => campaignCommand(flags, enginesOf(campaign, flags, defaults)));
   });
@@ -122,8 +127,9 @@ export function registerCampaignCommands(program: Command): void {
     .command('summary')
     .summary("print a campaign journal's summary")
     .description(
-      'Counts every case in the journal by its vote, and lists the findings (cases neither unanimous nor expected) ' +
-        'grouped by bucket signature, with the first case of each. --json prints it as one JSON object; --cases, --junit ' +
+      "Counts every case in the journal by its vote, says which fonts its runs used, lists triage's findings (`triage`) " +
+        'and the disagreeing cases in none, then the findings (cases neither unanimous nor expected) grouped by bucket ' +
+        'signature, with the first case of each. --json prints it as one JSON object; --cases, --junit ' +
         'and --wptreport print every case instead, as JSON lines, a JUnit report or a wptreport.json.',
     )
     .requiredOption('--db <file>', 'the journal')
@@ -164,7 +170,7 @@ export function registerCampaignCommands(program: Command): void {
           await printWhole(resultFile(journal, flags));
           return 0;
         }
-        const s = journal.summary();
+        const s = campaignSummary(journal, flags.db);
         process.stdout.write(flags.json ? `${JSON.stringify(s)}\n` : renderSummary(s, journal.lastReport()));
       } finally {
         journal.close();
@@ -196,7 +202,9 @@ function resultFile(journal: Journal, flags: SummaryFlags): string {
 
 /** The engines flags name: this machine's, or (--queue) the workers'; engine flags beside --queue are refused. */
 function enginesOf(campaign: Command, flags: CampaignFlags, defaults: OracleOptions): CaseEngines {
-  if (flags.queue === undefined) return { local: launchOptionsOf(campaign, defaults) };
+  // Generated cases are judged in fonts that make the engines comparable; --fonts (or a config file) still wins.
+  if (flags.queue === undefined)
+    return { local: launchOptionsOf(campaign, flags.generate === undefined ? defaults : { ...defaults, fonts: GENERATED_FONTS }) };
   try {
     const queue = queueUrl(flags.queue);
     refuseEngineFlags(campaign);

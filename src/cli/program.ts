@@ -22,6 +22,7 @@ import { queueOption, refuseEngineFlags, registerWorkerCommand, serveOnQueue } f
 import { queueUrl } from '../queue/connection.js';
 import { registerReduceCommand } from './reduce-command.js';
 import { registerReportCommand } from './report-command.js';
+import { registerTriageCommand } from './triage-command.js';
 import { registerWptCommand } from './wpt-command.js';
 
 const { version } = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
@@ -61,6 +62,7 @@ export function buildProgram(): Command {
   registerReportCommand(program);
   registerDiffCommand(program);
   registerExportCommand(program);
+  registerTriageCommand(program);
   registerWorkerCommand(program);
   registerCandidateCommand(program);
   registerWptCommand(program);

@@ -3,19 +3,11 @@
 // src/tools/reduce/session.ts. A recorded case with a candidate's finding (docs/candidate.md) is
 // reduced as that finding unless --browsers-only asks for the engines' own disagreement. Exit
 // status: 0 reduced, 1 not reproducible or the engines failed, 2 bad usage.
-import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import type { CaseRequest } from '../campaign/corpus/corpus.js';
-import { Journal } from '../campaign/journal/journal.js';
-import { isLayoutCase } from '../campaign/loop/candidate-record.js';
-import { FONT_SET_NAMES } from '../protocol/font-sets.js';
-import { CORPUS_OPS, listOps } from '../protocol/ops.js';
-import { checkRequest, isCorpusRequest } from '../protocol/validate.js';
 import { defaultOptions } from '../api/oracle.js';
+import { CORPUS_OPS, listOps } from '../protocol/ops.js';
 import { reduceSession, type Source } from '../tools/reduce/session.js';
-import { candidateCommand } from '../tools/recorded-candidate.js';
-import { log } from '../system/log.js';
-import { visible } from '../system/visible-text.js';
+import { fileSource, recordedSource } from '../tools/reduce/source.js';
 import { wholeNumber } from './arguments.js';
 import { addEngineOptions, launchOptionsOf } from './engine-options.js';
 import { exitOnUsageError, usage, UsageError } from './usage.js';
@@ -111,69 +103,15 @@ export function registerReduceCommand(program: Command): void {
 /** The case named on the command line, checked before any engine starts. */
 function openSource(path: string | undefined, flags: ReduceFlags): Source {
   if ((path === undefined) === (flags.db === undefined)) throw new UsageError('give either --db FILE --case ID or a request file');
-  const consent = { given: flags.candidate, runRecorded: flags.runRecordedCandidate === true };
   if (path !== undefined) {
     if (flags.case !== undefined) throw new UsageError('--case goes with --db');
     const stray = flags.candidate !== undefined ? '--candidate' : flags.runRecordedCandidate ? '--run-recorded-candidate' : undefined;
     if (stray) throw new UsageError(`${stray} goes with --db`);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new UsageError(`${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
-    return { request: caseRequest(text, path), signature: null };
+    return fileSource(path);
   }
   if (flags.case === undefined) throw new UsageError('--db needs --case ID, the case to reduce');
-  const journal = Journal.open(flags.db!, { mustExist: true });
-  try {
-    const recorded = journal.casesWithId(flags.case).at(-1);
-    if (!recorded) throw new UsageError(`--case ${flags.case}: no such case in ${flags.db}`);
-    if (recorded.invalid !== null) throw new UsageError(`--case ${flags.case}: an invalid corpus item, never run (${recorded.invalid})`);
-    const finding = flags.browsersOnly ? undefined : journal.candidateFinding(recorded);
-    if (finding && !isLayoutCase(JSON.parse(recorded.request) as CaseRequest))
-      throw new UsageError(`--case ${flags.case}: not a layout case`);
-    // The recorded command is read here, and run only if the user says so.
-    const started = finding && candidateCommand(finding.candidate.command, consent, `--case ${visible(flags.case)}`);
-    if (started && 'refusal' in started) throw new UsageError(started.refusal);
-    if (!finding && consent.given !== undefined)
-      throw new UsageError(
-        `--candidate: --case ${visible(flags.case)} holds no candidate's finding to reduce${flags.browsersOnly ? ' (--browsers-only)' : ''}`,
-      );
-    if (started) log.info(`reduce: the candidate is started with ${started.because}`);
-    if (recorded.signature === null && !finding)
-      throw new UsageError(
-        `--case ${flags.case}: its engines agreed (unanimous) and no candidate's finding is recorded; nothing to reduce`,
-      );
-    const given = JSON.parse(recorded.request) as object;
-    const fonts = journal.runOf(recorded)?.fonts;
-    return {
-      // A corpus line without an id ran under its key.
-      request: caseRequest(JSON.stringify({ ...given, id: recorded.id }), `--case ${flags.case}`),
-      signature: recorded.signature,
-      journal: { journal, key: recorded, path: flags.db! },
-      fonts: FONT_SET_NAMES.find((name) => name === fonts),
-      // A self-disagreement after mutations first (the candidate's own, with no browser to doubt), else its verdict's finding.
-      ...(finding && started
-        ? { candidate: { command: started.command, signature: finding.record.fresh?.signature ?? finding.record.signature! } }
-        : {}),
-    };
-  } catch (error) {
-    journal.close();
-    throw error;
-  }
-}
-
-/** A request a campaign could run, from its JSON text; `source` names it in a refusal. */
-function caseRequest(text: string, source: string): CaseRequest {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${source}: not JSON (${(error as Error).message})`);
-  }
-  const parsed = checkRequest(value);
-  if (!parsed.ok) throw new UsageError(`${source}: ${parsed.error.wireText}`);
-  if (!isCorpusRequest(parsed)) throw new UsageError(`${source}: a ${parsed.op} request is not a case (${listOps(CORPUS_OPS, 'or')})`);
-  return parsed.request;
+  return recordedSource(flags.db!, flags.case, {
+    browsersOnly: flags.browsersOnly === true,
+    consent: { given: flags.candidate, runRecorded: flags.runRecordedCandidate === true },
+  });
 }

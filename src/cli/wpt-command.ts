@@ -26,9 +26,14 @@ export function registerWptCommand(program: Command): void {
     )
     .argument('<checkout>', 'the web-platform-tests checkout')
     .argument('[paths...]', 'files or folders in it')
+    .option(
+      '--layout',
+      'the layout route: check-layout tests and reftest test pages as vote requests, each with the files it loads (site), ' +
+        'its wait and its authored expectations; docs/wpt.md, "The layout route"',
+    )
     .option('--emit', 'list what would be done, one line per test, instead of writing requests')
     .addHelpText('after', '\nExit status: 0 done (refused tests included); 2 bad usage.');
-  command.action(async (dir: string, paths: string[], flags: { emit?: boolean }) => {
+  command.action(async (dir: string, paths: string[], flags: { emit?: boolean; layout?: boolean }) => {
     process.exitCode = await usage(command, async () => {
       let checkout: Checkout;
       let inTree: string[];
@@ -40,9 +45,10 @@ export function registerWptCommand(program: Command): void {
         throw error;
       }
       const summary = new ImportSummary();
-      for (const imported of importTests(checkout, inTree)) {
+      for (const imported of importTests(checkout, inTree, { layout: flags.layout === true })) {
         summary.add(imported);
-        const line = flags.emit ? planLine(imported) : 'converted' in imported ? JSON.stringify(imported.converted.request) : null;
+        const request = 'converted' in imported ? imported.converted.request : 'layout' in imported ? imported.layout.request : null;
+        const line = flags.emit ? planLine(imported) : request === null ? null : JSON.stringify(request);
         if (line !== null && !process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
         if (!flags.emit && 'refused' in imported)
           log.info(`wpt-import: refused ${visible(imported.path)}: ${visible(imported.refused.message)}`);
@@ -60,6 +66,7 @@ function planLine(imported: Imported): string {
   // A checkout's names are text of someone else's: a line shows them, never acts on them.
   if ('refused' in imported) return visible(`refuse ${imported.path} ${imported.refused.message}`);
   if ('skipped' in imported) return visible(`skip ${imported.path} ${imported.skipped}`);
+  if ('layout' in imported) return visible(`convert ${imported.path} (${imported.layout.kind})`);
   const { moved } = imported.converted;
   return visible(`convert ${imported.path}${moved === true ? '' : ` (its main script stays in the page: ${moved})`}`);
 }

@@ -9,7 +9,9 @@
 //   vote      the engines' own vote verdict; outlier: the engine it names; majority: the agreeing engines
 //   engines   per-engine status, as in vote.ts
 //   compares  {engine: CompareResult} for each engine that has a dump, with the engine as `a` and
-//             the candidate as `b` (deltas are candidate − engine): the candidate against each engine
+//             the candidate as `b` (deltas are candidate − engine): the candidate against each engine,
+//             by geometry (its styles are not compared: they never change a verdict, and nothing
+//             reads a candidate's style mismatches)
 //   sides_with_outlier  the candidate passes against the one engine the other two outvoted, and not
 //             against the majority: a finding about the browsers, and a sign the candidate's own
 //             reference was a single browser
@@ -25,7 +27,7 @@
 // A candidate may lay out only part of the document (`roots`: the node indices whose subtrees it
 // lays out). Geometry is then compared only inside those subtrees, each root's offset against the
 // viewport; the shape check stays whole-document.
-import { ENGINE_NAMES, STYLE_PROPERTIES, type EngineName } from '../protocol/schema.js';
+import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import type { ClusterVerdict, CompareVerdict, EngineStatus, VoteResult } from '../protocol/vote-schema.js';
 import type { ColumnarDump } from './columnar.js';
 import { compare, compareOverflowed, type CompareResult } from './compare.js';
@@ -37,7 +39,7 @@ export type CandidateVerdict = (typeof CANDIDATE_VERDICTS)[number];
 
 /** What a candidate made of a case, its dump in columnar form. */
 export type CandidateOutcome =
-  | { kind: 'dump'; dump: ColumnarDump; roots?: readonly number[]; fresh?: ColumnarDump }
+  | { kind: 'dump'; dump: ColumnarDump; roots?: readonly number[]; placed?: false; fresh?: ColumnarDump }
   | { kind: 'unsupported'; what: string }
   | { kind: 'error'; message: string };
 
@@ -62,6 +64,9 @@ export interface FreshResult {
   /** The fresh dump as `a`, the incremental one as `b`. */
   selfCompare: CompareResult;
 }
+
+/** A candidate is compared by its geometry alone. */
+const GEOMETRY = { styles: false } as const;
 
 /** Every delta of a subpixel failure is under this. */
 const SUBPIXEL = 1 / 32;
@@ -107,7 +112,7 @@ export function compareCandidate(
   const compares: Partial<Record<EngineName, CompareResult>> = {};
   for (const e of ENGINE_NAMES) {
     const dump = response.dumps[e];
-    if (dump) compares[e] = compare(inScope ? scoped(dump, inScope) : dump, b);
+    if (dump) compares[e] = compare(inScope ? scoped(dump, inScope) : dump, b, GEOMETRY);
   }
   const verdict: CandidateVerdict = majority.length ? majority.map((e) => compares[e]!.verdict).reduce(worst) : 'no_majority';
   const againstMajority = majority.map((e) => compares[e]!);
@@ -137,7 +142,7 @@ function judgeFresh(
 }
 
 /** Per node: whether it is one of `roots` or below one (a parent precedes its children). */
-function scopeOf(d: ColumnarDump, roots: readonly number[]): Uint8Array {
+export function scopeOf(d: ColumnarDump, roots: readonly number[]): Uint8Array {
   const inScope = new Uint8Array(d.count);
   for (const r of roots) inScope[r] = 1;
   for (let i = 0; i < d.count; i++) if (d.parents[i]! >= 0 && inScope[d.parents[i]!]) inScope[i] = 1;
@@ -145,19 +150,18 @@ function scopeOf(d: ColumnarDump, roots: readonly number[]): Uint8Array {
 }
 
 /**
- * A copy of `d` whose nodes outside the scope have no box and no style: their geometry then
- * compares equal on both sides, and a root, with no boxed ancestor left, is measured from the
- * viewport. Tags, depths and parents are kept, so the shape check still sees the whole document.
+ * A copy of `d` whose nodes outside the scope have no box: their geometry then compares equal on
+ * both sides, and a root, with no boxed ancestor left, is measured from the viewport. Tags, depths
+ * and parents are kept, so the shape check still sees the whole document; styles, not compared
+ * for a candidate, are kept as they are.
  */
-function scoped(d: ColumnarDump, inScope: Uint8Array): ColumnarDump {
-  const n = STYLE_PROPERTIES.length;
+export function scoped(d: ColumnarDump, inScope: Uint8Array): ColumnarDump {
   const within = (i: number) => i < inScope.length && inScope[i] === 1;
   let kept = 0;
   for (let i = 0; i < d.count; i++) if (within(i)) kept += d.fragmentStart[i + 1]! - d.fragmentStart[i]!;
   const bounding = new Float64Array(d.count * 4);
   const fragmentStart = new Int32Array(d.count + 1);
   const fragments = new Float64Array(kept * 4);
-  const styles = new Array<string>(d.count * n).fill('');
   let f = 0;
   for (let i = 0; i < d.count; i++) {
     fragmentStart[i] = f;
@@ -165,7 +169,6 @@ function scoped(d: ColumnarDump, inScope: Uint8Array): ColumnarDump {
     bounding.set(d.bounding.subarray(i * 4, i * 4 + 4), i * 4);
     fragments.set(d.fragments.subarray(d.fragmentStart[i]! * 4, d.fragmentStart[i + 1]! * 4), f * 4);
     f += d.fragmentStart[i + 1]! - d.fragmentStart[i]!;
-    for (let s = 0; s < n; s++) styles[i * n + s] = d.styles[i * n + s]!;
   }
   fragmentStart[d.count] = f;
   const anchors = new Int32Array(d.count);
@@ -173,5 +176,5 @@ function scoped(d: ColumnarDump, inScope: Uint8Array): ColumnarDump {
     const p = d.parents[i]!;
     anchors[i] = p < 0 ? -1 : fragmentStart[p + 1]! > fragmentStart[p]! ? p : anchors[p]!;
   }
-  return { ...d, bounding, fragmentStart, fragments, styles, anchors };
+  return { ...d, bounding, fragmentStart, fragments, anchors };
 }

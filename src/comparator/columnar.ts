@@ -36,6 +36,12 @@ export interface ColumnarDump {
   /** The engine name as the dump gave it; a candidate engine may use any name. */
   readonly engine: string;
   readonly overflowed: boolean;
+  /**
+   * Its viewport's scrollbars took no room (0×0; a candidate has none): an overflowed dump is then
+   * laid out in the whole viewport and is compared as any other (docs/protocol.md, "A page with
+   * files of its own"). False where the room is unknown (a dump without the answer's `scrollbars`).
+   */
+  readonly roomless: boolean;
   readonly count: number;
   readonly tagTable: TagTable;
   readonly tags: Int32Array;
@@ -62,8 +68,17 @@ export class InvalidDumpError extends Error {
   override name = 'InvalidDumpError';
 }
 
-/** From the wire form; the engine may be any name, since a candidate's dump is converted too. */
-export function columnarFromDump(dump: Omit<Dump, 'engine'> & { engine: string }): ColumnarDump {
+/** A candidate's scrollbar room: it draws no scrollbars, so its overflowed dump is laid out in the whole viewport. */
+export const CANDIDATE_SCROLLBARS = { x: 0, y: 0 } as const;
+
+/**
+ * From the wire form; the engine may be any name, since a candidate's dump is converted too.
+ * `scrollbars`: the room the engine's viewport scrollbars took, where the answer says (`scrollbars`).
+ */
+export function columnarFromDump(
+  dump: Omit<Dump, 'engine'> & { engine: string },
+  scrollbars?: { readonly x: number; readonly y: number },
+): ColumnarDump {
   const nodes = dump.nodes;
   const count = nodes.length;
   const tags = new Int32Array(count);
@@ -91,6 +106,7 @@ export function columnarFromDump(dump: Omit<Dump, 'engine'> & { engine: string }
   return finish({
     engine: dump.engine,
     overflowed: dump.overflowed,
+    roomless: scrollbars !== undefined && scrollbars.x === 0 && scrollbars.y === 0,
     count,
     tags,
     parents,
@@ -127,6 +143,7 @@ export function columnarFromRaw(raw: WalkColumns, engine: string): ColumnarDump 
   return finish({
     engine,
     overflowed: raw.overflowed,
+    roomless: raw.scrollbars[0] === 0 && raw.scrollbars[1] === 0,
     count,
     tags,
     parents,

@@ -87,15 +87,23 @@ class Tally {
   }
 }
 
-export function compare(a: ColumnarDump, b: ColumnarDump): CompareResult {
-  return a.overflowed || b.overflowed ? uncompared('discarded') : compareOverflowed(a, b);
+/** What is compared beyond the geometry: the computed styles, unless `styles` is false (they never change a verdict). */
+export interface CompareOptions {
+  styles?: boolean;
 }
+
+export function compare(a: ColumnarDump, b: ColumnarDump, options?: CompareOptions): CompareResult {
+  return discarded(a) || discarded(b) ? uncompared('discarded') : compareOverflowed(a, b, options);
+}
+
+/** Whether a dump is not compared: it overflowed and its viewport's scrollbars may have taken room. */
+export const discarded = (d: ColumnarDump): boolean => d.overflowed && !d.roomless;
 
 /**
  * `compare` without the rule that discards an overflowed dump: for two walks of one engine, whose
  * scrollbars are the same (the relayout check). Its verdict is never `discarded`.
  */
-export function compareOverflowed(a: ColumnarDump, b: ColumnarDump): CompareResult {
+export function compareOverflowed(a: ColumnarDump, b: ColumnarDump, { styles = true }: CompareOptions = {}): CompareResult {
   if (a.tagTable !== b.tagTable) {
     throw new Error(
       'compare: the two dumps were made with different tag tables (built in different threads?); convert both in this thread',
@@ -138,7 +146,7 @@ export function compareOverflowed(a: ColumnarDump, b: ColumnarDump): CompareResu
   return {
     verdict: failures.length ? 'fail' : 'pass',
     failures,
-    style_mismatches: styleMismatches(a, b),
+    style_mismatches: styles ? styleMismatches(a, b) : [],
     summary: tally.summary(a.count),
   };
 }

@@ -25,13 +25,15 @@ import type { Dump } from '../protocol/schema.js';
 import { STYLE_PROPERTIES } from '../protocol/schema.js';
 import { FAILURE_KINDS, type PairResult, type StyleProperty, type VoteResult } from '../protocol/vote-schema.js';
 import { columnarFromDump, InvalidDumpError, type ColumnarDump } from './columnar.js';
-import { compare, sameLength, type CompareResult } from './compare.js';
+import { compare, discarded, sameLength, type CompareResult } from './compare.js';
 import { threeWay, voteItems } from './three-way.js';
 
 /** One response's dumps and errors, per engine; D is the wire dump or its columnar form. */
 export interface EngineDumps<D> {
   dumps: Partial<Record<EngineName, D>>;
   errors?: Partial<Record<EngineName, string>>;
+  /** The room each engine's viewport scrollbars took, where the answer says (a `site` case's). */
+  scrollbars?: Partial<Record<EngineName, { x: number; y: number }>>;
 }
 
 /** Converts every dump of a response; an InvalidDumpError names the engine whose dump is bad. */
@@ -40,7 +42,7 @@ export function columnarResponse(response: EngineDumps<Dump>): EngineDumps<Colum
   for (const e of ENGINE_NAMES) {
     const dump = response.dumps[e];
     try {
-      if (dump) dumps[e] = columnarFromDump(dump);
+      if (dump) dumps[e] = columnarFromDump(dump, response.scrollbars?.[e]);
     } catch (error) {
       throw error instanceof InvalidDumpError ? new InvalidDumpError(`${e}: ${error.message}`) : error;
     }
@@ -56,7 +58,7 @@ export function voteGeometry(response: EngineDumps<Dump>): VoteResult {
 export function voteColumnar(response: EngineDumps<ColumnarDump>): VoteResult {
   const { dumps } = response;
   const vote = threeWay<CompareResult>(
-    (e) => (dumps[e] === undefined ? undefined : dumps[e].overflowed ? 'discarded' : 'usable'),
+    (e) => (dumps[e] === undefined ? undefined : discarded(dumps[e]) ? 'discarded' : 'usable'),
     response.errors,
     (x, y) => compare(dumps[x]!, dumps[y]!),
     (result) => result.verdict === 'pass',

@@ -11,6 +11,8 @@
 // - A trace's `files` are served under its own page's path (the page is then /trace/<…>/, so a
 //   relative `resources/x.html` is /trace/<…>/resources/x.html), to GET only, as often as asked,
 //   until the trace is released: the same unguessable prefix, nothing outside it.
+// - A case's `site` is served on a host of its own per copy (case-site.ts), the page at its path
+//   there and its files beside it, until the case is released.
 // - Anything else, whether sent straight or through the proxy — another loopback port, another
 //   host, a CONNECT — is refused, counted, and logged with the case whose page asked (its Referer,
 //   when the engine sends one with a path).
@@ -22,6 +24,8 @@ import type { DocumentKind } from '../protocol/ops.js';
 import { caseDocument } from './case-documents.js';
 import type { EgressLog } from './egress-log.js';
 import { closeServer, listenOnLoopback } from './loopback.js';
+import { fileType, SITE_FILE_HEADERS, SiteHosts, type ServedFile } from './case-site.js';
+import type { Site } from '../protocol/site-schema.js';
 
 const CASE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -76,28 +80,8 @@ interface CaseSource {
   html?: string;
   timeout_ms?: number;
   files?: Readonly<Record<string, string>>;
+  site?: Site;
 }
-
-/** A file served beside a trace page. */
-interface ServedFile {
-  body: Buffer;
-  type: string;
-}
-
-/** Content types by file extension; anything else is plain text. */
-const FILE_TYPES: Record<string, string> = {
-  html: 'text/html',
-  htm: 'text/html',
-  xhtml: 'application/xhtml+xml',
-  xml: 'application/xml',
-  svg: 'image/svg+xml',
-  js: 'text/javascript',
-  mjs: 'text/javascript',
-  css: 'text/css',
-  json: 'application/json',
-};
-
-const fileType = (path: string) => `${FILE_TYPES[/\.([a-z]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''] ?? 'text/plain'}; charset=utf-8`;
 
 /** A case's documents, one per engine, until released. */
 export interface Publication {
@@ -111,6 +95,8 @@ export class CaseServer {
   private readonly files = new Map<string, ServedFile>();
   /** Paths served or waiting, to the case they belong to: for the refusal log. */
   private readonly owners = new Map<string, string>();
+  /** The sites of the cases in flight, each copy on a host of its own. */
+  private readonly sites = new SiteHosts<Served>();
 
   private constructor(
     private readonly server: Server,
@@ -164,11 +150,23 @@ export class CaseServer {
       name,
       file: { body: Buffer.from(text, 'utf8'), type: fileType(name) },
     }));
-    // 128 random bits for each copy's path and each nonce, drawn at once: two copies per engine.
+    // 128 random bits for each copy's path (or host) and each nonce, drawn at once: two copies per engine.
     const random = randomBytes(64 * engines.length).toString('hex');
     let drawn = 0;
     const draw = () => random.slice(32 * drawn, 32 * ++drawn);
+    const site = source.site;
+    const siteFiles = site ? SiteHosts.files(site) : null;
+    const labels: string[] = [];
     const copy = (engine: EngineName): DocumentCopy => {
+      if (site && siteFiles) {
+        const label = draw();
+        const nonce = draw();
+        const withGuard = guarded.has(engine);
+        const render = () => caseDocument(kind, html, nonce, withGuard, this.traceBytes, source.timeout_ms);
+        labels.push(label);
+        const host = this.sites.add(label, site, siteFiles, { render, nonce, trace, caseId }, caseId);
+        return { url: `http://${host}:${this.port}/${site.path}`, nonce };
+      }
       // With files beside it, the page is a folder's index, so that relative URLs resolve under its path.
       const path = `${trace ? '/trace/' : '/case/'}${draw()}${files.length ? '/' : ''}`;
       const nonce = draw();
@@ -192,6 +190,7 @@ export class CaseServer {
           this.files.delete(path);
           this.owners.delete(path);
         }
+        for (const label of labels) this.sites.forget(label);
       },
     };
   }
@@ -210,18 +209,24 @@ export class CaseServer {
       return;
     }
     if (target.path === BLANK_PATH && target.host === '127.0.0.1') return void res.writeHead(200, BLANK_HEADERS).end(BLANK_BODY);
+    if (SiteHosts.isSiteHost(target.host)) return void this.answerSite(target.host, target.path, res);
     // A file beside a trace page: its exact path, any query (a page may add one to a URL it loads).
     const file = target.host === 'localhost' ? this.files.get(target.path.replace(/\?.*$/s, '')) : undefined;
     if (file)
       return void res.writeHead(200, { ...TRACE_HEADERS, 'content-type': file.type, 'x-content-type-options': 'nosniff' }).end(file.body);
     const served = this.waiting.get(target.path);
     // Once, and under the name it was published for: a trace page only as localhost, a case only as 127.0.0.1.
-    if (!served || (served.trace ? 'localhost' : '127.0.0.1') !== target.host) {
-      return void res.writeHead(404, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end('not a case in flight\n');
-    }
+    if (!served || (served.trace ? 'localhost' : '127.0.0.1') !== target.host) return void notInFlight(res);
     this.waiting.delete(target.path);
-    const timing = { 'server-timing': `browser-oracle-nonce;desc="${served.nonce}"` };
-    res.writeHead(200, { ...(served.trace ? TRACE_HEADERS : CASE_HEADERS), ...timing }).end(served.render());
+    serveDocument(res, served);
+  }
+
+  /** A request to a site's host: its page once, its files as often as asked, else 404 (a host released, a path not its own). */
+  private answerSite(host: string, path: string, res: ServerResponse): void {
+    const found = this.sites.lookup(host, path);
+    if (found === null) notInFlight(res);
+    else if ('document' in found) serveDocument(res, found.document, SITE_FILE_HEADERS);
+    else res.writeHead(200, { ...SITE_FILE_HEADERS, 'content-type': found.file.type }).end(found.file.body);
   }
 
   /**
@@ -233,18 +238,20 @@ export class CaseServer {
     const proxied = /^http:\/\/([^/?#]*)(\/[^#]*)?$/i.exec(raw);
     const authority = raw.startsWith('/') ? (req.headers.host ?? '') : proxied?.[1];
     const path = raw.startsWith('/') ? raw : (proxied?.[2] ?? '/');
-    for (const host of ['127.0.0.1', 'localhost']) {
-      if (authority?.toLowerCase() === `${host}:${this.port}`) return { host, path };
-    }
-    return null;
+    const [, host, port] = /^([^:]*):(\d+)$/.exec(authority?.toLowerCase() ?? '') ?? [];
+    if (port !== String(this.port) || host === undefined) return null;
+    return host === '127.0.0.1' || host === 'localhost' || SiteHosts.isSiteHost(host) ? { host, path } : null;
   }
 
   private refuse(method: string, target: string, referer: string | undefined): void {
     let source: string | undefined;
     try {
-      const path = referer ? new URL(referer).pathname : undefined;
+      const url = referer ? new URL(referer) : undefined;
+      const path = url?.pathname;
+      const siteCase = url ? this.sites.caseOf(url.hostname) : undefined;
       // The fast path writes many cases into one page: the page is what can be named.
       if (path === BLANK_PATH) source = 'a script-free case on the fast path';
+      else if (siteCase !== undefined) source = `case ${JSON.stringify(siteCase.slice(0, 100))}`;
       else if (path !== undefined) {
         const caseId = this.owners.get(path);
         // Some engines send only the origin from a sandboxed document: a page asked, which one is unknown.
@@ -255,4 +262,14 @@ export class CaseServer {
     }
     this.egress.refused(method, target, source);
   }
+}
+
+function notInFlight(res: ServerResponse): void {
+  res.writeHead(404, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end('not a case in flight\n');
+}
+
+/** A case's document, with the nonce its checks look for; a site's page also allows any origin (its subresources are CORS loads). */
+function serveDocument(res: ServerResponse, served: Served, extra: Readonly<Record<string, string>> = {}): void {
+  const timing = { 'server-timing': `browser-oracle-nonce;desc="${served.nonce}"` };
+  res.writeHead(200, { ...(served.trace ? TRACE_HEADERS : CASE_HEADERS), ...extra, ...timing }).end(served.render());
 }

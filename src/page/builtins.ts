@@ -52,6 +52,9 @@ export function captureBuiltins(snapshotPrototypes = false, ofWindow: typeof win
   const innerWidthGet = getter<number>(win, 'innerWidth');
   const nameSet = uncurry(describe(win, 'name').set as (name: string) => void);
   const innerHeightGet = getter<number>(win, 'innerHeight');
+  const visualViewportGet = getter<VisualViewport>(win, 'visualViewport');
+  const viewportWidthGet = getter<number>(VisualViewport.prototype, 'width');
+  const viewportHeightGet = getter<number>(VisualViewport.prototype, 'height');
   const ratioGet = getter<number>(win, 'devicePixelRatio');
   const computedStyle = method<[Element], CSSStyleDeclaration>(win, 'getComputedStyle');
   const getEntriesByType = method<[string], PerformanceEntryList>(Performance.prototype, 'getEntriesByType');
@@ -173,6 +176,14 @@ export function captureBuiltins(snapshotPrototypes = false, ofWindow: typeof win
     publicId: getter<string>(DocumentType.prototype, 'publicId'),
     replaceChild: method<[Node, Node], Node>(Node.prototype, 'replaceChild'),
     textContent: getter<string | null>(Node.prototype, 'textContent'),
+    firstChild: getter<ChildNode | null>(Node.prototype, 'firstChild'),
+    nextSibling: getter<ChildNode | null>(Node.prototype, 'nextSibling'),
+    nodeType: getter<number>(Node.prototype, 'nodeType'),
+    /** The room the viewport's scrollbars take, [x, y]: innerWidth − visualViewport.width, innerHeight − visualViewport.height. */
+    scrollbarRoom: (): [number, number] => {
+      const viewport = visualViewportGet(win);
+      return [innerWidthGet(win) - viewportWidthGet(viewport), innerHeightGet(win) - viewportHeightGet(viewport)];
+    },
     localName: getter<string>(ElementProto, 'localName'),
     allElements: (d: Document) => byTagName(d, '*'),
     querySelector: method<[string], Element | null>(DocumentProto, 'querySelector'),
@@ -200,6 +211,17 @@ export function captureBuiltins(snapshotPrototypes = false, ofWindow: typeof win
     scrollHeight: getter<number>(ElementProto, 'scrollHeight'),
     clientWidth: getter<number>(ElementProto, 'clientWidth'),
     clientHeight: getter<number>(ElementProto, 'clientHeight'),
+    clientLeft: getter<number>(ElementProto, 'clientLeft'),
+    clientTop: getter<number>(ElementProto, 'clientTop'),
+    // HTMLElement's alone: on any other element (SVG) they throw, where a page reads undefined (authored.ts).
+    offsetWidth: getter<number>(HTMLElement.prototype, 'offsetWidth'),
+    offsetHeight: getter<number>(HTMLElement.prototype, 'offsetHeight'),
+    offsetLeft: getter<number>(HTMLElement.prototype, 'offsetLeft'),
+    offsetTop: getter<number>(HTMLElement.prototype, 'offsetTop'),
+    offsetParent: getter<Element | null>(HTMLElement.prototype, 'offsetParent'),
+    querySelectorAll: method<[string], NodeListOf<Element>>(DocumentProto, 'querySelectorAll'),
+    nodeListLength: getter<number>(NodeList.prototype, 'length'),
+    nodeListItem: method<[number], Node | null>(NodeList.prototype, 'item'),
     rectListLength: getter<number>(DOMRectList.prototype, 'length'),
     rectListItem: method<[number], DOMRect | null>(DOMRectList.prototype, 'item'),
     rectX: getter<number>(DOMRectReadOnly.prototype, 'x'),

@@ -83,8 +83,8 @@ export function installGuard(hookName: string, nonce: string, snapshotPrototypes
         }
       };
       // As in an isolated world: fonts, the fresh layout, the script, fonts again, the program.
-      if (call.script === null) prepared(b, call.fresh, program);
-      else prepared(b, call.fresh, () => script() && prepared(b, false, program));
+      if (call.script === null) prepared(b, call.fresh, program, call.wait);
+      else prepared(b, call.fresh, () => script() && prepared(b, false, program), call.wait);
     } catch (error) {
       answer(`{"failed":${quoteJson(b, b.errorName(error))}}`);
     }

@@ -14,6 +14,7 @@
 // the walk, the probes or the picture (docs/protocol.md, "What is measured when").
 //
 // Shipped as source text (sources.ts).
+import { readAuthored, type AuthoredOptions } from './authored.js';
 import { captureBuiltins, type Builtins } from './builtins.js';
 import { quoteJson } from './json-text.js';
 import { readProbes, type ReflectProbe } from './reflect.js';
@@ -70,6 +71,8 @@ export function afterPaint(b: Builtins, next: () => void): void {
 export interface CaseArgs {
   check: CaseCheck;
   fresh?: boolean;
+  /** What the page signals when it is ready to be measured (a request's `wait`): waited for before anything else. */
+  wait?: string;
 }
 
 /**
@@ -89,7 +92,7 @@ export function inIsolatedWorld<A extends CaseArgs>(body: OnCase<A>): (args: A, 
     const b = captureBuiltins();
     const away = elsewhere(b, args.check, servedNonce(b));
     if (away !== null) done(away);
-    else prepared(b, args.fresh, () => body(b, args, done));
+    else prepared(b, args.fresh, () => body(b, args, done), args.wait);
   };
 }
 
@@ -209,6 +212,15 @@ export const PAGE_PROGRAMS = {
   walk: {
     onCase: (b: Builtins, args: { walk: WalkOptions; relayout?: boolean }, done: Done) =>
       done(walkCase(b, args.walk, args.relayout === true)),
+  },
+  /** The walk, as `walk` makes it, with the check-layout attributes' reading (authored.ts) as its `authored` member. */
+  walkAuthored: {
+    onCase: (b: Builtins, args: { walk: WalkOptions; relayout?: boolean; authored: AuthoredOptions }, done: Done) => {
+      const walked = walkCase(b, args.walk, args.relayout === true);
+      if (b.stringSlice(walked, 0, 12) === '{"tooLarge":') return done(walked);
+      const reading = readAuthored(b, args.authored);
+      done(b.stringSlice(reading, 0, 12) === '{"tooLarge":' ? reading : `${b.stringSlice(walked, 0, -1)},"authored":${reading}}`);
+    },
   },
   /** The reflect probes on the case's document. */
   reflect: {

@@ -2,6 +2,7 @@
 // evaluates to `(args, done) => void`, with every function it needs defined inside it, so it
 // refers to nothing outside itself; the guard is one statement for the first <script> of a
 // document. Built once, at module load, from the functions themselves.
+import { authoredValue, readAuthored } from './authored.js';
 import { captureBuiltins } from './builtins.js';
 import { describeThrown, installGuard } from './guard.js';
 import { numberJson, quoteJson } from './json-text.js';
@@ -17,7 +18,7 @@ import {
 } from './programs.js';
 import { canonicalIdl, readIdl, readProbes } from './reflect.js';
 import { swapIn, swappable } from './swap.js';
-import { afterFonts, freshLayout, prepared, walkCase, walkDocument } from './walk.js';
+import { afterFonts, afterWait, freshLayout, prepared, walkCase, walkDocument } from './walk.js';
 
 /** Everything the programs and the guard call, by the names they call it. */
 const LIBRARY = [
@@ -25,11 +26,14 @@ const LIBRARY = [
   quoteJson,
   numberJson,
   afterFonts,
+  afterWait,
   afterPaint,
   freshLayout,
   prepared,
   walkDocument,
   walkCase,
+  authoredValue,
+  readAuthored,
   canonicalIdl,
   readIdl,
   readProbes,

@@ -34,7 +34,7 @@ import { TRACE_TIMEOUT } from '../protocol/trace-schema.js';
 import { captureBuiltins, type Builtins } from './builtins.js';
 
 /** The property of `window` the recorder defines for the driver: not writable, not configurable, so no page script replaces it. */
-const HOOK_KEY = '__browserOracleTrace';
+export const HOOK_KEY = '__browserOracleTrace';
 
 /** Shape walks stop this deep (the top-level value is depth 0) and list this many items per level. */
 const MAX_DEPTH = 4;
@@ -417,28 +417,6 @@ function installRecorder(
 }
 
 /**
- * The main-world call the driver makes once the trace page has loaded:
- * `(hookKey, check, script, reply?) => Promise<string>`, the hook's JSON text. Given `reply`
- * (WebKitGTK's driver hands one), it answers through it and returns it, with no promise on the
- * way: a promise's reactions go through the page's Promise.prototype.then, which the case may
- * have replaced.
- */
-function runTraceInPage(
-  hookKey: string,
-  check: { url: string; nonce: string },
-  script: string | null,
-  reply?: (text: string) => void,
-): Promise<string> | typeof reply {
-  const run = (window as unknown as Record<string, (c: unknown, s: string | null, done: (text: string) => void) => void>)[hookKey];
-  // No recorder: the page is not a trace page of the oracle's (the case navigated away).
-  const answer = (done: (text: string) => void) =>
-    typeof run === 'function' ? run(check, script, done) : done(JSON.stringify(['elsewhere', String(location.href)]));
-  if (!reply) return new Promise(answer);
-  answer(reply);
-  return reply;
-}
-
-/**
  * The trace page for `html` (body markup) and its nonce: the recorder's <script> first, then the
  * markup, which the parser places in head or body as it would in any document. A trace that
  * does not call trace.done() ends `completionMs` after the driver's call to run its script. `guarded` for
@@ -460,7 +438,3 @@ const recorderText = (guarded: boolean) => tracePage('', '0', 0, 1, guarded).sli
 if ([false, true].some((guarded) => /<\/script|<!--|<script/i.test(recorderText(guarded)))) {
   throw new Error('the recorder source would break out of its <script> element');
 }
-
-/** The in-page function the worker calls after load, and its arguments before the check and script. */
-export const RUN_TRACE_SOURCE = `(${runTraceInPage.toString()})`;
-export const RUN_TRACE_HOOK = HOOK_KEY;

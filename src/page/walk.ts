@@ -65,11 +65,38 @@ export function freshLayout(b: Builtins, doc: Document): void {
 }
 
 /** Once the document's fonts have settled: lays it out from scratch when `fresh`, then calls `next`. */
-export function prepared(b: Builtins, fresh: boolean | undefined, next: () => void): void {
-  afterFonts(b, () => {
-    if (fresh) freshLayout(b, b.document);
-    next();
-  });
+export function prepared(b: Builtins, fresh: boolean | undefined, next: () => void, wait?: string): void {
+  afterWait(b, wait, () =>
+    afterFonts(b, () => {
+      if (fresh) freshLayout(b, b.document);
+      next();
+    }),
+  );
+}
+
+/**
+ * Calls `next` once the page says it is ready (a request's `wait`): "testharness", once its
+ * document holds the comment `wpt-harness-complete`, which the stand-in testharnessreport.js
+ * appends when the harness completes (src/wpt/stand-ins.ts) (a comment: no
+ * element, style or selector sees it, and it stays, unlike an event that may fire before this
+ * runs); "reftest-wait", once its root no longer has the class reftest-wait. Polled: a page that
+ * never says so ends at the case's timeout.
+ */
+export function afterWait(b: Builtins, wait: string | undefined, next: () => void): void {
+  const ready = () => {
+    const doc = b.document;
+    if (wait === 'reftest-wait') {
+      const root = b.documentElement(doc);
+      return root === null || !b.matches(/(^|\s)reftest-wait(\s|$)/, b.getAttribute(root, 'class') ?? '');
+    }
+    for (let node = b.firstChild(doc); node !== null; node = b.nextSibling(node)) {
+      if (b.nodeType(node) === 8 && b.textContent(node) === 'wpt-harness-complete') return true;
+    }
+    return false;
+  };
+  const poll = () => (ready() ? next() : b.setTimeout(b.window, poll, 10));
+  if (wait === 'testharness' || wait === 'reftest-wait') poll();
+  else next();
 }
 
 /**
@@ -166,6 +193,7 @@ export function walkDocument(b: Builtins, options: WalkOptions): string {
   const scroller = b.scrollingElement(doc) ?? root;
   const overflowed =
     scroller !== null && (b.scrollWidth(scroller) > b.clientWidth(scroller) || b.scrollHeight(scroller) > b.clientHeight(scroller));
+  const room = b.scrollbarRoom();
   let loadMs = options.loadMs;
   if (loadMs === null) {
     // Navigation response to load event: the engine's work loading the document, not the driver's.
@@ -175,7 +203,7 @@ export function walkDocument(b: Builtins, options: WalkOptions): string {
   }
   return (
     `{"viewport":[${numberJson(b, b.innerWidth())},${numberJson(b, b.innerHeight())}],"ratio":${numberJson(b, b.devicePixelRatio())},` +
-    `"overflowed":${overflowed},"strings":[${strings}],"tags":[${tags}],"parents":[${parents}],"bounding":[${bounding}],"rectCounts":[${rectCounts}],` +
+    `"overflowed":${overflowed},"scrollbars":[${numberJson(b, room[0])},${numberJson(b, room[1])}],"strings":[${strings}],"tags":[${tags}],"parents":[${parents}],"bounding":[${bounding}],"rectCounts":[${rectCounts}],` +
     `"rects":[${rects}],"styles":[${styles}],"scriptCapable":${scriptCapable},` +
     `"loadMs":${numberJson(b, loadMs)},"walkMs":${numberJson(b, b.now() - start)}}`
   );

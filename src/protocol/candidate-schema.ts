@@ -3,6 +3,7 @@
 // geometry request and answers each line with a dump in the contract's format, with `unsupported`
 // naming what it cannot lay out, or with an error. docs/candidate.md describes it in prose.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { AuthoredRequestSchema } from './authored-schema.js';
 import { Id, strict } from './common.js';
 import { GeometryRequestSchema } from './geometry-schema.js';
 import { DumpSchema } from './schema.js';
@@ -26,6 +27,16 @@ const CandidateCaseSchema = Type.Object(
     html: GeometryRequestSchema.properties.html,
     script: GeometryRequestSchema.properties.script,
     mutations: GeometryRequestSchema.properties.mutations,
+    authored: Type.Optional(
+      Type.Object(
+        { scope: AuthoredRequestSchema.properties.scope },
+        {
+          ...strict,
+          description:
+            "The case is a check-layout page: its elements under test are `scope`'s matches (every element carrying an attribute when absent).",
+        },
+      ),
+    ),
   },
   { ...strict, title: 'Candidate case: one document to lay out' },
 );
@@ -59,6 +70,13 @@ export const CandidateDumpAnswerSchema = Type.Object(
         description:
           'A case with `mutations` only, and then required: the mutated document laid out from scratch (a new tree), where `dump` is ' +
           'the original laid out, mutated in the live tree and laid out again with whatever the engine kept. Its `roots` are `roots`.',
+      }),
+    ),
+    placed: Type.Optional(
+      Type.Literal(false, {
+        description:
+          'With `roots`: each root was laid out alone, away from the rest of the page (prose it cannot lay out), so its own offset ' +
+          'is not comparable; only sizes and offsets inside its subtree are judged.',
       }),
     ),
   },

@@ -1,9 +1,11 @@
 // The geometry op's wire shapes: a document, answered with each engine's dump of it (schema.ts).
 import { Type, type Static } from '@sinclair/typebox';
+import { AuthoredRequestSchema, AuthoredResponseSchema } from './authored-schema.js';
 import { EngineErrors, EngineList, Id, PerEngine, strict } from './common.js';
 import { RelayoutResultSchema } from './relayout-schema.js';
 import { DumpSchema } from './schema.js';
 import { MutationsSchema } from './mutations-schema.js';
+import { ScrollbarsSchema, SiteSchema, WaitSchema } from './site-schema.js';
 
 export const GeometryRequestSchema = Type.Object(
   {
@@ -21,6 +23,9 @@ export const GeometryRequestSchema = Type.Object(
           'Opt-in: after the walk each engine lays the document out from scratch and walks it again; the answer adds `relayout`, each engine held to itself.',
       }),
     ),
+    site: Type.Optional(SiteSchema),
+    wait: Type.Optional(WaitSchema),
+    authored: Type.Optional(AuthoredRequestSchema),
   },
   { ...strict, title: 'Geometry request' },
 );
@@ -32,6 +37,7 @@ export const GeometryResponseSchema = Type.Object(
     relayout: Type.Optional(
       PerEngine(RelayoutResultSchema, 'Per engine that walked: its walk held to its walk after a layout from scratch.'),
     ),
+    authored: Type.Optional(AuthoredResponseSchema),
     errors: Type.Optional(EngineErrors),
     timing: Type.Optional(
       PerEngine(
@@ -40,6 +46,7 @@ export const GeometryResponseSchema = Type.Object(
         }),
       ),
     ),
+    scrollbars: Type.Optional(ScrollbarsSchema),
   },
   { ...strict, title: 'Geometry response' },
 );

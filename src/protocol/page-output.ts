@@ -4,6 +4,8 @@
 // integers in [-1, index) — before any of it reaches an answer. Anything else is `page_tampered`.
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { decodeAuthored } from './authored-output.js';
+import type { AuthoredReading } from './authored-schema.js';
 import { STYLE_PROPERTIES, strict } from './common.js';
 import { OracleError } from './errors.js';
 import { pngSize } from './png.js';
@@ -19,6 +21,8 @@ const PageWalkSchema = Type.Object(
     viewport: Type.Tuple([Finite, Finite]),
     ratio: Finite,
     overflowed: Type.Boolean(),
+    /** The room the viewport's scrollbars took: innerWidth − visualViewport.width, innerHeight − visualViewport.height. */
+    scrollbars: Type.Tuple([Finite, Finite]),
     /** Each distinct tag and style value once. */
     strings: Type.Array(Type.String()),
     /** Per node, document order. */
@@ -39,19 +43,22 @@ const PageWalkSchema = Type.Object(
     walkMs: Finite,
     /** The relayout check's second walk, after a fresh layout of the same document: a walk itself (decoded as one), without a relayout of its own. */
     relayout: Type.Optional(Type.Unknown()),
+    /** The check-layout reading (src/page/authored.ts), when asked: decoded by authored-output.ts. */
+    authored: Type.Optional(Type.Unknown()),
   },
   strict,
 );
 
 /** A checked walk, its tags and style values looked up; `relayout`, the relayout check's second walk. */
-export type RawWalk = Omit<Static<typeof PageWalkSchema>, 'strings' | 'tags' | 'styles' | 'relayout'> & {
+export type RawWalk = Omit<Static<typeof PageWalkSchema>, 'strings' | 'tags' | 'styles' | 'relayout' | 'authored'> & {
   tags: string[];
   styles: string[];
   relayout?: RawWalk;
+  authored?: AuthoredReading;
 };
 
 /** The parts of a page walk the comparator reads: a whole RawWalk will do, or its coordinates as Float64Arrays (src/protocol/walk-columns.ts). */
-export type WalkColumns = Pick<RawWalk, 'overflowed' | 'tags' | 'parents' | 'rectCounts' | 'styles'> & {
+export type WalkColumns = Pick<RawWalk, 'overflowed' | 'scrollbars' | 'tags' | 'parents' | 'rectCounts' | 'styles'> & {
   bounding: ArrayLike<number>;
   rects: ArrayLike<number>;
 };
@@ -117,15 +124,16 @@ export function decodeWalk(value: unknown): WalkAnswer {
   if (!checkWalkAnswer.Check(value)) throw tampered('walk does not have the walk’s shape');
   if ('failed' in value) throw tampered(`walk failed (${value.failed})`);
   if (!('tags' in value)) return value;
-  const { relayout, ...walk } = value;
+  const { relayout, authored, ...walk } = value;
   const checked = checkedWalk(walk);
+  if (authored !== undefined) checked.authored = decodeAuthored(authored, checked.tags.length);
   if (relayout === undefined) return { walk: checked };
-  if (!checkWalkAnswer.Check(relayout) || !('tags' in relayout) || relayout.relayout !== undefined)
+  if (!checkWalkAnswer.Check(relayout) || !('tags' in relayout) || relayout.relayout !== undefined || relayout.authored !== undefined)
     throw tampered('relayout walk does not have the walk’s shape');
   return { walk: { ...checked, relayout: checkedWalk(relayout) } };
 }
 
-function checkedWalk(value: Omit<Static<typeof PageWalkSchema>, 'relayout'>): RawWalk {
+function checkedWalk(value: Omit<Static<typeof PageWalkSchema>, 'relayout' | 'authored'>): RawWalk {
   const { strings, parents, bounding, rectCounts, rects, ...rest } = value;
   const n = value.tags.length;
   if (parents.length !== n || bounding.length !== 4 * n || rectCounts.length !== n || value.styles.length !== STYLE_PROPERTIES.length * n) {

@@ -2,6 +2,7 @@
 // viewport instead of a dump.
 import { Type, type Static } from '@sinclair/typebox';
 import { EngineErrors, EngineList, Id, opRequest, PerEngine, strict } from './common.js';
+import { SiteSchema, WaitSchema } from './site-schema.js';
 
 export const ScreenshotRequestSchema = opRequest(
   'screenshot',
@@ -9,6 +10,8 @@ export const ScreenshotRequestSchema = opRequest(
     html: Type.String({ description: 'The whole document, parsed as a top-level page, as in a geometry request.' }),
     script: Type.Optional(Type.String({ description: 'Run after the document loads and its fonts settle, before the picture is taken.' })),
     engines: Type.Optional(EngineList),
+    site: Type.Optional(SiteSchema),
+    wait: Type.Optional(WaitSchema),
   },
   "Screenshot: a geometry case's 800×600 viewport as each engine painted it",
 );

@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { EngineErrors, EngineList, EngineNameSchema, Id, opRequest, PerEngine, ProfileNameSchema, strict } from './common.js';
 import { EmulateSchema, EmulationSchema } from './emulation-schema.js';
 import { TraceVoteResultSchema } from './trace-vote-schema.js';
+import { SiteSchema, TRACE_FILE_PATH } from './site-schema.js';
 
 const recordBase = <K extends string>(kind: K, description: string) => ({
   seq: Type.Integer({ minimum: 0, description: 'Push order, from 0.' }),
@@ -25,12 +26,6 @@ export const TRACE_TIMEOUT = { defaultMs: 5_000, maxMs: 60_000 } as const;
 /** The ways two traces' records are paired: in push order (the contract's), or by label. */
 const TRACE_ALIGNMENTS = ['seq', 'label'] as const;
 export type TraceAlignment = (typeof TRACE_ALIGNMENTS)[number];
-
-/**
- * A file's path under the trace page: segments of letters, digits and `_ ~ + , = @ - .`, none
- * starting with a dot (so no `.`, `..` or hidden name) and none empty; no leading slash.
- */
-export const TRACE_FILE_PATH = '^[A-Za-z0-9_~+,=@-][A-Za-z0-9._~+,=@-]*(/[A-Za-z0-9_~+,=@-][A-Za-z0-9._~+,=@-]*)*$';
 
 export const TraceRequestSchema = opRequest(
   'trace',
@@ -55,6 +50,7 @@ export const TraceRequestSchema = opRequest(
           'while the trace runs. Keys: relative paths whose segments use letters, digits and _~+,=@-. and do not start with a dot.',
       }),
     ),
+    site: Type.Optional(SiteSchema),
     align: Type.Optional(
       Type.Union(
         TRACE_ALIGNMENTS.map((a) => Type.Literal(a)),

@@ -19,6 +19,7 @@ import {
 import { ConfigError, OracleError } from './errors.js';
 import { LaunchOptionsSchema, type LaunchOptions } from './launch-options.js';
 import { idProblem } from './id.js';
+import { siteProblem, type Site } from './site-schema.js';
 
 // A Map, so that an op read off the wire can only find an op's own checker.
 const checkers = new Map<OpName, TypeCheck<TSchema>>(OP_NAMES.map((op) => [op, TypeCompiler.Compile(OPS[op].request)]));
@@ -108,7 +109,16 @@ export function checkRequestOf<K extends OpName>(op: K, value: unknown, id: stri
   if (unusable) return unusable;
   const checker = checkers.get(op)!;
   if (!checker.Check(value)) return fail(id, 'invalid_request', describeValueError(checker.Errors(value).First()!));
+  const problem = siteRequestProblem(value as { site?: Site; files?: unknown });
+  if (problem) return fail(id, 'invalid_request', problem);
   return { ok: true, op, request: value as RequestOf<K> } as Valid<K>;
+}
+
+/** What a request's schema cannot say of its `site`. */
+function siteRequestProblem(request: { site?: Site; files?: unknown }): string | null {
+  if (request.site === undefined) return null;
+  if (request.files !== undefined) return 'field "files": a trace takes "files" or "site", not both';
+  return siteProblem(request.site);
 }
 
 let launchOptionsCheck: TypeCheck<typeof LaunchOptionsSchema> | undefined;

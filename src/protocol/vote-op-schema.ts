@@ -17,6 +17,9 @@ export const VoteRequestSchema = opRequest(
     dumps: Type.Optional(Type.Boolean({ description: 'Also answer with the dumps the vote was taken on.' })),
     timing: GeometryRequestSchema.properties.timing,
     relayout: GeometryRequestSchema.properties.relayout,
+    site: GeometryRequestSchema.properties.site,
+    wait: GeometryRequestSchema.properties.wait,
+    authored: GeometryRequestSchema.properties.authored,
   },
   'Vote: run a geometry case and answer with the three-way vote',
 );
@@ -27,8 +30,10 @@ export const VoteResponseSchema = Type.Object(
     vote: VoteResultSchema,
     relayout: GeometryResponseSchema.properties.relayout,
     dumps: Type.Optional(PerEngine(DumpSchema)),
+    authored: GeometryResponseSchema.properties.authored,
     errors: Type.Optional(EngineErrors),
     timing: GeometryResponseSchema.properties.timing,
+    scrollbars: GeometryResponseSchema.properties.scrollbars,
   },
   { ...strict, title: 'Vote response' },
 );

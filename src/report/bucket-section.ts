@@ -4,6 +4,7 @@
 import type { SummaryBucket } from '../campaign/journal/summary.js';
 import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
+import { authoredBlock } from './authored-block.js';
 import { candidateFigure } from './candidate-figure.js';
 import { engineFigure } from './engine-view.js';
 import { failingNode } from './failing-node.js';
@@ -21,7 +22,8 @@ function voteLine(vote: VoteResult): Html {
   return html`<p>Vote: <strong>${vote.verdict}${vote.outlier ? ` ${vote.outlier}` : ''}</strong>${majority}</p>`;
 }
 
-function exampleBlock(c: ReportCase, n: number, signature: string): Html {
+/** An example case: its vote, the node where it fails, each engine's picture, its source (`n` makes its ids unique). */
+export function exampleBlock(c: ReportCase, n: number, signature: string): Html {
   const dumps: Partial<Record<EngineName, Dump>> = {};
   for (const e of ENGINE_NAMES) if (c.engines[e]?.dump) dumps[e] = c.engines[e].dump;
   const node = c.vote ? failingNode(c.vote, dumps) : null;
@@ -38,6 +40,7 @@ ${c.invalid ? html`<p class="error">${c.invalid}</p>` : null}
 ${c.vote ? voteLine(c.vote) : null}
 ${c.relayout ? relayoutBlock(c.relayout.engine, c.relayout.check) : null}
 ${c.relayout ? null : node ? nodeBlock(node) : c.vote ? html`<p class="muted">No failing node: no pair of usable engines disagrees.</p>` : null}
+${c.authored ? authoredBlock(c.id, c.authored) : null}
 ${c.op === null ? null : html`<div class="engines">${ENGINE_NAMES.map((e) => engineFigure(e, c, highlight))}${candidateFigure(c)}</div>`}
 ${sourceBlock(c, n)}`;
 }

@@ -2,36 +2,32 @@
 // case (reduced when a reduction is stored), with its dumps and errors as recorded and a picture
 // per engine taken now through `shoot` (the screenshot op, on a farm the caller runs).
 import type { CaseRecord, EngineOutcome, Journal, Reduction } from '../campaign/journal/journal.js';
+import { campaignSummary, type SummaryJournal } from '../campaign/journal/triage-summary.js';
+import { findingExamples } from './finding-examples.js';
 import { ENGINE_NAMES, type Dump, type EngineName } from '../protocol/schema.js';
 import type { ScreenshotRequest } from '../protocol/screenshot-schema.js';
 import { OPS } from '../protocol/ops.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
 import type { RelayoutResult } from '../protocol/relayout-schema.js';
-import type { ReportCandidate, ReportCase, ReportEngine, ReportInput } from './input.js';
+import type { ReportCandidate, ReportCase, ReportEngine, ReportInput, Shoot } from './input.js';
+
+export type { Shoot, Shots } from './input.js';
 import { rejudged, type CandidateRecord } from '../campaign/loop/candidate-record.js';
 import { candidateFailingIndex } from '../comparator/candidate-signature.js';
 import type { CandidateDump } from '../protocol/candidate-schema.js';
 import type { Mutation } from '../protocol/mutations-schema.js';
 import { mutationScript } from '../page/mutation-script.js';
 
-/** The screenshot op's answer, bytes as bytes. */
-export interface Shots {
-  images: Partial<Record<EngineName, Uint8Array>>;
-  errors?: Partial<Record<EngineName, string>>;
-}
-
-/** Takes a case's pictures; the caller decides where (a farm in this process, for the command). */
-export type Shoot = (request: ScreenshotRequest) => Promise<Shots>;
-
 /** What the report reads of a journal. */
-export type ReportJournal = Pick<Journal, 'summary' | 'runs' | 'firstInBucket' | 'reduction' | 'candidate' | 'firstInCandidateBucket'>;
+export type ReportJournal = Pick<Journal, 'firstInBucket' | 'reduction' | 'candidate' | 'firstInCandidateBucket' | 'authored'> &
+  SummaryJournal;
 
 /** A case judged by the geometry vote is a layout: its pictures are taken. Other cases are not layouts, and an invalid item never ran. */
 const isLayout = (op: CaseRecord['op']) => op !== null && OPS[op].vote === 'geometry';
 
 /** The report's input; the buckets' pictures are taken `parallel` at a time. */
 export async function reportInput(journal: ReportJournal, shoot: Shoot, generatedAt: string, parallel = 4): Promise<ReportInput> {
-  const summary = journal.summary();
+  const summary = campaignSummary(journal);
   const examples = new Map<string, ReportCase>();
   // The engines' buckets, then the latest candidate's (its signatures start with `candidate `, so no key is shared).
   const who = summary.candidate;
@@ -52,11 +48,19 @@ export async function reportInput(journal: ReportJournal, shoot: Shoot, generate
       // A reduced case shows the candidate's answer to the reduced request; it has one when the reduction kept a candidate's finding.
       const answer = who && (reduction ? reduction.candidate : journal.candidate(recorded, who));
       if (answer) example.candidate = candidateOf(answer, (reduction ?? recorded).outcomes);
+      const authored = journal.authored(recorded);
+      if (authored.length) example.authored = authored;
       examples.set(signature, example);
     }
   };
   await Promise.all(Array.from({ length: parallel }, next));
-  return { summary, runs: journal.runs(), examples, generatedAt };
+  return {
+    summary,
+    runs: journal.runs(),
+    examples,
+    findings: await findingExamples(journal.findings().list(), shoot, parallel),
+    generatedAt,
+  };
 }
 
 /** A bucket's example as the report shows it: the reduced case when there is one; a relayout bucket's with its engine's check. */

@@ -3,12 +3,14 @@
 // screenshot op; the renderer reads nothing else.
 import type { CaseRecord, Reduction, RunInfo } from '../campaign/journal/journal.js';
 import type { Summary } from '../campaign/journal/summary.js';
+import type { AuthoredFailures } from '../campaign/journal/authored-rows.js';
 import type { Dump, EngineName } from '../protocol/schema.js';
 import type { VoteResult } from '../protocol/vote-schema.js';
 import type { CandidateRecord } from '../campaign/loop/candidate-record.js';
 import type { Failure } from '../comparator/compare.js';
 import type { CandidateDump } from '../protocol/candidate-schema.js';
 import type { RelayoutResult } from '../protocol/relayout-schema.js';
+import type { ScreenshotRequest } from '../protocol/screenshot-schema.js';
 
 /** The engine under test's part in the shown request: its answer, and where it fails. */
 export interface ReportCandidate extends Pick<CandidateRecord, 'name' | 'version' | 'verdict' | 'signature' | 'unsupported' | 'error'> {
@@ -60,7 +62,18 @@ export interface ReportCase {
   engines: Partial<Record<EngineName, ReportEngine>>;
   /** The latest candidate's answer to the shown request, when it gave one. */
   candidate?: ReportCandidate;
+  /** A check-layout page's assertions per engine and candidate (the original request's, never a reduction's). */
+  authored?: AuthoredFailures[];
 }
+
+/** The screenshot op's answer, bytes as bytes. */
+export interface Shots {
+  images: Partial<Record<EngineName, Uint8Array>>;
+  errors?: Partial<Record<EngineName, string>>;
+}
+
+/** Takes a case's pictures; the caller decides where (a farm in this process, for the command). */
+export type Shoot = (request: ScreenshotRequest) => Promise<Shots>;
 
 /** Everything a report shows. */
 export interface ReportInput {
@@ -68,6 +81,8 @@ export interface ReportInput {
   runs: ReportRun[];
   /** Each bucket's example, by the bucket's signature; a bucket without one gets its section with a note. */
   examples: ReadonlyMap<string, ReportCase>;
+  /** Each triage finding's reduced case, by the finding's id (F1), shown above the buckets. */
+  findings?: ReadonlyMap<string, ReportCase>;
   /** When the report was made (ISO 8601), shown in its header; given, so rendering stays a pure function. */
   generatedAt: string;
 }

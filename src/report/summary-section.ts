@@ -3,6 +3,7 @@
 import type { Summary } from '../campaign/journal/summary.js';
 import { ENGINE_NAMES } from '../protocol/schema.js';
 import { bucketAnchor } from './bucket-section.js';
+import { findingsTable } from './finding-section.js';
 import { html, type Html } from './html.js';
 import type { ReportRun } from './input.js';
 
@@ -56,7 +57,8 @@ ${buckets(c.buckets, s.buckets.length + 1)}</section>`;
 
 /** The summary, the runs and the bucket tables. */
 export function summarySection(summary: Summary, list: ReportRun[]): Html {
-  return html`<section id="summary"><h2>Summary</h2>${counts(summary)}<h3>Runs</h3>${runs(list)}</section>
+  return html`<section id="summary"><h2>Summary</h2>${counts(summary)}${summary.hint ? html`<p><strong>Hint:</strong> ${summary.hint}</p>` : null}<h3>Runs</h3>${runs(list)}</section>
+${findingsTable(summary)}
 <section id="buckets"><h2>Buckets</h2>${buckets(summary.buckets)}</section>
 ${candidate(summary)}`;
 }

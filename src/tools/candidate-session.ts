@@ -1,4 +1,4 @@
-// The engine under test as every tool starts it (campaign, campaign --emit, reduce), beside the
+// The engine under test as every tool starts it (campaign, campaign --emit, reduce, triage), beside the
 // engines' session (engine-session.ts): from the command the tool gives it (which command may be
 // run is the tool's to decide), with the engines' fonts, begun beside the engines and awaited once
 // they are up, and closed before them however the tool's work ends: the engines' close ends every
@@ -8,6 +8,9 @@ import { CampaignError } from '../campaign/campaign-error.js';
 import { CandidateProcess, type CandidateProcessOptions } from '../candidate-client/process-source.js';
 import { ConfigError } from '../protocol/errors.js';
 import type { FontSetName } from '../protocol/font-sets.js';
+import { engineMemoryBytes } from '../protocol/launch-options.js';
+import type { OracleService } from '../coordinator/oracle-service.js';
+import { type EngineSession, withEngines } from './engine-session.js';
 
 /** How to start a candidate, but for the fonts, which are the engines'. */
 export type CandidateCommand = Omit<CandidateProcessOptions, 'fonts'>;
@@ -55,7 +58,33 @@ export async function withCandidate<T>(
   }
 }
 
+/**
+ * Runs `work` on an engine farm (engine-session.ts) and the candidate `command` names (undefined
+ * when none), begun beside the engines with their fonts and memory limit and awaited once they are
+ * up, and closed before them however `work` ends.
+ */
+export async function withEnginesAndCandidate(
+  session: EngineSession,
+  command: CandidateCommand | undefined,
+  work: (oracle: OracleService, candidate: CandidateProcess | undefined) => Promise<number>,
+): Promise<number> {
+  const { options } = session;
+  const memoryLimit = engineMemoryBytes(options.maxEngineMemory, '--max-engine-memory');
+  const candidates = new CandidateSession(command && { ...command, memoryLimit }).start(options.fonts);
+  try {
+    return await withEngines(session, async (oracle) => {
+      try {
+        return await work(oracle, await candidates.started().catch(userFault));
+      } finally {
+        await candidates.close(); // before the engines close
+      }
+    });
+  } finally {
+    await candidates.close();
+  }
+}
+
 /** A candidate that did not start (a bad command, no answer to its ping) as a one-line CampaignError: exit status 2, no stack. */
-export function userFault(error: unknown): never {
+function userFault(error: unknown): never {
   throw error instanceof ConfigError ? new CampaignError(error.message) : error;
 }

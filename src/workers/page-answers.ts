@@ -47,7 +47,7 @@ export const detourError = (detour: Detour) =>
  */
 export async function settle(
   page: EnginePage,
-  args: { check: CaseCheck; fresh?: boolean; painted?: boolean },
+  args: { check: CaseCheck; fresh?: boolean; painted?: boolean; wait?: string },
   script: string | null,
 ): Promise<void> {
   const detour = decodeSettledText(await page.run({ program: 'settle', args, script }));

@@ -91,6 +91,11 @@ export class Checkout {
    * A file over the size limit, or one that cannot be read, is a Refusal (too_large, unreadable).
    */
   read(path: string): string | undefined {
+    return this.bytes(path)?.toString('utf8');
+  }
+
+  /** The bytes of the file at `path`, as `read` reads them (a binary file: a font, an image). */
+  bytes(path: string): Buffer | undefined {
     const file = this.realOf(path);
     if (file === undefined) return undefined;
     let fd: number;
@@ -110,7 +115,7 @@ export class Checkout {
       let length = 0;
       for (let n = -1; n !== 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
       if (length > this.maxFileBytes) throw this.tooLarge(path, length);
-      return buffer.toString('utf8', 0, length);
+      return buffer.subarray(0, length);
     } catch (error) {
       if (error instanceof Refusal) throw error;
       throw new Refusal('unreadable', `${path} cannot be read (${fsErrorText(error)})`);

@@ -17,8 +17,23 @@
 // (5 s later), so a test that never finishes still answers with the harness's statuses.
 import { posix } from 'node:path';
 import { defaultTreeAdapter as tree, html, parse, parseFragment, serialize, type DefaultTreeAdapterTypes as T } from 'parse5';
-import { TRACE_FILE_PATH, TRACE_TIMEOUT, type TraceRequest } from '../protocol/trace-schema.js';
+import { TRACE_TIMEOUT, type TraceRequest } from '../protocol/trace-schema.js';
+import { TRACE_FILE_PATH } from '../protocol/site-schema.js';
 import { Checkout } from './checkout.js';
+import { SiteClosure } from './site.js';
+import type { Site } from '../protocol/site-schema.js';
+import {
+  attribute,
+  elementsOf,
+  isElement,
+  JS_TYPES,
+  LOADING_ATTRIBUTES,
+  LOADING_LINKS,
+  nodesOf,
+  relTokens,
+  resolveUrl,
+  textOf,
+} from './markup.js';
 import { Refusal } from './refusal.js';
 import { preludeSource, reportSource } from './report-script.js';
 import { scriptFacts, type ScriptFacts } from './script-facts.js';
@@ -39,33 +54,6 @@ export interface Converted {
 
 const HARNESS = 'resources/testharness.js';
 const HARNESS_REPORT = 'resources/testharnessreport.js';
-const JS_TYPES = new Set([
-  '',
-  'text/javascript',
-  'application/javascript',
-  'application/ecmascript',
-  'application/x-javascript',
-  'application/x-ecmascript',
-  'text/ecmascript',
-  'text/jscript',
-  'text/livescript',
-]);
-/** The attributes that make an element load something, by tag. */
-const LOADING_ATTRIBUTES: Record<string, string[]> = {
-  iframe: ['src'],
-  frame: ['src'],
-  img: ['src'],
-  embed: ['src'],
-  object: ['data'],
-  source: ['src'],
-  video: ['src', 'poster'],
-  audio: ['src'],
-  track: ['src'],
-  input: ['src'],
-  link: ['href'],
-};
-/** The <link> relations that load their href. */
-const LOADING_LINKS = new Set(['stylesheet', 'preload', 'modulepreload', 'prefetch', 'icon', 'manifest']);
 const FILE_KEY = new RegExp(TRACE_FILE_PATH);
 
 /** The trace request for the test at `path` (a `kind` test of the checkout), or a Refusal. */
@@ -80,6 +68,10 @@ class Conversion {
   /** The facts of the test's own scripts (inline, and from its own folder). */
   private readonly facts: ScriptFacts[] = [];
   private readonly seen = new Set<string>();
+  /** It reaches a file `files` cannot hold (by absolute path, outside its folder, binary): it is served as a `site`. */
+  private needsSite = false;
+  /** It loads check-layout-th.js, whose checkLayout() calls done(). */
+  private checkLayout = false;
 
   constructor(
     private readonly checkout: Checkout,
@@ -130,7 +122,7 @@ class Conversion {
 
     const { script, moved } = this.mainScript(doc);
     const timeoutMs = long ? WPT_TIMEOUTS.longMs : WPT_TIMEOUTS.normalMs;
-    const callsDone = this.facts.some((f) => f.callsDone);
+    const callsDone = this.checkLayout || this.facts.some((f) => f.callsDone);
     const head = elementsOf(doc).find((e) => e.tagName === 'head')!;
     const first = [
       scriptElement(preludeSource(posix.basename(this.path).split('.')[0]!, kind === 'any')),
@@ -147,8 +139,28 @@ class Conversion {
       timeout_ms: timeoutMs,
       align: 'label',
     };
-    if (this.files.size) request.files = Object.fromEntries([...this.files].sort(([x], [y]) => (x < y ? -1 : 1)));
+    const site = this.site(doc);
+    if (site) request.site = site;
+    else if (this.files.size) request.files = Object.fromEntries([...this.files].sort(([x], [y]) => (x < y ? -1 : 1)));
     return { request, moved };
+  }
+
+  /**
+   * The test as a `site` when `files` cannot hold what it loads: a file by absolute path, outside
+   * its folder or binary, or one its CSS names (@import, url()). The page is then served at its
+   * own path and every file at its own, as wptserve would; else null (`files`, as before).
+   */
+  private site(doc: T.Document): Site | null {
+    const styled = elementsOf(doc).some(
+      (e) => e.tagName === 'style' || attribute(e, 'style') !== null || (e.tagName === 'link' && relTokens(e).has('stylesheet')),
+    );
+    if (!this.needsSite && !styled) return null;
+    const closure = new SiteClosure(this.checkout, new Map(), { scripts: false });
+    closure.page(doc, this.path);
+    const own = new Map([...this.files].map(([key, text]) => [this.inFolder(key), text]));
+    if (!this.needsSite && [...closure.files.keys()].every((key) => own.has(key))) return null;
+    for (const [key, text] of own) closure.files.set(key, text);
+    return closure.site(this.path);
   }
 
   private inFolder(name: string): string {
@@ -169,6 +181,7 @@ class Conversion {
     if (target === null) return null;
     if (target === HARNESS) return 'harness';
     if (target === HARNESS_REPORT) return 'report';
+    if (target === 'resources/check-layout-th.js') this.checkLayout = true;
     if (target.startsWith('resources/testdriver')) throw new Refusal('testdriver', `it loads /${target}`);
     if (target === 'common/get-host-info.sub.js') throw new Refusal('other_origin', `it loads /${target}, for other hosts`);
     if (target === 'resources/idlharness.js')
@@ -255,10 +268,13 @@ class Conversion {
   private beside(target: string, raw: string, what: string): void {
     if (!this.checkout.exists(target)) return;
     const key = this.folder ? posix.relative(this.folder, target) : target;
-    if (key.startsWith('..') || /^[a-z][a-z0-9+.-]*:|^\//i.test(raw.trim()))
-      throw new Refusal('unsupported', `${what} names /${target}; only files beside the test, by relative URL, are served`);
-    if (!FILE_KEY.test(key)) throw new Refusal('unsupported', `${what} names /${target}, a path the trace's files cannot hold`);
-    if (!Checkout.isText(target)) throw new Refusal('unsupported', `${what} names /${target}, a binary file (a trace's files are text)`);
+    if (!FILE_KEY.test(key.replace(/^(\.\.\/)+/, '')))
+      throw new Refusal('unsupported', `${what} names /${target}, a path a site cannot hold`);
+    if (key.startsWith('..') || /^[a-z][a-z0-9+.-]*:|^\//i.test(raw.trim()) || !Checkout.isText(target)) {
+      // By absolute path, outside the folder, or binary: the test is served as a site (this.site).
+      this.needsSite = true;
+      return;
+    }
     if (this.seen.has(target)) return;
     this.seen.add(target);
     const text = this.checkout.read(target)!;
@@ -295,6 +311,8 @@ class Conversion {
     const stays = (why: string) => ({ script: '', moved: why });
     if (!last || attribute(last, 'src') !== null || !JS_TYPES.has(attribute(last, 'type')?.trim().toLowerCase() ?? ''))
       return stays('the last script is not an inline classic script');
+    const handler = nodes.find((n): n is T.Element => isElement(n) && attribute(n, 'onload') !== null);
+    if (handler) return stays(`a <${handler.tagName} onload> runs at load, and may need what the last script makes`);
     const after = nodes.slice(nodes.indexOf(last) + 1).filter((n) => n.parentNode !== last);
     const content = after.find(
       (n) => (isElement(n) && !['head', 'body'].includes(n.tagName)) || (n.nodeName === '#text' && /\S/.test((n as T.TextNode).value)),
@@ -315,47 +333,6 @@ class Conversion {
     return { script: text, moved: true };
   }
 }
-
-/** `resolve`, with a refusal returned rather than thrown. */
-function resolveUrl(raw: string, base: URL, what: string): string | null | Refusal {
-  const value = raw.trim();
-  if (!value || value.startsWith('#') || /^(data|blob|javascript|about|mailto):/i.test(value)) return null;
-  let url: URL;
-  try {
-    url = new URL(value, base);
-  } catch {
-    return null;
-  }
-  if (url.protocol === 'https:' || url.protocol === 'wss:') return new Refusal('https', `${what} loads over ${url.protocol.slice(0, -1)}`);
-  if (url.protocol === 'ws:') return new Refusal('server_side', `${what} opens a WebSocket to wptserve`);
-  if (url.protocol !== 'http:') return null;
-  const path = Checkout.pathOfUrl(url);
-  if (path === null) return new Refusal('other_origin', `${what} loads from ${url.origin}`);
-  if (/(^|&)pipe=/.test(url.search.slice(1))) return new Refusal('server_side', `${what} asks wptserve for a pipe (${url.search})`);
-  return path;
-}
-
-function isElement(node: T.Node): node is T.Element {
-  return 'tagName' in node;
-}
-
-/** Every node below `parent` in tree order (a template's content left out: it is inert). */
-function* nodesOf(parent: T.ParentNode): Generator<T.ChildNode> {
-  for (const child of parent.childNodes) {
-    yield child;
-    if (isElement(child)) yield* nodesOf(child);
-  }
-}
-
-const elementsOf = (parent: T.ParentNode): T.Element[] => [...nodesOf(parent)].filter(isElement);
-
-function attribute(element: T.Element, name: string): string | null {
-  return element.attrs.find((a) => a.name === name)?.value ?? null;
-}
-
-const relTokens = (element: T.Element) => new Set((attribute(element, 'rel') ?? '').toLowerCase().split(/[\t\n\f\r ]+/));
-
-const textOf = (element: T.Element) => element.childNodes.map((n) => (n.nodeName === '#text' ? (n as T.TextNode).value : '')).join('');
 
 function scriptElement(code: string): T.Element {
   const element = tree.createElement('script', html.NS.HTML, []);

@@ -3,11 +3,16 @@
 // code-unit order), and the counts a summary gives.
 import type { Checkout } from './checkout.js';
 import { convertTest, type Converted } from './convert.js';
+import { layoutCase, type LayoutCase } from './layout.js';
 import { Refusal, REFUSAL_REASONS, type RefusalReason } from './refusal.js';
 import { testKindOf, xmlTest } from './test-kind.js';
 
 /** A test converted or refused; or (skipped) a link the walk did not follow, and why: not a test, and not counted as one. */
-export type Imported = { path: string; converted: Converted } | { path: string; refused: Refusal } | { path: string; skipped: string };
+export type Imported =
+  | { path: string; converted: Converted }
+  | { path: string; layout: LayoutCase }
+  | { path: string; refused: Refusal }
+  | { path: string; skipped: string };
 
 /**
  * Every test under `paths` (paths in the checkout: files or folders, '' for all of it). A file
@@ -15,7 +20,7 @@ export type Imported = { path: string; converted: Converted } | { path: string; 
  * a folder's walk cannot take (a name that is not UTF-8, a link out of the checkout…) is refused
  * in its place in the order.
  */
-export function* importTests(checkout: Checkout, paths: readonly string[]): Generator<Imported> {
+export function* importTests(checkout: Checkout, paths: readonly string[], { layout = false } = {}): Generator<Imported> {
   const done = new Set<string>();
   for (const path of paths) {
     const named = !checkout.isFolder(path);
@@ -30,7 +35,7 @@ export function* importTests(checkout: Checkout, paths: readonly string[]): Gene
       for (; next < entries.length && entries[next]!.path < file; next++) yield entries[next]!;
       if (done.has(file)) continue;
       done.add(file);
-      const imported = importOne(checkout, file);
+      const imported = importOne(checkout, file, layout);
       if (imported) yield imported;
       else if (named)
         yield { path: file, refused: new Refusal('not_a_test', 'not a test by its name or place (a support file, a reference, …)') };
@@ -39,10 +44,15 @@ export function* importTests(checkout: Checkout, paths: readonly string[]): Gene
   }
 }
 
-function importOne(checkout: Checkout, path: string): Imported | null {
+function importOne(checkout: Checkout, path: string, layout: boolean): Imported | null {
   try {
     const kind = testKindOf(path);
     if (kind === null) return null;
+    // The layout route: check-layout tests and reftest pages (layout.ts).
+    if (layout) {
+      const found = layoutCase(checkout, path, kind);
+      return found && { path, layout: found };
+    }
     if (kind === 'xml') return xmlTest(path, checkout.read(path)!);
     return { path, converted: convertTest(checkout, path, kind) };
   } catch (error) {
@@ -57,6 +67,8 @@ export class ImportSummary {
   converted = 0;
   /** Converted with the main script moved to the request's `script`. */
   moved = 0;
+  /** Layout cases, by the kind of test they came from. */
+  readonly layout = { 'check-layout': 0, reftest: 0 };
   readonly refused = new Map<RefusalReason, number>();
   /** Links not followed: not tests. */
   skipped = 0;
@@ -70,6 +82,9 @@ export class ImportSummary {
     if ('converted' in imported) {
       this.converted++;
       if (imported.converted.moved === true) this.moved++;
+    } else if ('layout' in imported) {
+      this.converted++;
+      this.layout[imported.layout.kind]++;
     } else this.refused.set(imported.refused.reason, (this.refused.get(imported.refused.reason) ?? 0) + 1);
   }
 
@@ -77,8 +92,12 @@ export class ImportSummary {
   toString(): string {
     const refused = this.tests - this.converted;
     const reasons = REFUSAL_REASONS.filter((r) => this.refused.has(r)).map((r) => `${this.refused.get(r)} ${r}`);
+    const how =
+      this.layout['check-layout'] + this.layout.reftest
+        ? `${this.layout['check-layout']} check-layout, ${this.layout.reftest} reftest page(s)`
+        : `${this.moved} with their main script in "script"`;
     return (
-      `${this.tests} test(s): ${this.converted} converted (${this.moved} with their main script in "script"), ` +
+      `${this.tests} test(s): ${this.converted} converted (${how}), ` +
       `${refused} refused${reasons.length ? ` (${reasons.join(', ')})` : ''}` +
       (this.skipped ? `; ${this.skipped} link(s) not followed` : '')
     );

@@ -12,6 +12,7 @@ export const REFUSAL_REASONS = [
   'manual',
   'worker',
   'not_testharness',
+  'not_layout',
   'quirks_mode',
   'variant',
   'missing_file',

@@ -161,6 +161,10 @@ test('a corpus on stdin mixes geometry, vote, reflect and trace; a bad line is r
       { signature: 'invalid | invalid_json', count: 1, example: 'line:3' },
       { signature: 'invalid | invalid_request', count: 1, example: 'bad-engine' },
     ],
+    // Never triaged: no finding, and the Firefox outlier is expected (invalid items never ran, so are none to triage).
+    fonts: ['liberation'],
+    findings: [],
+    untriaged: [],
   });
   assert.equal(run.stdout, (await runCli(['summary', '--db', db])).stdout, 'the campaign ends with the summary');
 });
@@ -187,4 +191,12 @@ test('a folder of .html files, taken two cases at a time with --stop-after, then
     readJournal(db, (sql) => sql.prepare('SELECT id, verdict FROM cases ORDER BY id').raw().all()),
     files.map((f) => [f, 'unanimous']),
   );
+});
+
+test('generated cases a candidate cannot take (--script for Taffy) are refused in one line, exit 2, without the advice to resume', async () => {
+  const db = join(root, 'refused.sqlite');
+  const run = await runCli(['campaign', '--db', db, '--generate', '3', '--seed', '1', '--script', '--candidate', 'taffy', ...FARM]);
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /^browser-oracle: error: campaign: --script: candidate taffy runs no script$/m);
+  assert.doesNotMatch(run.stderr, /resume|error: campaign: error:/);
 });

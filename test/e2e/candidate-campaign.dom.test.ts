@@ -2,7 +2,8 @@
 // candidates, through the real command line, on the corpus in the upstream projects' style
 // (test/fixtures/candidates): verdicts and buckets recorded and summarized, a resume that asks
 // nothing twice (a run without the candidate, then runs with it), `unsupported` never a pass, a
-// candidate process that exits on its fifth case losing nothing, `reduce` keeping Yoga's failure
+// candidate process that exits on its fifth case losing nothing, base stylesheets with shorthands
+// and logical properties expanded and mapped as the browsers do them, `reduce` keeping Yoga's failure
 // while the browsers stay unanimous, and the report's fourth column, opened in a real Chromium.
 // The reduce and report tests read the journal the Yoga test writes, so the file runs in order.
 import { after, test } from 'node:test';
@@ -84,6 +85,10 @@ test('taffy: a run without it, then runs with it, record one candidate answer pe
   for (const id of ['limit-fit-content-track.html', 'limit-inline.html', 'limit-intrinsic-width.html', 'limit-order.html'])
     assert.ok(refused.includes(id), `${id} is unsupported (${refused.join(', ')})`);
   assert.ok(rows.filter((r) => r.verdict === 'pass').length > IDS.length / 2, 'a faithful adapter passes most of the corpus');
+  // Base stylesheets that set shorthands (font, grid, flex-flow, place-*) and logical properties: expanded and mapped as the browsers do.
+  const styled = rows.filter((r) => /^(shorthand|logical)-/.test(r.id));
+  assert.equal(styled.length, 4);
+  for (const r of styled) assert.equal(r.verdict, 'pass', `${r.id}: ${r.signature}`);
 
   const summary = await runCli(['summary', '--db', db, '--json']);
   assert.equal(summary.code, 0, summary.stderr);
@@ -149,8 +154,11 @@ test('yoga: a flexbox-only engine is judged on the same corpus; what it cannot l
     rows.map((r) => r.id),
     IDS,
   );
-  for (const r of rows.filter((r) => /^grid-|^block-|limit-float/.test(r.id)))
+  for (const r of rows.filter((r) => /^grid-|^block-|limit-float|shorthand-grid/.test(r.id)))
     assert.deepEqual([r.verdict, r.signature], ['unsupported', 'candidate yoga | unsupported | display'], r.id);
+  const styled = rows.filter((r) => /^shorthand-font|^logical-/.test(r.id));
+  assert.equal(styled.length, 3);
+  for (const r of styled) assert.equal(r.verdict, 'pass', `${r.id}: ${r.signature}`);
   for (const r of rows.filter((r) => r.verdict === 'fail'))
     assert.match(r.signature!, /^candidate yoga \| (fail|sides_with_outlier \w+) \| /);
 });

@@ -2,6 +2,7 @@
 // no worker, no queue, no retries: the simplest oracle (each case loaded, fonts awaited, walked,
 // one engine after another), for the bench's baselines and for tests that hold the fast path's
 // batches to the navigation route.
+import type { Site } from '../../src/protocol/site-schema.js';
 import { CaseServer } from '../../src/coordinator/case-server.js';
 import { EgressLog } from '../../src/coordinator/egress-log.js';
 import { defaultOptions, dumpLimits } from '../../src/coordinator/launch-settings.js';
@@ -71,14 +72,14 @@ export class DirectEngines {
     return this.server.blankUrl;
   }
 
-  /** `html` loaded as a document of its own in `engine`, then fonts and one walk (the navigation route). */
-  async loadAndWalk(engine: EngineName, id: string, html: string): Promise<RawWalk> {
+  /** `html` loaded as a document of its own in `engine` (with its `site`, once it says so by `wait`), then fonts and one walk (the navigation route). */
+  async loadAndWalk(engine: EngineName, id: string, html: string, { site, wait }: { site?: Site; wait?: string } = {}): Promise<RawWalk> {
     const { page, guarded } = this.pages.get(engine)!;
-    const published = this.server.publish(id, 'document', { html }, [engine], guarded ? new Set([engine]) : new Set());
+    const published = this.server.publish(id, 'document', { html, site }, [engine], guarded ? new Set([engine]) : new Set());
     try {
       const { url, nonce } = published.documents[engine]!;
       await page.load(url, TIMEOUT_MS);
-      const answer = decodeWalkText(await page.run({ program: 'walk', args: { check: { url, nonce }, fresh: true, walk: WALK } }));
+      const answer = decodeWalkText(await page.run({ program: 'walk', args: { check: { url, nonce }, fresh: true, walk: WALK, wait } }));
       if (!('walk' in answer)) throw new Error(`${engine}: ${id}: ${JSON.stringify(answer).slice(0, 200)}`);
       return answer.walk;
     } finally {

@@ -61,6 +61,7 @@ function walkText([width, height]: readonly [number, number]): string {
     viewport: [width, height],
     ratio: 1,
     overflowed: false,
+    scrollbars: [0, 0],
     strings: ['HTML', 'block'],
     tags: [0],
     parents: [-1],

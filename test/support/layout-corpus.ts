@@ -100,6 +100,8 @@ export interface BenchCase {
   html: string;
   /** Runs after load, before the walk (the generator's --script cases). */
   script?: string;
+  /** Further fields of its request (a WPT-like page's site, wait and authored). */
+  fields?: Record<string, unknown>;
 }
 
 /** `perFamily` variants of every family, deterministic for a given count. */

@@ -94,19 +94,19 @@ test("a case's record carries its fresh judgement; a case without mutations has 
 
 test('an answer to a case with mutations must bring fresh, and only such a case may', () => {
   const d = { ...majority, engine: 'mine' };
-  assert.deepEqual(answerOutcome({ id: '1', dump: d }, 'mine', true), {
+  assert.deepEqual(answerOutcome({ id: '1', dump: d }, 'mine', undefined, true), {
     kind: 'error',
     message: 'candidate_protocol: a case with mutations answered without `fresh`',
   });
-  assert.deepEqual(answerOutcome({ id: '1', dump: d, fresh: d }, 'mine', false), {
+  assert.deepEqual(answerOutcome({ id: '1', dump: d, fresh: d }, 'mine', undefined, false), {
     kind: 'error',
     message: 'candidate_protocol: `fresh` answers a case without mutations',
   });
   assert.match(
-    (answerOutcome({ id: '1', dump: d, fresh: { ...d, engine: 'other' } }, 'mine', true) as { message: string }).message,
+    (answerOutcome({ id: '1', dump: d, fresh: { ...d, engine: 'other' } }, 'mine', undefined, true) as { message: string }).message,
     /^candidate_protocol: its dump names engine "other"/,
   );
-  assert.equal(answerOutcome({ id: '1', dump: d, fresh: d }, 'mine', true).kind, 'dump');
+  assert.equal(answerOutcome({ id: '1', dump: d, fresh: d }, 'mine', undefined, true).kind, 'dump');
 });
 
 test('a candidate that does not declare supports.mutations is not sent a case with them: it is unsupported, never a pass', async () => {

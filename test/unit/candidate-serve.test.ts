@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { answerOutcome } from '../../src/candidate-client/process-source.js';
 import { answerLine, referenceEngine } from '../../src/candidate-reference/serve.js';
 import { PUBLISHED_SCHEMA } from '../support/published-schema.js';
 
@@ -41,3 +42,23 @@ for (const name of ['taffy', 'yoga'] as const) {
     assert.match((answerLine(engine, JSON.stringify({ id: 'h' }), 'square') as { error: string }).error, /^invalid_request/);
   });
 }
+
+test('the oracle keeps a reference candidate’s dump as it wrote it, and writes it again only for a line it cannot slice', async () => {
+  const engine = await referenceEngine('taffy');
+  const line = JSON.stringify(answerLine(engine, JSON.stringify({ id: 'c', html: CASE }), 'square'));
+  const value = JSON.parse(line) as { dump: unknown; roots: number[] };
+  const kept = answerOutcome(value, 'taffy', line) as { text?: string };
+  assert.equal(kept.text, JSON.stringify(value.dump), 'the text between the id and the roots, as JSON.stringify writes it');
+  const dump = JSON.stringify(value.dump);
+  for (const other of [
+    `{"id":"c","dump":${dump},"dump":${dump},"roots":[3]}`, // a key twice: JSON.parse keeps the last
+    `{"dump":${dump},"id":"c","roots":[3]}`, // another order
+    `{ "id": "c", "dump": ${dump}, "roots": [3] }`, // spaced
+    `{"id":"c","dump":${dump},"dump" :${dump},"roots":[3]}`, // a key twice, the second spaced
+    `{"id":"c","dump":${dump},"\\u0064ump":${dump},"roots":[3]}`, // a key twice, the second escaped
+  ]) {
+    const outcome = answerOutcome(JSON.parse(other), 'taffy', other);
+    assert.equal((outcome as { text?: string }).text, undefined, other.slice(0, 40));
+    assert.equal(outcome.kind, 'dump');
+  }
+});

@@ -80,7 +80,15 @@ test('what taffy-layout would turn into something else is refused first', () => 
   refuses('<div id="d" style="width: min-content"></div>', /^width: min-content \(taffy-layout has no intrinsic sizes\)$/);
   refuses('<div id="d" style="display: grid; grid-template-columns: fit-content(50px)"></div>', /^grid-template-columns: fit-content\(\)/);
   refuses('<div id="d" style="order: 1"></div>', /^order: 1/);
-  refuses('<div id="d" style="float: inline-start"></div>', /^float: inline-start$/);
+  refuses(
+    '<div style="width: 100px"><div id="d" style="width: stretch; float: left"></div></div>',
+    /^width: stretch \(taffy-layout has no/,
+  );
+  refuses('<div style="display: flex"><div id="d" style="width: 10px; flex-basis: content"></div></div>', /^flex-basis: content$/);
+  refuses(
+    '<div style="position: relative"><div id="d" style="position: absolute; top: 0; bottom: 0; height: max-content"></div></div>',
+    /^height: max-content/,
+  );
   refuses('<div id="d" style="justify-content: left"></div>', /^justify-content: left$/);
   refuses('<div id="d" style="overflow: scroll"></div>', /^overflow-x: scroll$/);
   refuses(
@@ -209,4 +217,49 @@ test('which roots are sized by their content alone, and where they go', () => {
   assert.deepEqual(room(80, 10), { x: 720, y: 0 });
   assert.equal(room(81, 10), null, 'wider than the 80px the viewport leaves it: shrink-to-fit is the room');
   assert.deepEqual(place('right: 10px; bottom: 20px; margin: 0 3px 4px 0')!(50, 40), { x: 800 - 10 - 3 - 50, y: 600 - 20 - 4 - 40 });
+});
+
+test('size keywords where CSS makes them auto are laid out as auto: a block box’s stretch width, an absolutely positioned box’s content-based sizes, a content basis', () => {
+  // The child fills its 100px line less its 10px margin, as auto would; the root is sized by its content (HHH at 10px: 30 × 10).
+  const answer = run(
+    '<!doctype html><body style="margin: 0"><div style="width: 100px"><div style="width: stretch; margin-left: 10px; height: 5px"></div></div>' +
+      '<div style="position: absolute; top: 20px; width: fit-content; height: max-content; font-size: 10px; line-height: 1">HHH</div>' +
+      '<div style="position: absolute; top: 40px; display: flex; width: 50px"><div style="flex-basis: content; flex-grow: 0; height: 3px">HH</div></div>',
+  );
+  near(rects(answer).slice(3), [
+    { x: 0, y: 0, w: 100, h: 5 },
+    { x: 10, y: 0, w: 90, h: 5 },
+    { x: 0, y: 20, w: 30, h: 10 },
+    { x: 0, y: 40, w: 50, h: 3 },
+    { x: 0, y: 40, w: 32, h: 3 },
+  ]);
+});
+
+test('float: inline-start and inline-end float to the start and end of the containing block’s direction', () => {
+  const x = (direction: string, value: string) =>
+    rects(
+      run(
+        `<!doctype html><body style="margin: 0"><div style="width: 100px; direction: ${direction}"><div style="float: ${value}; direction: ltr; width: 10px; height: 10px"></div></div>`,
+      ),
+    )[4]!.x;
+  assert.deepEqual([x('ltr', 'inline-start'), x('rtl', 'inline-start'), x('ltr', 'inline-end'), x('rtl', 'inline-end')], [0, 90, 90, 0]);
+});
+
+test('a document that would run script in a browser is unsupported: the browsers run it, a reference candidate cannot', () => {
+  const refused = (html: string) => (run(`<!doctype html>${html}<div></div>`) as { unsupported?: string }).unsupported;
+  assert.equal(
+    refused('<script>document.body.style.margin = "20px"</script>'),
+    'element: SCRIPT (a reference candidate runs no JavaScript)',
+  );
+  assert.equal(refused('<script src="x.js"></script>'), 'element: SCRIPT (a reference candidate runs no JavaScript)');
+  assert.match(refused('<body onload="f()">')!, /^attribute: onload on BODY/);
+  // Markup that runs nothing: an empty script, a data block, a template.
+  for (const inert of ['<script></script>', '<script type="application/json">{"a": 1}</script>', '<script type="text/template">x</script>'])
+    assert.equal(refused(inert), undefined, inert);
+});
+
+test('a degenerate aspect ratio behaves as auto', () => {
+  near(rects(run('<!doctype html><body style="margin: 0"><div style="width: 40px; aspect-ratio: 0"></div>')).slice(3), [
+    { x: 0, y: 0, w: 40, h: 0 },
+  ]);
 });

@@ -21,7 +21,7 @@ function nodeOf(body: string, id: string) {
   const find = (b: Box): Box | undefined => (b.element?.attributes.get('id') === id ? b : b.children.map(find).find(Boolean));
   const box = find(buildBoxes(document.root, styled, { keepContents: true }))!;
   const node = Yoga.Node.create();
-  setYogaStyle(node, box, { parentWrap: 'nowrap', root: false });
+  setYogaStyle(node, box, { parentWrap: 'nowrap', inBlock: false, root: false });
   return node;
 }
 
@@ -110,4 +110,28 @@ test('an absolutely positioned child of the body, against the viewport; text as 
   ]);
   assert.ok('roots' in answer);
   assert.deepEqual(answer.roots, [3]);
+});
+
+test('the body is static: an absolutely positioned box in a static child of the body is sized and placed against the viewport', () => {
+  // 50% of 800 by 50% of 600, at the static position: the root's content edge (its padding 1px, 6px). Yoga's own test of
+  // this fixture (static_position_static_root) lays the root out alone, as the containing block; the browsers do not.
+  const answer = run(
+    '<!doctype html><body style="margin: 0"><div style="display: flex; width: 100px; height: 200px; padding: 1px 0 0 6px">' +
+      '<div style="position: absolute; width: 50%; height: 50%"></div></div>',
+  );
+  near(rects(answer).slice(3), [
+    { x: 0, y: 0, w: 106, h: 201 },
+    { x: 6, y: 1, w: 400, h: 300 },
+  ]);
+});
+
+test('size keywords where CSS makes them auto are laid out as auto; a degenerate aspect ratio is auto', () => {
+  const answer = run(
+    '<!doctype html><body style="margin: 0"><div style="position: absolute; display: flex; width: 50px; height: max-content">' +
+      '<div style="flex-basis: content; width: auto; height: 10px; aspect-ratio: 0; font-size: 10px; line-height: 1">HH</div></div>',
+  );
+  near(rects(answer).slice(3), [
+    { x: 0, y: 0, w: 50, h: 10 },
+    { x: 0, y: 0, w: 20, h: 10 },
+  ]);
 });

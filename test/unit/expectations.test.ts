@@ -112,7 +112,7 @@ test('a bad --expect file is a one-line error naming the field', () => {
   assert.equal(error([{ id: 'a', max_delta: 0 }]), '--expect k.json: field "known[0].max_delta": expected number to be greater than 0');
   assert.equal(
     error([{ id: 'a' }]),
-    '--expect k.json: field "known[0]": give a "signature", or at least one of verdict, engine, kind, property, tag, text, max_delta',
+    '--expect k.json: field "known[0]": give a "signature", or at least one of verdict, engine, kind, property, tag, text, max_delta, template',
   );
   assert.equal(
     error([{ id: 'a', signature: 'split', tag: 'P' }]),

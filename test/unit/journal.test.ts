@@ -385,9 +385,13 @@ test('an empty file becomes a journal, and reopening keeps its schema', () => {
   assert.equal(sql.pragma('user_version', { simple: true }), MIGRATIONS.length);
   assert.equal(sql.pragma('journal_mode', { simple: true }), 'wal');
   assert.deepEqual(sql.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all(), [
+    'authored',
+    'authored_findings',
     'candidate_fresh',
     'candidate_outcomes',
     'cases',
+    'finding_members',
+    'findings',
     'outcomes',
     'reduction_candidates',
     'reduction_outcomes',
@@ -395,6 +399,8 @@ test('an empty file becomes a journal, and reopening keeps its schema', () => {
     'reports',
     'runs',
     'self_checks',
+    'triage_tries',
+    'triage_untriaged',
   ]);
   sql.close();
   Journal.open(path).close();

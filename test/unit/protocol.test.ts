@@ -111,6 +111,7 @@ const raw: RawWalk = {
   viewport: [800, 600],
   ratio: 1,
   overflowed: false,
+  scrollbars: [0, 0],
   tags: ['HTML', 'HEAD', 'BODY', 'SPAN'],
   parents: [-1, 0, 0, 2],
   bounding: [0, 0, 800, 34, 0, 0, 0, 0, 8, 8, 784, 18, 8, 8, 100.328125, 36],

@@ -58,6 +58,10 @@ function journalOf(records: CaseRecord[], reductions: Map<string, Reduction>): R
     // No candidate was judged in these journals (summarize gives no candidate part).
     candidate: () => undefined,
     firstInCandidateBucket: () => undefined,
+    // Never triaged.
+    findings: () => ({ list: () => [], untriaged: () => [], disagreements: () => [] }),
+    // Nor any check-layout page.
+    authored: () => [],
   };
 }
 

@@ -216,3 +216,41 @@ test('200 buckets render, each with its own section', async () => {
   assert.equal(byClass(all, 'bucket').length, 200);
   assert.equal(all.filter((e) => e.tagName === 'figure').length, 600);
 });
+
+test("triage's findings come above the buckets: a table linked to a section per finding with its template and reduced case", async () => {
+  const input = await sampleReportInput(shoot);
+  const [signature, example] = [...input.examples].find(([, c]) => c.op === 'geometry')!;
+  const template = 'div{height:<length>} > span{display:inline-block}! <b>';
+  const finding = {
+    id: 'F1',
+    template,
+    outlier: 'firefox',
+    members: [example.id, 'other-case'],
+    reduced: JSON.parse(shownRequest(example)) as unknown,
+    signature,
+    elements: 5,
+    fonts: 'square',
+    versions: {},
+    known: null,
+  };
+  const { doc, all } = rendered({
+    ...input,
+    summary: { ...input.summary, findings: [finding], untriaged: ['left-open'] },
+    findings: new Map([['F1', example]]),
+  });
+  const ids = all.map((e) => attr(e, 'id')).filter((id) => id !== undefined);
+  assert.ok(ids.indexOf('findings') < ids.indexOf('buckets'), 'the findings table comes before the bucket table');
+  const table = all.find((e) => attr(e, 'id') === 'findings')!;
+  assert.deepEqual(
+    within(table)
+      .filter((e) => e.tagName === 'a')
+      .map((a) => [attr(a, 'href'), textOf(a)]),
+    [['#finding-1', 'F1']],
+  );
+  assert.match(textOf(table), /1 disagreeing case is in no finding: left-open/);
+  const section = all.find((e) => attr(e, 'id') === 'finding-1')!;
+  assert.ok(textOf(section).includes(`Template ${template}`), 'the template, as text');
+  assert.ok(textOf(section).includes(`2 cases: ${example.id} other-case`));
+  assert.equal(within(section).filter((e) => e.tagName === 'img').length, 3, "each engine's picture of the reduced case");
+  assert.ok(!elements(doc).some((e) => e.tagName === 'b' && textOf(e) === ''), 'no markup from the template');
+});

@@ -15,6 +15,7 @@ function pageWalk(change: Record<string, unknown> = {}): string {
     viewport: [800, 600],
     ratio: 1,
     overflowed: false,
+    scrollbars: [0, 0],
     strings: ['HTML', 'block', 'BODY', '0px'],
     tags: [0, 2],
     parents: [-1, 0],

@@ -43,7 +43,13 @@ const outcomes = (found: Imported[]) =>
   Object.fromEntries(
     found.map((i) => [
       i.path,
-      'converted' in i ? 'converted' : 'refused' in i ? `${i.refused.reason}: ${i.refused.detail}` : `skip: ${i.skipped}`,
+      'converted' in i
+        ? 'converted'
+        : 'refused' in i
+          ? `${i.refused.reason}: ${i.refused.detail}`
+          : 'skipped' in i
+            ? `skip: ${i.skipped}`
+            : 'layout',
     ]),
   );
 

@@ -10,6 +10,7 @@ import { parse } from 'parse5';
 import { Checkout } from '../../src/wpt/checkout.js';
 import { ImportSummary, importTests, type Imported } from '../../src/wpt/import.js';
 import { WPT_TIMEOUTS } from '../../src/wpt/convert.js';
+import { reportSource } from '../../src/wpt/report-script.js';
 import { checkRequest } from '../../src/protocol/validate.js';
 import { scriptSubject, statements } from '../../src/reduce/passes/statements.js';
 import { scriptFacts } from '../../src/wpt/script-facts.js';
@@ -30,15 +31,21 @@ const converted = (path: string) => {
 
 test('classifies every file of the checkout: one per accepted kind, one per reason it refuses', () => {
   const outcome = Object.fromEntries(
-    [...imported].map(([path, i]) => [path, 'converted' in i ? 'converted' : 'refused' in i ? i.refused.reason : `skipped: ${i.skipped}`]),
+    [...imported].map(([path, i]) => [
+      path,
+      'converted' in i ? 'converted' : 'refused' in i ? i.refused.reason : 'skipped' in i ? `skipped: ${i.skipped}` : 'layout',
+    ]),
   );
   assert.deepEqual(outcome, {
+    'dom/layout-fonts.html': 'converted',
+    'dom/layout-import.html': 'converted',
+    'dom/layout-onload.html': 'converted',
     'dom/beside.html': 'converted',
     'dom/engine-branch.html': 'converted',
     'dom/forge.html': 'converted',
     'dom/helpers.any.js': 'converted',
     'dom/never-completes.html': 'converted',
-    'dom/refused/absolute.html': 'unsupported',
+    'dom/refused/absolute.html': 'converted',
     'dom/refused/driver.html': 'testdriver',
     'dom/refused/handler.html': 'server_side',
     'dom/refused/missing.html': 'missing_file',
@@ -72,7 +79,6 @@ test('each refusal is one line saying what in the file needs what', () => {
     /"\.\.\/resources\/echo\.py" in a string of its script: \/dom\/resources\/echo\.py is answered by wptserve/,
   );
   assert.match(reason('dom/refused/other-origin.html'), /loads from http:\/\/www1\.web-platform\.test/);
-  assert.match(reason('dom/refused/absolute.html'), /\/common\/blank\.html; only files beside the test, by relative URL, are served/);
   assert.match(reason('dom/refused/missing.html'), /\/dom\/refused\/no-such-helper\.js is not in the checkout/);
 });
 
@@ -165,13 +171,37 @@ test('files beside the test that it loads by relative URL are served with the tr
   assert.equal(converted('dom/three-subtests.html').request.files, undefined);
 });
 
+test('a test that reaches a file by absolute path, or whose CSS imports one, is served as a site: the page at its path, each file at its own', () => {
+  const absolute = converted('dom/refused/absolute.html').request;
+  assert.equal(absolute.files, undefined);
+  assert.deepEqual(absolute.site, {
+    path: 'dom/refused/absolute.html',
+    files: { 'common/blank.html': readFileSync(`${tree.dir}/common/blank.html`, 'utf8') },
+  });
+  const imports = converted('dom/layout-import.html').request;
+  assert.deepEqual(Object.keys(imports.site?.files ?? {}), ['fonts/wide.css']);
+  assert.equal(checkRequest(imports).ok, true);
+  assert.equal(converted('dom/beside.html').request.site, undefined, 'what `files` holds stays in `files`');
+});
+
+test('check-layout: a page loading check-layout-th.js calls done() through it, so the report script does not; an onload page keeps its last script', () => {
+  const deadline = WPT_TIMEOUTS.normalMs - WPT_TIMEOUTS.harnessMarginMs;
+  const late = converted('dom/layout-fonts.html').request;
+  assert.ok(late.html.includes(reportSource(deadline, true)), 'the test ends the harness itself');
+  assert.ok(!late.html.includes(reportSource(deadline, false)));
+  const onload = converted('dom/layout-onload.html');
+  assert.match(onload.moved as string, /<body onload> runs at load/);
+  assert.equal(onload.request.script, '');
+  assert.match(onload.request.html, /div\.id = 'made'/);
+});
+
 test('the summary counts tests, conversions and refusals by reason', () => {
   const summary = new ImportSummary();
   for (const i of imported.values()) summary.add(i);
   assert.equal(
     String(summary),
-    '22 test(s): 8 converted (6 with their main script in "script"), 14 refused (2 server_side, 1 other_origin, 1 https, 1 testdriver, ' +
-      '1 reftest, 1 manual, 2 worker, 1 not_testharness, 1 quirks_mode, 1 variant, 1 missing_file, 1 unsupported)',
+    '25 test(s): 12 converted (8 with their main script in "script"), 13 refused (2 server_side, 1 other_origin, 1 https, 1 testdriver, ' +
+      '1 reftest, 1 manual, 2 worker, 1 not_testharness, 1 quirks_mode, 1 variant, 1 missing_file)',
   );
 });
 

@@ -14,7 +14,7 @@
 // relative to its parent's border box. An outlier or split case is marked in a comment above the
 // test with the engines' builds; a split has no majority, so its test has no expectations and
 // its file is disabled as Taffy disables a fixture, by an `x` at the front of its name.
-import type { Breadth, GridLine, Size, Track, TrackSize } from '../../candidate-reference/web/properties.js';
+import type { Breadth, GridLine, Size, Track, TrackSize } from '../../candidate-reference/web/grammar.js';
 import type { Length } from '../../candidate-reference/web/values.js';
 import { xmlAttribute, xmlText } from '../results/xml.js';
 import { aboutFinding, voteWords, type Finding } from './finding.js';

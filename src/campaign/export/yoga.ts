@@ -14,7 +14,7 @@
 import { Align, BoxSizing, Direction, Display, Edge, FlexDirection, Gutter, Justify, Overflow, PositionType, Wrap } from 'yoga-layout';
 import type { Node } from 'yoga-layout';
 import { parse, serializeOuter } from 'parse5';
-import { setYogaStyle } from '../../candidate-reference/yoga/style.js';
+import { childContext, setYogaStyle, type Context } from '../../candidate-reference/yoga/style.js';
 import { Unsupported } from '../../candidate-reference/web/unsupported.js';
 import { aboutFinding, elementsOf, voteWords, type Finding } from './finding.js';
 import { majorityLayout, type Box as Rect, type MajorityNode } from './majority.js';
@@ -132,7 +132,7 @@ export function yogaFiles(tests: YogaTest[]): [string, string][] {
 }
 
 /** The node `name` for `box` and its children, styled by the reference candidate's mapping, each call as a line. */
-function build(box: Box, name: string, lines: string[], parentWrap = 'nowrap', root = true): void {
+function build(box: Box, name: string, lines: string[], context: Context = { parentWrap: 'nowrap', inBlock: false, root: true }): void {
   if (box.children.some((c) => c.text !== undefined))
     throw new Unsupported(`text in ${box.element!.tag} (Yoga's generated tests measure text with their own function)`);
   lines.push(`      const ${name} = Yoga.Node.create(config);`);
@@ -146,12 +146,12 @@ function build(box: Box, name: string, lines: string[], parentWrap = 'nowrap', r
           calls.push(`${method}(${args.map((a, i) => argument(method, i, a)).join(', ')})`),
     },
   ) as Node;
-  setYogaStyle(recorder, box, { parentWrap, root });
+  setYogaStyle(recorder, box, context);
   lines.push(...calls.filter((c) => !isDefault(c)).map((c) => `      ${name}.${c};`));
   box.children.forEach((child, i) => {
     const childName = `${name}_child${i}`;
     lines.push('');
-    build(child, childName, lines, box.style['flex-wrap'], false);
+    build(child, childName, lines, childContext(box));
     lines.push(`      ${name}.insertChild(${childName}, ${i});`);
   });
 }

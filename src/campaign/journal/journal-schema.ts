@@ -121,7 +121,64 @@ export const MIGRATIONS = [
      case_seq    INTEGER PRIMARY KEY REFERENCES reductions(case_seq),
      ${CANDIDATE_COLUMNS}
    );`,
-  // 5: a candidate's layout from scratch of a case with mutations, and the candidate held to it (docs/candidate.md, "Mutations").
+  // 5: triage (docs/triage.md): findings, each a reduced case and its template, and the cases grouped under them.
+  `CREATE TABLE findings (
+     id          INTEGER PRIMARY KEY,
+     subject     TEXT NOT NULL,            -- engines, or the candidate's {"name","version"} JSON
+     template    TEXT NOT NULL,            -- the reduced case's template (src/campaign/triage/template.ts)
+     signature   TEXT NOT NULL,            -- the reduced case's bucket signature (a candidate's finding: the candidate's)
+     engines_signature TEXT,               -- a candidate's finding: the engines' signature it kept too; null: their agreement
+     outlier     TEXT,                     -- the outlier engine, or the candidate's name; null for a split
+     case_seq    INTEGER NOT NULL REFERENCES cases(seq),   -- the case whose reduction it is
+     reduced     TEXT NOT NULL,            -- the reduced request, JSON
+     vote        TEXT,                     -- its vote, JSON
+     outcomes    TEXT NOT NULL,            -- JSON array: each engine's outcome for it, as in outcomes
+     candidate   TEXT,                     -- a candidate's finding: the candidate's outcome for it, JSON
+     versions    TEXT NOT NULL,            -- JSON object: engine (and candidate) -> build
+     fonts       TEXT,                     -- the font set it was found and reduced with
+     elements    INTEGER NOT NULL,         -- elements of the reduced case, html, head and body included
+     known       TEXT,                     -- the id of the known difference it was marked as; null: new
+     created_at  TEXT NOT NULL,
+     UNIQUE (subject, template, outlier)
+   );
+   CREATE TABLE finding_members (
+     subject     TEXT NOT NULL,
+     case_seq    INTEGER NOT NULL REFERENCES cases(seq),
+     finding     INTEGER NOT NULL REFERENCES findings(id),
+     how         TEXT NOT NULL,            -- reduced (its own reduction) | instance (the template's instance in it shows its signature)
+     instance    TEXT,                     -- how = instance: that instance, JSON
+     PRIMARY KEY (subject, case_seq)
+   ) WITHOUT ROWID;
+   CREATE INDEX finding_members_by_finding ON finding_members (finding, case_seq);
+   CREATE TABLE triage_tries (             -- a finding's template tried on a case, in vain
+     finding     INTEGER NOT NULL REFERENCES findings(id),
+     case_seq    INTEGER NOT NULL REFERENCES cases(seq),
+     PRIMARY KEY (finding, case_seq)
+   ) WITHOUT ROWID;
+   CREATE TABLE triage_untriaged (         -- a case triage gave up on, and why
+     subject     TEXT NOT NULL,
+     case_seq    INTEGER NOT NULL REFERENCES cases(seq),
+     reason      TEXT NOT NULL,
+     PRIMARY KEY (subject, case_seq)
+   ) WITHOUT ROWID;`,
+  // 6: a check-layout page's authored expectations (docs/wpt.md): each subject's assertions, and those all three browsers fail alike.
+  `CREATE TABLE authored (
+     case_seq    INTEGER NOT NULL REFERENCES cases(seq),
+     subject     TEXT NOT NULL,            -- chromium | firefox | webkit | candidate
+     name        TEXT,                     -- the candidate's name and version; null for an engine
+     version     TEXT,
+     pass        INTEGER NOT NULL,
+     fail        INTEGER NOT NULL,
+     failures    TEXT NOT NULL,            -- JSON [{index, tag, attr, expected, actual}]
+     judged      TEXT,                     -- the candidate's scope, JSON {nodes, skipped_split, out_of_scope, assertions, approximate}
+     UNIQUE (case_seq, subject, name, version)
+   );
+   CREATE TABLE authored_findings (
+     case_seq    INTEGER PRIMARY KEY REFERENCES cases(seq),
+     signature   TEXT NOT NULL,            -- wpt authored | browsers agree against | <attr> | <tag>
+     detail      TEXT NOT NULL             /* JSON: every assertion the three fail alike */
+   );`,
+  // 7: a candidate's layout from scratch of a case with mutations, and the candidate held to it (docs/candidate.md, "Mutations").
   `CREATE TABLE candidate_fresh (
      case_seq    INTEGER NOT NULL REFERENCES cases(seq),
      name        TEXT NOT NULL,            -- the candidate_outcomes row it belongs to: case, name, version
@@ -202,6 +259,12 @@ const TABLES = [
   'self_checks',
   'candidate_outcomes',
   'reduction_candidates',
+  'findings',
+  'finding_members',
+  'triage_tries',
+  'triage_untriaged',
+  'authored',
+  'authored_findings',
   'candidate_fresh',
 ] as const;
 

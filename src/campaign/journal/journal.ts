@@ -1,19 +1,8 @@
 // The campaign journal: one SQLite file (better-sqlite3) holding every case a campaign ran, so a
-// run can be resumed, summarized and triaged later. Tables (docs/campaign.md, "The journal"):
-//
-//   runs        one row per `campaign` invocation: command line, engines, versions, fonts, times
-//   cases       one row per case, unique by (id, hash): the request as given, the vote's verdict,
-//               outlier and bucket signature, the matched known difference, timings, attempts
-//   outcomes    one row per case and engine: the dump / trace / state as JSON text, or the error
-//   reductions  at most one row per case: a reduced request found later, beside the original,
-//               with its vote, its sizes before and after, and what the reduction took
-//   reduction_outcomes  one row per reduction and engine: the reduced case's dump, or its error
-//   reports     one row per report written: where, and when
-//   self_checks one row per case and engine that failed its relayout check (held to its own
-//               layout from scratch): its bucket signature and the check
-//   candidate_outcomes  one row per case and engine under test (name and version): what it made
-//               of the case, judged against the engines' vote, with its bucket signature
-//   reduction_candidates  at most one row per reduction: the candidate's outcome for the reduced case
+// run can be resumed, summarized and triaged later. Its tables are journal-schema.ts's migrations
+// (runs, cases, outcomes, reductions, reports, self checks, the candidate's outcomes, triage's
+// findings, check-layout assertions), described in docs/campaign.md, "The journal"; this class
+// reads and writes the core ones, beside findings.ts, authored-rows.ts and journal-rows.ts.
 //
 // A case's rows (its candidate's included) are written in one transaction once it has been voted, so a process killed at
 // any point loses only the cases in flight, and a case is never half recorded. WAL mode with
@@ -22,180 +11,50 @@
 // (never corrupting the file), and no commit waits for an fsync.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import type { ClusterVerdict } from '../../protocol/vote-schema.js';
 import { errorCode } from '../../comparator/signature.js';
-import type { EngineName } from '../../protocol/schema.js';
-import type { CorpusOp } from '../../protocol/ops.js';
 import { CampaignError } from '../campaign-error.js';
-import type { CandidateIdentity, CandidateRecord, FreshRecord } from '../loop/candidate-record.js';
+import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
+import { candidateSummary, firstInCandidateBucket, insertFresh, withFresh } from './candidate-fresh.js';
 import { journalDamage, prepare, refuseTruncated } from './journal-schema.js';
+import { authoredFailures, caseAuthored, insertAuthored, wptSummary, type AuthoredFailures } from './authored-rows.js';
 import { JournalRows } from './journal-rows.js';
 import {
-  summarize,
-  summarizeCandidate,
-  tallyOf,
-  type CandidateVerdictCount,
-  type CaseLine,
-  type Summary,
-  type SummaryBucket,
-  type Tally,
-  type VerdictCount,
-} from './summary.js';
+  type CaseKey,
+  type CaseRecord,
+  type CaseRow,
+  type EngineOutcome,
+  type Reduction,
+  type ReductionRecord,
+  type RunCandidate,
+  type RunInfo,
+  type RunRecord,
+  runRecord,
+  type RunRow,
+  type SelfCheck,
+} from './records.js';
+import { CANDIDATE_COLUMNS, CANDIDATE_VALUES, candidateOfRow, candidateValues, type CandidateRow } from './candidate-rows.js';
+import { Findings } from './findings.js';
+import { summarize, tallyOf, type CaseLine, type Summary, type SummaryBucket, type Tally, type VerdictCount } from './summary.js';
 
-/** What a run records about itself when it starts. */
-export interface RunInfo {
-  command: string[];
-  engines: EngineName[];
-  versions: Partial<Record<EngineName, string>>;
-  fonts: string | null;
-  /** The engine under test the run judged, if any: how it was started, and what its ping said. */
-  candidate?: RunCandidate | null;
-}
-
-/** An engine under test as a run records it: its command (a reference name or a command line), name and version. */
-export interface RunCandidate extends CandidateIdentity {
-  command: string;
-}
-
-/** A case's identity: its id in the corpus and the hash of its content (case-hash.ts). */
-export interface CaseKey {
-  id: string;
-  hash: string;
-}
-
-/** One engine's part in a case: its result as JSON text, or its error. */
-export interface EngineOutcome {
-  engine: EngineName;
-  version: string | null;
-  result: string | null;
-  error: string | null;
-  ms: number | null;
-}
-
-/** An engine that failed the relayout check on a case: its own bucket, beside the vote's. */
-export interface SelfCheck {
-  engine: EngineName;
-  signature: string;
-  /** The check (src/protocol/relayout-schema.ts), JSON. */
-  result: string;
-}
-
-/** Everything recorded about one case. Invalid corpus items have `invalid` set, op and verdict null, no outcomes. */
-export interface CaseRecord extends CaseKey {
-  op: CorpusOp | null;
-  request: string;
-  invalid: string | null;
-  outcomes: EngineOutcome[];
-  verdict: ClusterVerdict | null;
-  outlier: EngineName | null;
-  signature: string | null;
-  expected: string | null;
-  vote: string | null;
-  /** The engines that failed the relayout check, when the request asked for it. */
-  selfChecks?: SelfCheck[];
-  /** Epoch milliseconds. */
-  startedAt: number;
-  elapsedMs: number;
-  attempts: number;
-  /** The engine under test's outcome, when one was asked (written in the case's transaction). */
-  candidate?: CandidateRecord;
-}
-
-/** A reduced version of a recorded case, as a report shows it: the request, its signature, and what the engines made of it. */
-export interface Reduction {
-  request: string;
-  signature: string | null;
-  /** The reduced case's vote, JSON; null for a reduction stored without one. */
-  vote: string | null;
-  outcomes: EngineOutcome[];
-  /** The candidate's outcome for the reduced case, when the reduction kept a candidate's finding. */
-  candidate?: CandidateRecord;
-}
-
-/** A case's size as the reducer counts it: elements in its DOM, UTF-8 bytes of html plus script. */
-export interface CaseSize {
-  nodes: number;
-  bytes: number;
-}
-
-/** Everything `reduce` stores beside a case: the reduced case, and how the reduction went. */
-export interface ReductionRecord extends Reduction {
-  before: CaseSize;
-  after: CaseSize;
-  /** Trials run on the engines. */
-  tests: number;
-  elapsedMs: number;
-  /** Null at the fixpoint; else why it stopped early (max-tests, time-limit, aborted). */
-  stopped: string | null;
-  /** Removing any one element of the result loses the signature (the final check ran to the end). */
-  oneMinimal: boolean;
-}
-
-/** A run as the journal holds it: what it ran with, and when (ISO 8601, UTC; endedAt null while running or once killed). */
-export interface RunRecord extends RunInfo {
-  startedAt: string;
-  endedAt: string | null;
-}
-
-interface CaseRow {
-  seq: number;
-  id: string;
-  hash: string;
-  op: CaseRecord['op'];
-  request: string;
-  invalid: string | null;
-  verdict: ClusterVerdict | null;
-  outlier: EngineName | null;
-  signature: string | null;
-  expected: string | null;
-  vote: string | null;
-  started_at: string;
-  elapsed_ms: number;
-  attempts: number;
-}
-
-interface RunRow {
-  command: string;
-  engines: string;
-  versions: string;
-  fonts: string | null;
-  candidate: string | null;
-  started_at: string;
-  ended_at: string | null;
-}
-
-/** A candidate_outcomes or reduction_candidates row. */
-interface CandidateRow {
-  name: string;
-  version: string;
-  verdict: CandidateRecord['verdict'];
-  signature: string | null;
-  sides_with_outlier: number;
-  subpixel: number;
-  unsupported: string | null;
-  error: string | null;
-  dump: string | null;
-  roots: string | null;
-  against: string;
-  ms: number | null;
-}
+export type {
+  CaseKey,
+  CaseRecord,
+  CaseSize,
+  EngineOutcome,
+  Reduction,
+  ReductionRecord,
+  RunCandidate,
+  RunInfo,
+  RunRecord,
+  SelfCheck,
+} from './records.js';
 
 const OUTCOME_COLUMNS = 'engine, version, result, error, ms';
 const RUN_COLUMNS = 'r.command, r.engines, r.versions, r.fonts, r.candidate, r.started_at, r.ended_at';
-const CANDIDATE_COLUMNS =
-  'name, version, verdict, signature, sides_with_outlier, subpixel, unsupported, error_code, error, dump, roots, against, ms';
-/** Each finding of a candidate (name, version): its answers' signatures and its self-disagreements', with the answer's id and case. */
-const CANDIDATE_FINDINGS = `SELECT co.signature AS signature, c.id AS example, co.id AS answer, c.seq AS seq FROM candidate_outcomes co
-  JOIN cases c ON c.seq = co.case_seq WHERE co.name = @name AND co.version = @version AND co.signature IS NOT NULL
-  UNION ALL SELECT cf.signature, c.id, co.id, c.seq FROM candidate_fresh cf
-  JOIN candidate_outcomes co ON co.case_seq = cf.case_seq AND co.name = cf.name AND co.version = cf.version
-  JOIN cases c ON c.seq = cf.case_seq WHERE cf.name = @name AND cf.version = @version AND cf.signature IS NOT NULL`;
-const CANDIDATE_VALUES = CANDIDATE_COLUMNS.split(', ')
-  .map(() => '?')
-  .join(', ');
 
 export class Journal {
   private run: number | null = null;
+  private findingsTables: Findings | undefined;
   private journalRows: JournalRows | undefined;
   private readonly statements;
 
@@ -255,26 +114,6 @@ export class Journal {
       ),
       // The candidate a summary is of: the one whose answer was recorded last.
       latestCandidate: db.prepare<[], CandidateIdentity>('SELECT name, version FROM candidate_outcomes ORDER BY id DESC LIMIT 1'),
-      candidateVerdicts: db.prepare<[string, string], CandidateVerdictCount>(
-        `SELECT verdict, COUNT(*) AS count, SUM(sides_with_outlier) AS sidesWithOutlier, SUM(subpixel) AS subpixel
-         FROM candidate_outcomes WHERE name = ? AND version = ? GROUP BY verdict`,
-      ),
-      // As for the engines' buckets: the bare c.id comes from the row with the MIN(co.id), the bucket's first answer.
-      candidateBuckets: db.prepare<[CandidateIdentity], SummaryBucket>(
-        `SELECT signature, COUNT(*) AS count, example, MIN(answer) FROM (${CANDIDATE_FINDINGS}) GROUP BY signature`,
-      ),
-      firstInCandidateBucket: db.prepare<[CandidateIdentity & { signature: string }], CaseRow>(
-        `SELECT c.* FROM (${CANDIDATE_FINDINGS}) f JOIN cases c ON c.seq = f.seq WHERE f.signature = @signature ORDER BY f.answer LIMIT 1`,
-      ),
-      insertFresh: db.prepare(
-        'INSERT OR IGNORE INTO candidate_fresh (case_seq, name, version, verdict, self, signature, dump) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
-      freshOf: db.prepare<[number, string, string], FreshRecord>(
-        'SELECT verdict, self, signature, dump FROM candidate_fresh WHERE case_seq = ? AND name = ? AND version = ?',
-      ),
-      selfCounts: db.prepare<[string, string], { self: 'agrees' | 'differs'; count: number }>(
-        'SELECT self, COUNT(*) AS count FROM candidate_fresh WHERE name = ? AND version = ? GROUP BY self',
-      ),
       candidateFinding: db.prepare<[number], CandidateRow & { run_candidate: string | null }>(
         `SELECT ${CANDIDATE_COLUMNS.split(', ')
           .map((c) => `co.${c}`)
@@ -314,6 +153,12 @@ export class Journal {
       const damage = journalDamage(e);
       throw damage ? new CampaignError(`--db ${path}: ${damage}`) : e;
     }
+  }
+
+  /** Triage's tables (findings.ts), on this journal's connection. */
+  findings(): Findings {
+    this.findingsTables ??= new Findings(this.db, (row) => this.caseOf(row as CaseRow));
+    return this.findingsTables;
   }
 
   /** The read-only queries of diff, summary's result files and export (journal-rows.ts), on this journal's connection. */
@@ -371,6 +216,8 @@ export class Journal {
       for (const o of c.outcomes) this.insertOutcome(this.statements.insertOutcome, seq, o);
       for (const f of c.selfChecks ?? []) this.statements.insertSelfCheck.run(seq, f.engine, f.signature, f.result);
       if (c.candidate) this.insertCandidate(seq, c.candidate);
+      const authored = [...(c.authored?.records ?? []), ...(c.candidate?.authored ? [c.candidate.authored] : [])];
+      if (authored.length) insertAuthored(this.db, seq, authored, c.authored?.finding);
       return true;
     })();
   }
@@ -384,8 +231,7 @@ export class Journal {
   candidate(key: CaseKey, who: CandidateIdentity): CandidateRecord | undefined {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     const row = seq === undefined ? undefined : this.statements.candidateOf.get(seq, who.name, who.version);
-    const fresh = row && this.statements.freshOf.get(seq!, who.name, who.version);
-    return row && { ...candidateOfRow(row), ...(fresh ? { fresh } : {}) };
+    return row && withFresh(this.db, seq!, candidateOfRow(row));
   }
 
   /**
@@ -396,8 +242,7 @@ export class Journal {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     const row = seq === undefined ? undefined : this.statements.candidateFinding.get(seq);
     if (!row || row.run_candidate === null) return undefined;
-    const fresh = this.statements.freshOf.get(seq!, row.name, row.version);
-    return { record: { ...candidateOfRow(row), ...(fresh ? { fresh } : {}) }, candidate: JSON.parse(row.run_candidate) as RunCandidate };
+    return { record: withFresh(this.db, seq!, candidateOfRow(row)), candidate: JSON.parse(row.run_candidate) as RunCandidate };
   }
 
   /** Records a candidate's outcome for a case recorded before; false (nothing written) when the case is not recorded or the answer already is. */
@@ -411,8 +256,7 @@ export class Journal {
   /** A candidate's outcome for the case `seq`, with its fresh layout when it has one; false when one was recorded already. */
   private insertCandidate(seq: number, c: CandidateRecord): boolean {
     if (this.statements.insertCandidate.run(seq, this.run, ...candidateValues(c)).changes !== 1) return false;
-    const f = c.fresh;
-    if (f) this.statements.insertFresh.run(seq, c.name, c.version, f.verdict, f.self, f.signature, f.dump);
+    insertFresh(this.db, seq, c);
     return true;
   }
 
@@ -420,6 +264,11 @@ export class Journal {
   outcomesOf(key: CaseKey): EngineOutcome[] {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     return seq === undefined ? [] : this.statements.outcomes.all(seq);
+  }
+
+  /** A check-layout page's assertions per subject (src/report shows its failures). */
+  authored(key: CaseKey): AuthoredFailures[] {
+    return authoredFailures(this.db, key.id, key.hash);
   }
 
   /** The candidate a summary is of: the one whose answer was recorded last; undefined when none was. */
@@ -445,13 +294,14 @@ export class Journal {
                 ...(c.unsupported === null ? {} : { unsupported: c.unsupported }),
                 ...(c.self === null ? {} : { self: c.self }),
               },
+        ...caseAuthored(this.db, r.seq, this.latestCandidate()),
       };
     }
   }
 
   /** The first case judged in a bucket of a candidate's findings (the summary's example), if any. */
   firstInCandidateBucket(who: CandidateIdentity, signature: string): CaseRecord | undefined {
-    const row = this.statements.firstInCandidateBucket.get({ name: who.name, version: who.version, signature });
+    const row = firstInCandidateBucket(this.db, who, signature);
     return row && this.caseOf(row);
   }
 
@@ -465,19 +315,9 @@ export class Journal {
     const buckets = this.statements.buckets.all().map(({ signature, count, example }) => ({ signature, count, example }));
     const summary = summarize(this.statements.verdicts.all(), this.statements.expected.get()!, buckets);
     const who = this.latestCandidate();
-    if (!who) return summary;
-    const candidateBuckets = this.statements.candidateBuckets
-      .all({ name: who.name, version: who.version })
-      .map(({ signature, count, example }) => ({ signature, count, example }));
-    return {
-      ...summary,
-      candidate: summarizeCandidate(
-        who,
-        this.statements.candidateVerdicts.all(who.name, who.version),
-        candidateBuckets,
-        this.statements.selfCounts.all(who.name, who.version),
-      ),
-    };
+    const wpt = wptSummary(this.db, who);
+    if (wpt) summary.wpt = wpt;
+    return who ? { ...summary, candidate: candidateSummary(this.db, who) } : summary;
   }
 
   /** Stores a reduction beside a recorded case (replacing an earlier one) in one transaction; false when the case is not recorded. */
@@ -586,47 +426,5 @@ export class Journal {
     };
   }
 }
-
-const runRecord = (r: RunRow): RunRecord => ({
-  command: JSON.parse(r.command) as string[],
-  engines: JSON.parse(r.engines) as EngineName[],
-  versions: JSON.parse(r.versions) as Partial<Record<EngineName, string>>,
-  fonts: r.fonts,
-  candidate: r.candidate === null ? null : (JSON.parse(r.candidate) as RunCandidate),
-  startedAt: r.started_at,
-  endedAt: r.ended_at,
-});
-
-/** A candidate record as the values of CANDIDATE_COLUMNS, in order. */
-const candidateValues = (c: CandidateRecord): unknown[] => [
-  c.name,
-  c.version,
-  c.verdict,
-  c.signature,
-  c.sidesWithOutlier ? 1 : 0,
-  c.subpixel ? 1 : 0,
-  c.unsupported,
-  c.error === null ? null : errorCode(c.error),
-  c.error,
-  c.dump,
-  c.roots === null ? null : JSON.stringify(c.roots),
-  JSON.stringify(c.against),
-  c.ms,
-];
-
-const candidateOfRow = (r: CandidateRow): CandidateRecord => ({
-  name: r.name,
-  version: r.version,
-  verdict: r.verdict,
-  signature: r.signature,
-  sidesWithOutlier: r.sides_with_outlier === 1,
-  subpixel: r.subpixel === 1,
-  unsupported: r.unsupported,
-  error: r.error,
-  dump: r.dump,
-  roots: r.roots === null ? null : (JSON.parse(r.roots) as number[]),
-  against: JSON.parse(r.against) as CandidateRecord['against'],
-  ms: r.ms,
-});
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -22,10 +22,16 @@
 // `buckets` are its findings (every verdict but pass and no_majority, and every self-disagreement,
 // `candidate <name> | self | …`), ordered as the engines' are. `summary --cases` prints one line per
 // recorded case (`CaseLine`).
+//
+// What `campaignSummary` (triage-summary.ts) adds: `fonts`, the font sets the runs used; once
+// triaged (docs/triage.md), `findings` [{"id", "template", "outlier", "members", "reduced", …}],
+// the largest first, and `untriaged`, the ids of the disagreeing cases in none; and `hint`, one line
+// when most disagreements have one known cause, with the way out.
 import { CANDIDATE_VERDICTS, type CandidateVerdict } from '../../comparator/candidate.js';
 import { ENGINE_NAMES, type EngineName } from '../../protocol/schema.js';
 import type { ClusterVerdict } from '../../protocol/vote-schema.js';
-import { visible } from '../../system/visible-text.js';
+import { visible, visibleToken } from '../../system/visible-text.js';
+import type { CaseAuthored, WptDirectory } from './authored-rows.js';
 
 export interface SummaryBucket {
   signature: string;
@@ -41,6 +47,40 @@ export interface Summary {
   buckets: SummaryBucket[];
   /** The latest engine under test's, when one was judged. */
   candidate?: CandidateSummary;
+  /** The font sets the journal's runs used, in run order (`unknown` for a run that did not say). */
+  fonts?: string[];
+  /** Triage's findings, the largest first. */
+  findings?: SummaryFinding[];
+  /** The disagreeing cases (the buckets' and the candidate's) in no finding, by id. */
+  untriaged?: string[];
+  /** One line: most disagreements have one known cause, and the way out. */
+  hint?: string;
+  /** Per WPT directory, when the journal holds check-layout pages (authored-rows.ts). */
+  wpt?: Record<string, WptDirectory>;
+}
+
+/** A finding as the summary lists it. */
+export interface SummaryFinding {
+  /** `F` and its number. */
+  id: string;
+  template: string;
+  /** The engine the other two outvoted, or the candidate's name; null for a split. */
+  outlier: string | null;
+  /** The ids of its cases, in recording order. */
+  members: string[];
+  /** The reduced request. */
+  reduced: unknown;
+  /** The reduced case's signature (a candidate's finding: the candidate's). */
+  signature: string;
+  /** Elements of the reduced case, html, head and body included. */
+  elements: number;
+  fonts: string | null;
+  /** The builds that made the reduced case's outcomes. */
+  versions: Record<string, string>;
+  /** The known difference it was marked as, or null. */
+  known: string | null;
+  /** A candidate's finding: which candidate. */
+  candidate?: { name: string; version: string };
 }
 
 export interface CandidateSummary {
@@ -70,6 +110,8 @@ export interface CaseLine {
   outlier: EngineName | null;
   signature: string | null;
   candidate: { verdict: CandidateVerdict; signature: string | null; unsupported?: string; self?: 'agrees' | 'differs' } | null;
+  /** A check-layout page's assertions held and failed, per engine and for the candidate. */
+  authored?: CaseAuthored;
 }
 
 /** How many recorded cases have one verdict (and outlier); verdict null is an invalid item. */
@@ -155,6 +197,9 @@ export function renderSummary(s: Summary, reportPath?: string): string {
     `${s.cases} cases: ${t.unanimous} unanimous, ${t.outlier} outlier${outliers.length ? ` (${outliers.join(', ')})` : ''}, ` +
       `${t.split} split, ${t.insufficient} insufficient, ${t.invalid} invalid; ${t.expected} expected`,
   ];
+  if (s.fonts?.length) lines.push(`fonts: ${s.fonts.map((f) => visible(f)).join(', ')}`);
+  if (s.hint) lines.push(`hint: ${visible(s.hint)}`);
+  lines.push(...findingLines(s));
   lines.push(...bucketTable(s.buckets));
   const c = s.candidate;
   if (c) {
@@ -168,6 +213,28 @@ export function renderSummary(s: Summary, reportPath?: string): string {
   }
   if (reportPath !== undefined) lines.push(`report: ${visible(reportPath)}`);
   return lines.join('\n') + '\n';
+}
+
+/** Triage's findings, new ones first, each with its template and reduced case; the known ones; the cases in none. Nothing before a triage. */
+function findingLines(s: Summary): string[] {
+  const findings = s.findings ?? [];
+  if (findings.length === 0) return [];
+  const one = (f: SummaryFinding) => [
+    `${f.id}  ${f.members.length} ${f.members.length === 1 ? 'case' : 'cases'}  ${visible(f.signature)}  (${f.elements} elements${f.known ? `; known: ${visible(f.known)}` : ''})`,
+    `    template  ${visible(f.template, 400)}`,
+    `    reduced   ${visible(((f.reduced as { html?: string }).html ?? JSON.stringify(f.reduced)).replace(/\s+/g, ' '), 160)}`,
+  ];
+  const fresh = findings.filter((f) => f.known === null);
+  const known = findings.filter((f) => f.known !== null);
+  const cases = (list: SummaryFinding[]) => list.reduce((n, f) => n + f.members.length, 0);
+  const untriaged = s.untriaged ?? [];
+  return [
+    `findings: ${fresh.length} new (${cases(fresh)} cases), ${known.length} known (${cases(known)} cases), ${untriaged.length} cases untriaged`,
+    ...fresh.flatMap(one),
+    ...known.flatMap(one),
+    ...(untriaged.length ? [`untriaged: ${untriaged.slice(0, 8).map(visibleToken).join(', ')}${untriaged.length > 8 ? ', …' : ''}`] : []),
+    'buckets:',
+  ];
 }
 
 /** A `count  signature  example` table of findings, or `no findings`. */

@@ -3,12 +3,21 @@
 // (src/comparator/candidate.ts), with the finding's bucket signature. The same function judges a
 // case the engines answer now and one recorded before the candidate was asked, so a campaign
 // resumed with a candidate judges its old cases exactly as a fresh one would.
-import { judgeCandidate, type CandidateResult, type CandidateVerdict, type EnginesVote } from '../../comparator/candidate.js';
+import { judgeAuthoredCandidate } from '../../comparator/authored-candidate.js';
+import {
+  judgeCandidate,
+  type CandidateOutcome,
+  type CandidateResult,
+  type CandidateVerdict,
+  type EnginesVote,
+} from '../../comparator/candidate.js';
+import type { AuthoredReading } from '../../protocol/authored-schema.js';
+import type { AuthoredRecord } from './authored-record.js';
 import { candidateSelfSignature, candidateSignature } from '../../comparator/candidate-signature.js';
-import { columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
+import { CANDIDATE_SCROLLBARS, columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
 import type { EngineDumps } from '../../comparator/vote.js';
 import type { CandidateCase } from '../../protocol/candidate-schema.js';
-import type { CompareVerdict } from '../../protocol/vote-schema.js';
+import type { CompareVerdict, VoteResult } from '../../protocol/vote-schema.js';
 import type { Dump, EngineName } from '../../protocol/schema.js';
 import { unpackColumns, type EngineColumns } from '../../protocol/walk-columns.js';
 import { judgedOutcome, type SourceOutcome } from '../../candidate-client/source.js';
@@ -37,6 +46,8 @@ export interface CandidateRecord {
   against: Partial<Record<EngineName, CompareVerdict>>;
   /** From sending the case to its answer (null when the source did not say). */
   ms: number | null;
+  /** On a check-layout page: its authored assertions, and what it was judged on. */
+  authored?: AuthoredRecord;
   /** For a case with mutations answered with a dump: the candidate's layout from scratch, and the candidate held to it. */
   fresh?: FreshRecord;
 }
@@ -63,11 +74,13 @@ export interface CandidateIdentity {
 export const isLayoutCase = (request: CaseRequest): request is Extract<CaseRequest, { html: string }> =>
   OPS[opOf(request)].vote === 'geometry';
 
-/** What a candidate is sent for a layout case: its id, html, and script or mutations. */
+/** What a candidate is sent for a layout case: its id, html, script or mutations, and a check-layout page's scope. */
 export function candidateCase(request: Extract<CaseRequest, { html: string }>): CandidateCase {
   const { id, html, script } = request;
   const mutations = 'mutations' in request ? request.mutations : undefined;
-  return { id, html, ...(script === undefined ? {} : { script }), ...(mutations === undefined ? {} : { mutations }) };
+  const authored =
+    'authored' in request && request.authored ? { authored: request.authored.scope ? { scope: request.authored.scope } : {} } : {};
+  return { id, html, ...(script === undefined ? {} : { script }), ...(mutations === undefined ? {} : { mutations }), ...authored };
 }
 
 /** An engine's recorded outcome for a case, as far as judging needs it (the journal's EngineOutcome; named here so the journal's import of this file makes no cycle). */
@@ -80,8 +93,9 @@ interface RecordedOutcome {
 
 /**
  * The engines' part of a case, from its recorded outcomes: each dump in columnar form, or its
- * error. A dump is taken from its walk's columns when they came with the answer (the same values:
- * the dump is their JSON at full precision), and parsed from its JSON only without them.
+ * error. A dump is taken from its walk's columns when they came with the answer (the same
+ * geometry: the dump is their JSON at full precision; the styles, which the judge does not
+ * compare, stay in the worker), and parsed from its JSON only without them.
  */
 function recordedResponse(outcomes: readonly RecordedOutcome[], columns?: EngineColumns): EngineDumps<ColumnarDump> {
   const dumps: EngineDumps<ColumnarDump>['dumps'] = {};
@@ -103,6 +117,8 @@ export interface AnswerParts {
   columns?: EngineColumns;
   /** The engines' vote on those same outcomes, as the worker took it. */
   vote?: EnginesVote;
+  /** A check-layout page's readings, per engine: the candidate is then judged on what the browsers agree on. */
+  readings?: Partial<Record<EngineName, AuthoredReading>>;
 }
 
 /** Judges the candidate's outcome against the engines' recorded outcomes for the same case. */
@@ -110,10 +126,13 @@ export function candidateRecord(
   who: CandidateIdentity,
   outcome: SourceOutcome,
   outcomes: readonly RecordedOutcome[],
-  { ms = null, columns, vote }: AnswerParts = {},
+  { ms = null, columns, vote, readings }: AnswerParts = {},
 ): CandidateRecord {
   const judged = judgedOutcome(outcome);
-  const result = judgeCandidate(judged, recordedResponse(outcomes, columns), vote);
+  const response = recordedResponse(outcomes, columns);
+  const full = vote !== undefined && 'nodes' in vote ? (vote as VoteResult) : undefined;
+  const onAgreed = readings && full && judged.kind === 'dump' ? authoredJudgement(judged, response, full, readings) : undefined;
+  const result = onAgreed?.result ?? judgeCandidate(judged, response, vote);
   const against: CandidateRecord['against'] = {};
   for (const [engine, compared] of Object.entries(result.compares)) against[engine as EngineName] = compared.verdict;
   return {
@@ -125,7 +144,7 @@ export function candidateRecord(
     subpixel: result.subpixel,
     unsupported: result.unsupported ?? null,
     error: result.error ?? null,
-    dump: outcome.kind === 'dump' ? JSON.stringify(outcome.dump) : null,
+    dump: outcome.kind === 'dump' ? (outcome.text ?? JSON.stringify(outcome.dump)) : null,
     roots: outcome.kind === 'dump' && outcome.roots ? outcome.roots : null,
     against,
     ms,
@@ -139,7 +158,32 @@ export function candidateRecord(
           },
         }
       : {}),
+    ...(onAgreed ? { authored: { subject: 'candidate', name: who.name, version: who.version, ...onAgreed.authored } } : {}),
   };
+}
+
+/** A candidate's dump on a check-layout page, judged on the nodes the browsers agree on (src/comparator/authored-candidate.ts). */
+function authoredJudgement(
+  outcome: Extract<CandidateOutcome, { kind: 'dump' }>,
+  response: EngineDumps<ColumnarDump>,
+  vote: VoteResult,
+  readings: Partial<Record<EngineName, AuthoredReading>>,
+): { result: CandidateResult; authored: Omit<AuthoredRecord, 'subject' | 'name' | 'version'> } {
+  const { dump, roots, placed } = outcome;
+  const r = judgeAuthoredCandidate(dump, response.dumps, vote, readings, { ...(roots ? { roots } : {}), placed: placed !== false });
+  const { verdict: _, outlier, majority, engines } = vote;
+  const result: CandidateResult = {
+    verdict: r.verdict,
+    vote: vote.verdict,
+    outlier,
+    majority,
+    engines,
+    compares: r.compares,
+    sides_with_outlier: false,
+    subpixel: false,
+    ...(r.verdict === 'unsupported' ? { unsupported: 'nothing the browsers agree on inside its roots' } : {}),
+  };
+  return { result, authored: { ...r.authored, judged: r.judged } };
 }
 
 /** A recorded answer with a dump judged again against the engines' recorded outcomes (what a report shows of it); undefined without a dump. */
@@ -148,7 +192,7 @@ export function rejudged(
   outcomes: readonly RecordedOutcome[],
 ): { result: CandidateResult; dump: ColumnarDump } | undefined {
   if (record.dump === null) return undefined;
-  const dump = columnarFromDump(JSON.parse(record.dump) as Dump);
+  const dump = columnarFromDump(JSON.parse(record.dump) as Dump, CANDIDATE_SCROLLBARS);
   return {
     result: judgeCandidate({ kind: 'dump', dump, ...(record.roots ? { roots: record.roots } : {}) }, recordedResponse(outcomes)),
     dump,

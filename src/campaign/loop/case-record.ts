@@ -111,7 +111,12 @@ export function votedRecord(
     verdict: voted.vote.verdict,
     outlier: voted.vote.outlier,
     signature: bucket && signatureOf(bucket),
-    expected: expectations?.matches({ request: item.request, bucket }) ?? null,
+    expected:
+      expectations?.matches({
+        request: item.request,
+        bucket,
+        ...(voted.op === 'geometry' ? { failing: voted.vote.nodes.map((n) => n.index) } : {}),
+      }) ?? null,
     // The vote as the worker wrote it.
     vote: textOf(answered.answer.vote as WireValue),
     ...((answered.answer as Answer<'vote'>).relayout === undefined ? {} : { selfChecks: selfChecksOf(answered) }),

@@ -5,12 +5,14 @@
 //
 //   {"note"?: "...", "known": [entry, ...]}
 //   entry = {"id", "note"?, "signature"}                        an exact bucket signature, any op
-//         | {"id", "note"?, verdict?, engine?, kind?, property?, tag?, text?, max_delta?}
+//         | {"id", "note"?, verdict?, engine?, kind?, property?, tag?, text?, max_delta?, template?}
 //                                                               a rule, geometry cases only
 //
 // A rule matches when every field it gives holds for the case's bucket (signature.ts);
 // verdict, engine, kind, property and tag take one value or a list of them (any may hold).
-// The first entry that matches names the case's known difference.
+// `template` is a triage finding's (src/campaign/triage/template.ts, written by `triage
+// --mark-known`): the case holds an instance of it whose starting element is where the case's
+// difference starts. The first entry that matches names the case's known difference.
 import { readFileSync } from 'node:fs';
 import { Type, type Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
@@ -20,6 +22,8 @@ import { describeValueError } from '../../protocol/validate.js';
 import { CampaignError } from '../campaign-error.js';
 import type { CaseRequest } from '../corpus/corpus.js';
 import { nodeText } from './node-text.js';
+import { caseShape, embeddings } from '../triage/match.js';
+import { parseTemplate, TemplateSyntaxError, type Template } from '../triage/template.js';
 
 const anyOf = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const list = <T extends ReturnType<typeof Type.String> | ReturnType<typeof anyOf>>(item: T) =>
@@ -40,6 +44,7 @@ const EntrySchema = Type.Object(
     tag: list(Type.String({ minLength: 1 })),
     text: Type.Optional(Type.String()),
     max_delta: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    template: Type.Optional(Type.String({ minLength: 1 })),
   },
   { additionalProperties: false },
 );
@@ -48,17 +53,22 @@ const FileSchema = Type.Object({ note: Type.Optional(Type.String()), known: Type
 const checkFile = TypeCompiler.Compile(FileSchema);
 
 type Entry = Static<typeof EntrySchema>;
-const RULE_FIELDS = [...LIST_FIELDS, 'text', 'max_delta'] as const;
+const RULE_FIELDS = [...LIST_FIELDS, 'text', 'max_delta', 'template'] as const;
+
+/** An entry as loaded: its text rule compiled, its template read. */
+type LoadedEntry = Entry & { pattern?: RegExp; shape?: Template };
 
 /** What a case is matched on: its request (for the node's text) and its bucket (null when unanimous or invalid). */
 export interface MatchInput {
   request: CaseRequest;
   bucket: Bucket | null;
+  /** A geometry case's failing nodes, by index (its vote's `nodes`): where a template may start. */
+  failing?: readonly number[];
 }
 
 /** A loaded --expect file. */
 export class Expectations {
-  private constructor(private readonly entries: readonly (Entry & { pattern?: RegExp })[]) {}
+  private constructor(private readonly entries: readonly LoadedEntry[]) {}
 
   /** Reads and validates an --expect file; a CampaignError names the file and the bad field. */
   static load(path: string): Expectations {
@@ -103,12 +113,16 @@ export class Expectations {
       }
       if (ids.has(entry.id)) throw new CampaignError(`${field('id')}: "${entry.id}" is already the id of known[${ids.get(entry.id)}]`);
       ids.set(entry.id, i);
-      if (entry.text === undefined) return entry;
-      try {
-        return { ...entry, pattern: new RegExp(entry.text, 'u') };
-      } catch (e) {
-        throw new CampaignError(`${field('text')}: not a regular expression (${(e as Error).message})`);
+      const loaded: LoadedEntry = { ...entry };
+      if (entry.text !== undefined) {
+        try {
+          loaded.pattern = new RegExp(entry.text, 'u');
+        } catch (e) {
+          throw new CampaignError(`${field('text')}: not a regular expression (${(e as Error).message})`);
+        }
       }
+      if (entry.template !== undefined) loaded.shape = templateOf(entry.template, field('template'));
+      return loaded;
     });
     return new Expectations(entries);
   }
@@ -119,14 +133,29 @@ export class Expectations {
   }
 
   /** The id of the first known difference the case shows, or null (always for a unanimous or invalid case). */
-  matches({ request, bucket }: MatchInput): string | null {
+  matches({ request, bucket, failing }: MatchInput): string | null {
     if (!bucket) return null;
     const signature = signatureOf(bucket);
-    return this.entries.find((e) => (e.signature !== undefined ? e.signature === signature : ruleHolds(e, request, bucket)))?.id ?? null;
+    return (
+      this.entries.find((e) => (e.signature !== undefined ? e.signature === signature : ruleHolds(e, request, bucket, failing)))?.id ?? null
+    );
   }
 }
 
-function ruleHolds(rule: Entry & { pattern?: RegExp }, request: CaseRequest, b: Bucket): boolean {
+/** A rule's template, which must be one a case can be matched against (no script, style sheet or other attribute). */
+function templateOf(text: string, field: string): Template {
+  let template: Template;
+  try {
+    template = parseTemplate(text);
+  } catch (e) {
+    if (e instanceof TemplateSyntaxError) throw new CampaignError(`${field}: ${e.message}`);
+    throw e;
+  }
+  if (template.extras.length) throw new CampaignError(`${field}: it holds ${template.extras.join(', ')}, which no case is matched by`);
+  return template;
+}
+
+function ruleHolds(rule: LoadedEntry, request: CaseRequest, b: Bucket, failing: readonly number[] = []): boolean {
   if (b.op !== 'geometry') return false;
   const f = b.first;
   const tags = rule.tag?.map((t) => t.toLowerCase());
@@ -137,8 +166,21 @@ function ruleHolds(rule: Entry & { pattern?: RegExp }, request: CaseRequest, b: 
     (!rule.property || f?.details.some((p) => rule.property!.includes(p as (typeof STYLE_PROPERTIES)[number])) === true) &&
     (!tags || f?.subjects.some((t) => tags.includes(t.toLowerCase())) === true) &&
     (rule.max_delta === undefined || (b.maxDelta !== null && b.maxDelta <= rule.max_delta)) &&
-    (!rule.pattern || textMatches(rule.pattern, request, b))
+    (!rule.pattern || textMatches(rule.pattern, request, b)) &&
+    (!rule.shape || holdsInstance(rule.shape, request, b, failing))
   );
+}
+
+/**
+ * Whether a case without a script holds an instance of the template, starting at one of its failing
+ * nodes, the first first: a reduction keeps the signature, not the node, and may keep the part of
+ * the case where another node of the same tag and kind fails (as triage matches, triage.ts).
+ */
+function holdsInstance(template: Template, request: CaseRequest, b: Bucket, failing: readonly number[]): boolean {
+  if (!('html' in request) || request.html === undefined || 'script' in request) return false;
+  const first = b.first?.index ?? null;
+  const starts = first === null ? null : [...new Set([first, ...failing])];
+  return embeddings(template, caseShape(request.html), starts, { strict: true, limit: 1 }).length > 0;
 }
 
 /** The node's text is known only for a single node of a case without a script (a script may change the DOM). */

@@ -23,13 +23,17 @@ import type { DumpSource } from '../../candidate-client/source.js';
 import { isSelfSignature } from '../../comparator/candidate-signature.js';
 import { mutationsProblem } from '../../protocol/mutation-check.js';
 
-export interface ReduceCaseOptions {
+/** What a case must keep to show a finding: the engines' signature, and a candidate's beside it. */
+export interface FindingKept {
   oracle: CampaignOptions['oracle'];
-  request: CaseRequest;
   /** The engines' bucket signature every trial must keep (null: their agreement, with `candidate`). */
   signature: string | null;
   /** An engine under test whose finding is reduced: its outcome must keep this signature too. */
   candidate?: { source: DumpSource; signature: string };
+}
+
+export interface ReduceCaseOptions extends FindingKept {
+  request: CaseRequest;
   /** Trials on the engines at once. */
   parallel: number;
   /** Trials run at most, the original's check included. */
@@ -41,6 +45,32 @@ export interface ReduceCaseOptions {
   /** Aborting stops the reduction with the smallest case found so far. */
   signal?: AbortSignal;
   onProgress?: (status: ReductionStatus) => void;
+}
+
+/** How a case runs on the engines, and the candidate's outcome for it, to be judged once the engines' answer is in. */
+function runners(o: FindingKept) {
+  const run = (request: CaseRequest, dumps: boolean) => runSent(o.oracle, wireRequest(request, { dumps }));
+  const judged = async (request: CaseRequest) => {
+    if (!o.candidate || !isLayoutCase(request)) return () => undefined;
+    const { source } = o.candidate;
+    const outcome = await source.run(candidateCase(request));
+    return (answered: Answered<SentOp>) => candidateRecord(source, outcome, outcomesOf(request, answered));
+  };
+  return { run, judged };
+}
+
+/** Whether one run of a case keeps the finding: the engines' signature, and the candidate's when there is one. */
+export function keepsFinding(o: FindingKept): (request: CaseRequest) => Promise<boolean> {
+  const { run, judged } = runners(o);
+  return async (request) => {
+    // A trial whose mutations name elements it no longer has is one the oracle refuses: it fails, as any trial that loses the finding.
+    if ('mutations' in request && request.mutations && mutationsProblem(request.html, request.mutations) !== null) return false;
+    if (!o.candidate) return caseSignature(request, await run(request, false)) === o.signature;
+    const [answer, record] = await Promise.all([run(request, true), judged(request)]);
+    const judgedRecord = record(answer);
+    const candidateSignature = isSelfSignature(o.candidate.signature) ? judgedRecord?.fresh?.signature : judgedRecord?.signature;
+    return caseSignature(request, answer) === o.signature && candidateSignature === o.candidate.signature;
+  };
 }
 
 /** The reduced case as a journal stores it, and the reduced request itself. */
@@ -55,24 +85,8 @@ export interface ReducedCase extends ReductionRecord {
 export async function reduceCase(o: ReduceCaseOptions): Promise<ReducedCase> {
   const started = performance.now();
   let sent = 0;
-  const run = (request: CaseRequest, dumps: boolean) => runSent(o.oracle, wireRequest(request, { dumps }));
-  /** Whether a case keeps the finding: the engines' signature, and the candidate's when there is one. */
-  const keeps = async (request: CaseRequest): Promise<boolean> => {
-    // A trial whose mutations name elements it no longer has is one the oracle refuses: it fails, as any trial that loses the finding.
-    if ('mutations' in request && request.mutations && mutationsProblem(request.html, request.mutations) !== null) return false;
-    if (!o.candidate) return caseSignature(request, await run(request, false)) === o.signature;
-    const [answer, record] = await Promise.all([run(request, true), judged(request)]);
-    const judgedRecord = record(answer);
-    const candidateSignature = isSelfSignature(o.candidate.signature) ? judgedRecord?.fresh?.signature : judgedRecord?.signature;
-    return caseSignature(request, answer) === o.signature && candidateSignature === o.candidate.signature;
-  };
-  /** The candidate's outcome for a case, to be judged once the engines' answer is in. */
-  const judged = async (request: CaseRequest) => {
-    if (!o.candidate || !isLayoutCase(request)) return () => undefined;
-    const { source } = o.candidate;
-    const outcome = await source.run(candidateCase(request));
-    return (answered: Answered<SentOp>) => candidateRecord(source, outcome, outcomesOf(request, answered));
-  };
+  const { run, judged } = runners(o);
+  const keeps = keepsFinding(o);
   const result = await reduce(
     o.request,
     // Each trial under an id of its own: the id names it in the oracle's diagnostics.

@@ -15,6 +15,7 @@ import type { CaseService } from '../../coordinator/stdio.js';
 import type { DumpSource } from '../../candidate-client/source.js';
 import { candidateCase, candidateRecord, isLayoutCase, type CandidateRecord } from './candidate-record.js';
 import { invalidRecord, runSent, votedCase, votedRecord, wireRequest } from './case-record.js';
+import { engineAuthored, readingsOf } from './authored-record.js';
 import type { CorpusItem } from '../corpus/corpus.js';
 import type { Expectations } from './expectations.js';
 import type { CaseRecord, Journal } from '../journal/journal.js';
@@ -217,12 +218,17 @@ class CampaignRun {
     const now = performance.now();
     const voted = votedCase(item.request, answer);
     const r = votedRecord(item, answer, { startedAt, elapsedMs: now - sent, attempts: 1 }, this.o.expectations, voted);
+    const readings = readingsOf(answer.answer);
+    if (readings) r.authored = engineAuthored(readings, r.outcomes);
+    // All three agree with each other and not with the test: a finding of its own where the vote found none.
+    if (r.authored?.finding && r.signature === null) r.signature = r.authored.finding.signature;
     // Judged on the worker's own vote of these walks (a candidate is asked layout cases only, voted by geometry).
     if (asked)
       r.candidate = candidateRecord(candidate!, asked.outcome, r.outcomes, {
         ms: asked.ms,
         columns: answer.columns,
         ...(voted.op === 'geometry' ? { vote: voted.vote } : {}),
+        ...(readings ? { readings } : {}),
       });
     this.record(r);
     this.counts.ran++;

@@ -34,6 +34,27 @@ export interface Document {
   readonly root: Element;
   /** The texts of its HTML `<style>` elements, in document order. */
   readonly styleSheets: readonly string[];
+  /** What in the markup runs script in a browser (the first found), or null: the browsers run it, the candidates cannot. */
+  readonly script: string | null;
+  /** The hrefs of its `<link rel=stylesheet>` elements, in document order. */
+  readonly links: readonly string[];
+}
+
+/** The `type` values under which a `<script>` element runs as JavaScript (the HTML standard's JavaScript MIME types, and module). */
+const SCRIPT_TYPE = /^(|module|(text|application)\/(x-)?(java|ecma)script|text\/(javascript1\.[0-5]|jscript|livescript))$/i;
+
+/** Why the element runs script, or null. */
+function scriptOf(element: Element, text: () => string): string | null {
+  if (element.html && element.name === 'script') {
+    const type = element.attributes.get('type')?.trim() ?? '';
+    if (SCRIPT_TYPE.test(type) && (element.attributes.has('src') || text().trim())) return 'element: SCRIPT';
+  }
+  for (const [name, value] of element.attributes) {
+    if (/^on/i.test(name)) return `attribute: ${name} on ${element.tag}`;
+    if (/^\s*javascript:/i.test(value) && /^(href|src|action|formaction)$/i.test(name))
+      return `attribute: ${name}="javascript:…" on ${element.tag}`;
+  }
+  return null;
 }
 
 export const isElement = (node: Element | Text): node is Element => 'tag' in node;
@@ -42,6 +63,8 @@ export function parseDocument(html: string): Document {
   const document = parse(html);
   const elements: Element[] = [];
   const styleSheets: string[] = [];
+  let script: string | null = null;
+  const links: string[] = [];
   const visit = (node: ParsedNode, parent: Element | null, into: (Element | Text)[]): void => {
     if (node.nodeName === '#text') {
       into.push({ text: (node as DefaultTreeAdapterMap['textNode']).value });
@@ -62,12 +85,15 @@ export function parseDocument(html: string): Document {
     };
     elements.push(element);
     into.push(element);
-    if (html && node.tagName === 'style') {
-      styleSheets.push(node.childNodes.map((c) => (c.nodeName === '#text' ? (c as DefaultTreeAdapterMap['textNode']).value : '')).join(''));
-    }
+    const text = () => node.childNodes.map((c) => (c.nodeName === '#text' ? (c as DefaultTreeAdapterMap['textNode']).value : '')).join('');
+    if (html && node.tagName === 'style') styleSheets.push(text());
+    script ??= scriptOf(element, text);
+    const rel = (element.attributes.get('rel') ?? '').toLowerCase().split(/\s+/);
+    if (html && node.tagName === 'link' && rel.includes('stylesheet') && element.attributes.has('href'))
+      links.push(element.attributes.get('href')!);
     // A template's content is a fragment of its own, outside the document tree (and the dump).
     for (const child of node.childNodes) visit(child, element, element.children);
   };
   for (const child of document.childNodes) visit(child, null, []);
-  return { mode: document.mode, elements, root: elements[0]!, styleSheets };
+  return { mode: document.mode, elements, root: elements[0]!, styleSheets, script, links };
 }

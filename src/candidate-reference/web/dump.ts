@@ -5,7 +5,7 @@
 import { VIEWPORT, type STYLE_PROPERTIES } from '../../protocol/common.js';
 import type { CandidateDump } from '../../protocol/candidate-schema.js';
 import type { Document, Element } from './document.js';
-import type { Size } from './properties.js';
+import type { Size } from './grammar.js';
 import type { Style } from './style.js';
 import type { Length } from './values.js';
 

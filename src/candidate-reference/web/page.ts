@@ -7,7 +7,7 @@
 import { layoutChildren, type Box } from './boxes.js';
 import type { Document, Element } from './document.js';
 import type { Edges } from './dump.js';
-import type { LengthAuto } from './properties.js';
+import type { LengthAuto } from './grammar.js';
 import type { Style } from './style.js';
 import { VIEWPORT } from '../../protocol/common.js';
 import { Unsupported } from './unsupported.js';

@@ -5,7 +5,8 @@
 import { VIEWPORT } from '../../protocol/common.js';
 import type { Cascaded } from './cascade.js';
 import type { Document, Element } from './document.js';
-import { FONT_SIZE_KEYWORDS, isWide, LONGHANDS, type Property, type Values } from './properties.js';
+import { isWide } from './declarations.js';
+import { FONT_SIZE_KEYWORDS, LONGHANDS, type Property, type Values } from './longhands.js';
 import { Unsupported } from './unsupported.js';
 import { toPx, type Length, type LengthContext } from './values.js';
 

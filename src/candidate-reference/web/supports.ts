@@ -22,6 +22,8 @@ const CONTENT = [
   'unsafe',
 ];
 
+const TRACK_LIST = [...LENGTH, '<flex>', 'auto', 'min-content', 'max-content', 'minmax()', 'repeat()', 'auto-fill', 'auto-fit', 'none'];
+
 /** The properties both reference candidates read, with every term the shared model accepts. */
 const BASE_PROPERTIES: Record<string, string[]> = {
   display: ['block', 'flow-root', 'flex', 'grid', 'none', 'contents'],
@@ -78,30 +80,8 @@ const BASE_PROPERTIES: Record<string, string[]> = {
   gap: [...LENGTH, 'normal'],
   'row-gap': [...LENGTH, 'normal'],
   'column-gap': [...LENGTH, 'normal'],
-  'grid-template-columns': [
-    ...LENGTH,
-    '<flex>',
-    'auto',
-    'min-content',
-    'max-content',
-    'minmax()',
-    'repeat()',
-    'auto-fill',
-    'auto-fit',
-    'none',
-  ],
-  'grid-template-rows': [
-    ...LENGTH,
-    '<flex>',
-    'auto',
-    'min-content',
-    'max-content',
-    'minmax()',
-    'repeat()',
-    'auto-fill',
-    'auto-fit',
-    'none',
-  ],
+  'grid-template-columns': TRACK_LIST,
+  'grid-template-rows': TRACK_LIST,
   'grid-auto-columns': [...LENGTH, '<flex>', 'auto', 'min-content', 'max-content', 'minmax()'],
   'grid-auto-rows': [...LENGTH, '<flex>', 'auto', 'min-content', 'max-content', 'minmax()'],
   'grid-auto-flow': ['row', 'column', 'dense'],
@@ -119,6 +99,26 @@ const BASE_PROPERTIES: Record<string, string[]> = {
   'font-weight': ['normal', 'bold', '<number>'],
   'font-style': ['normal', 'italic', 'oblique'],
   'white-space': ['normal', 'nowrap'],
+  // Logical properties, by the element's direction (logical.ts).
+  ...Object.fromEntries(
+    ['inline-start', 'inline-end', 'block-start', 'block-end'].flatMap((flow) => [
+      [`margin-${flow}`, SIZE],
+      [`padding-${flow}`, LENGTH],
+      [`inset-${flow}`, SIZE],
+      [`border-${flow}-width`, ['<length>', 'thin', 'medium', 'thick']],
+      [`border-${flow}-style`, BORDER_STYLES],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['inline', 'block'].flatMap((axis) => [
+      [`margin-${axis}`, SIZE],
+      [`padding-${axis}`, LENGTH],
+      [`inset-${axis}`, SIZE],
+      [`${axis}-size`, SIZE],
+      [`min-${axis}-size`, SIZE],
+      [`max-${axis}-size`, [...LENGTH, 'none']],
+    ]),
+  ),
 };
 
 /**

@@ -23,10 +23,11 @@ import type { Edges, Placed } from '../web/dump.js';
 import { placedByContent, rootInsets, type Page } from '../web/page.js';
 import { VIEWPORT } from '../../protocol/common.js';
 import { supportsOf } from '../web/supports.js';
+import { laidOutSize } from '../web/sizing.js';
 import { lineBox, measureText, type Fonts } from '../web/text.js';
 import { Unsupported } from '../web/unsupported.js';
 import type { LayoutEngine } from '../engine.js';
-import { setYogaStyle, type Context } from './style.js';
+import { childContext, setYogaStyle, type Context } from './style.js';
 
 const { version } = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.resolve('yoga-layout'))), 'utf8')) as {
   version: string;
@@ -112,8 +113,10 @@ function layOut(page: Page, fonts: Fonts, create: () => Node): Map<Element, Plac
       return node;
     }
     setYogaStyle(node, box, context);
+    // The children of a display: contents box are its flex container's items (Yoga lays them out so).
+    const inside: Context = box.style.display === 'contents' ? { ...context, root: false, insets: undefined } : childContext(box);
     box.children.forEach((child, i) => {
-      node.insertChild(build(child, { parentWrap: box.style['flex-wrap'], root: false }), i);
+      node.insertChild(build(child, inside), i);
     });
     return node;
   };
@@ -135,7 +138,7 @@ function layOut(page: Page, fonts: Fonts, create: () => Node): Map<Element, Plac
   page.inFlow.forEach((box, i) => {
     if (!box.element) throw new Unsupported('text in the body (Yoga has no block layout)');
     if (box.style.float !== 'none') throw new Unsupported(`float: ${box.style.float} (Yoga has no block layout)`);
-    const node = build(box, { parentWrap: 'nowrap', root: false });
+    const node = build(box, { parentWrap: 'nowrap', inBlock: true, root: false });
     asBlockInBody(node, box, body.margins[i]!);
     body.node.insertChild(node, i);
   });
@@ -160,7 +163,7 @@ function layOut(page: Page, fonts: Fonts, create: () => Node): Map<Element, Plac
     const againstViewport: Box[] = [];
     for (const box of page.outOfFlow) {
       const insets = rootInsets(page, box, content);
-      const root = build(box, { parentWrap: 'nowrap', root: true, insets });
+      const root = build(box, { parentWrap: 'nowrap', inBlock: false, root: true, insets });
       // Sized by its content where CSS sizes it so: laid out alone with no space given, as Yoga's
       // own fixtures are (its layout against a definite viewport differs, measured: a percentage
       // width in a root sized by its min-width resolved there, and Yoga's own tests fail on it).
@@ -217,6 +220,8 @@ function bodyColumn(page: Page, create: () => Node): { node: Node; margins: [num
   node.setAlignItems(Align.Stretch);
   node.setJustifyContent(Justify.FlexStart);
   node.setFlexShrink(0);
+  // The body is static (page.ts demands it): an absolutely positioned box in it has the viewport as its containing block, not the body.
+  node.setPositionType(PositionType.Static);
   const edges: Edges = [top, margin[1], bottom, margin[3]];
   EDGES.forEach((edge, i) => {
     node.setMargin(edge, edges[i]!);
@@ -238,7 +243,7 @@ function asBlockInBody(node: Node, box: Box, [top, bottom]: [number, number]): v
   node.setFlexBasisAuto();
   node.setMargin(Edge.Top, top);
   node.setMargin(Edge.Bottom, bottom);
-  const autoWidth = box.style.width === 'auto';
+  const autoWidth = laidOutSize(box.style, 'width', { inBlock: true, insets: box.style }) === 'auto';
   // A block box with an auto width fills the line (its auto margins are 0); with a width, auto margins center it.
   if (autoWidth) {
     if (box.style['margin-left'] === 'auto') node.setMargin(Edge.Left, 0);

@@ -18,7 +18,9 @@ import {
   type Node,
 } from 'yoga-layout';
 import type { Box } from '../web/boxes.js';
-import type { LengthAuto, Size } from '../web/properties.js';
+import type { LengthAuto, Size } from '../web/grammar.js';
+import { laidOutSize } from '../web/sizing.js';
+import { flexEnums } from '../web/longhands.js';
 import { Unsupported } from '../web/unsupported.js';
 import type { Length } from '../web/values.js';
 
@@ -26,13 +28,7 @@ const refuse = (property: string, value: string, why?: string): never => {
   throw new Unsupported(`${property}: ${value}${why ? ` (${why})` : ''}`);
 };
 
-const FLEX_DIRECTION: Record<string, FlexDirection> = {
-  row: FlexDirection.Row,
-  'row-reverse': FlexDirection.RowReverse,
-  column: FlexDirection.Column,
-  'column-reverse': FlexDirection.ColumnReverse,
-};
-const WRAP: Record<string, Wrap> = { nowrap: Wrap.NoWrap, wrap: Wrap.Wrap, 'wrap-reverse': Wrap.WrapReverse };
+const { direction: FLEX_DIRECTION, wrap: WRAP } = flexEnums(FlexDirection, Wrap);
 const EDGES = [
   ['top', Edge.Top],
   ['right', Edge.Right],
@@ -53,12 +49,26 @@ function size(property: string, s: Size): Value | undefined {
 
 /** Where the box sits, as the mapping needs it. */
 export interface Context {
-  /** The parent's flex-wrap (start and end in the cross axis turn with wrap-reverse). */
+  /** The flex-wrap of the box's flex container (start and end in the cross axis turn with wrap-reverse). */
   parentWrap: string;
+  /** The flex-direction of the box's flex container, when it is a flex item. */
+  flexDirection?: string;
+  /** The box is in flow in a block container (the body). */
+  inBlock: boolean;
   /** The box is a child of the body laid out against the viewport. */
   root: boolean;
   /** Insets to use instead of the box's own (a root's, with its static position). */
   insets?: Record<'top' | 'right' | 'bottom' | 'left', LengthAuto>;
+}
+
+/** The context of the children of `box`, a box that is not display: contents. */
+export function childContext(box: Box): Context {
+  return {
+    parentWrap: box.style['flex-wrap'],
+    ...(box.style.display === 'flex' ? { flexDirection: box.style['flex-direction'] } : {}),
+    inBlock: false,
+    root: false,
+  };
 }
 
 export function setYogaStyle(node: Node, box: Box, context: Context): void {
@@ -94,8 +104,9 @@ export function setYogaStyle(node: Node, box: Box, context: Context): void {
   node.setDirection(c.direction === 'rtl' ? Direction.RTL : Direction.LTR);
   if (c['writing-mode'] !== 'horizontal-tb') refuse('writing-mode', c['writing-mode']);
   node.setBoxSizing(c['box-sizing'] === 'border-box' ? BoxSizing.BorderBox : BoxSizing.ContentBox);
-  node.setWidth(size('width', c.width) ?? 'auto');
-  node.setHeight(size('height', c.height) ?? 'auto');
+  const placement = { inBlock: context.inBlock, ...(context.flexDirection ? { flexDirection: context.flexDirection } : {}), insets };
+  node.setWidth(size('width', laidOutSize(c, 'width', placement)) ?? 'auto');
+  node.setHeight(size('height', laidOutSize(c, 'height', placement)) ?? 'auto');
   node.setMinWidth(size('min-width', c['min-width']));
   node.setMinHeight(size('min-height', c['min-height']));
   node.setMaxWidth(size('max-width', c['max-width']));
@@ -112,7 +123,7 @@ export function setYogaStyle(node: Node, box: Box, context: Context): void {
   node.setFlexWrap(block ? Wrap.NoWrap : WRAP[c['flex-wrap']]!);
   node.setFlexGrow(c['flex-grow']);
   node.setFlexShrink(c['flex-shrink']);
-  const basis = c['flex-basis'];
+  const basis = laidOutSize(c, 'flex-basis', placement);
   if (basis === 'auto') node.setFlexBasisAuto();
   else if (basis === 'content') refuse('flex-basis', 'content');
   else node.setFlexBasis(size('flex-basis', basis));

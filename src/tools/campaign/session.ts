@@ -7,6 +7,7 @@
 // With --candidate, an engine under test is started beside the engines (candidate-session.ts),
 // with their fonts, and answers every layout case; the corpus is made once it has said what it
 // supports (the generator keeps inside it).
+import { CampaignError } from '../../campaign/campaign-error.js';
 import { Checkpointer } from '../../campaign/journal/checkpointer.js';
 import { terminalStderr } from '../../system/stderr-guard.js';
 import { CampaignRunError, runCampaign, type CampaignOptions, type CampaignResult } from '../../campaign/loop/run-campaign.js';
@@ -16,6 +17,7 @@ import type { Journal } from '../../campaign/journal/journal.js';
 import { journalDamage } from '../../campaign/journal/journal-schema.js';
 import { CampaignProgressBar } from '../../campaign/loop/progress.js';
 import { renderSummary } from '../../campaign/journal/summary.js';
+import { campaignSummary } from '../../campaign/journal/triage-summary.js';
 import type { OracleOptions } from '../../coordinator/oracle-service.js';
 import { ConfigError } from '../../protocol/errors.js';
 import type { PingResponse } from '../../protocol/ping-schema.js';
@@ -136,7 +138,7 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
       await candidates.close();
     }
     o.journal.endRun();
-    process.stdout.write(renderSummary(o.journal.summary(), o.journal.lastReport()));
+    process.stdout.write(renderSummary(campaignSummary(o.journal, o.dbPath), o.journal.lastReport()));
     return closingLine(result, failure, signalName, o);
   };
 
@@ -156,7 +158,11 @@ export async function runCampaignSession(o: SessionOptions): Promise<number> {
     // A setting that cannot work (a bad executable, a password Redis refuses), or a damaged journal, is not cured by running again.
     const damage = journalDamage(error);
     if (damage) closing(`error: --db ${o.dbPath}: ${damage}`);
-    else closing(`error: ${(error as Error).message}${error instanceof ConfigError ? '' : `; ${RESUME}`}`);
+    // A setting or an input the user must change (ConfigError, CampaignError) is not cured by running again either.
+    else if (error instanceof ConfigError || error instanceof CampaignError) {
+      closing(`error: ${error.message}`);
+      return 2;
+    } else closing(`error: ${(error as Error).message}; ${RESUME}`);
     return 1;
   } finally {
     await checkpointer?.stop();
@@ -239,5 +245,6 @@ function closingLine(r: CampaignResult, failure: string | undefined, signal: str
 
 /** The run's last line, one line whatever an error quotes: at info, or at error when the run failed. */
 function closing(line: string): void {
-  (line.startsWith('error: ') ? log.error : log.info)(`campaign: ${visible(line)}`);
+  if (line.startsWith('error: ')) log.error(`campaign: ${visible(line.slice('error: '.length))}`);
+  else log.info(`campaign: ${visible(line)}`);
 }

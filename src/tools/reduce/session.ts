@@ -12,13 +12,11 @@ import { caseSignature, runSent, wireRequest } from '../../campaign/loop/case-re
 import type { OracleOptions, OracleService } from '../../coordinator/oracle-service.js';
 import type { DumpSource } from '../../candidate-client/source.js';
 import type { FontSetName } from '../../protocol/font-sets.js';
-import { engineMemoryBytes } from '../../protocol/launch-options.js';
 import { NotReproducibleError } from '../../reduce/index.js';
 import { log, logs } from '../../system/log.js';
 import { visible } from '../../system/visible-text.js';
 import { terminalStderr } from '../../system/stderr-guard.js';
-import { CandidateSession, userFault } from '../candidate-session.js';
-import { withEngines } from '../engine-session.js';
+import { withEnginesAndCandidate } from '../candidate-session.js';
 import { ReductionProgressBar } from './progress-bar.js';
 
 /** The case to reduce, and where it came from. */
@@ -52,13 +50,6 @@ export async function reduceSession(source: Source, flags: ReduceSettings, optio
     if (!stop.signal.aborted) say(`${signal}: starting no more trials; keeping the smallest case found so far`);
     stop.abort();
   };
-  // The candidate starts beside the engines; awaited once they are up.
-  const candidates = new CandidateSession(
-    source.candidate && {
-      command: source.candidate.command,
-      memoryLimit: engineMemoryBytes(options.maxEngineMemory, '--max-engine-memory'),
-    },
-  ).start(options.fonts);
   let progress: ReductionProgressBar | undefined;
   const reduceWith = async (oracle: OracleService, candidate: DumpSource | undefined): Promise<number> => {
     let signature = source.signature;
@@ -116,18 +107,14 @@ export async function reduceSession(source: Source, flags: ReduceSettings, optio
     writeResult(result, flags.output);
     return 0;
   };
-  const work = async (oracle: OracleService): Promise<number> => {
-    try {
-      return await reduceWith(oracle, await candidates.started().catch(userFault));
-    } finally {
-      await candidates.close(); // before the engines close
-    }
-  };
   try {
-    return await withEngines({ tool: 'reduce', options, notDone: 'nothing was run', onSignal }, work);
+    return await withEnginesAndCandidate(
+      { tool: 'reduce', options, notDone: 'nothing was run', onSignal },
+      source.candidate && { command: source.candidate.command },
+      reduceWith,
+    );
   } finally {
     progress?.stop();
-    await candidates.close();
   }
 }
 

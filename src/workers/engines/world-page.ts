@@ -85,8 +85,8 @@ export interface World {
  */
 export async function runInWorld(call: ProgramCall, world: World): Promise<string> {
   if (typeof call.script !== 'string') return world.program(call.program, call.args);
-  const { check, fresh } = call.args as { check?: unknown; fresh?: boolean };
-  const settled = await world.program('settle', { check, fresh });
+  const { check, fresh, wait } = call.args as { check?: unknown; fresh?: boolean; wait?: string };
+  const settled = await world.program('settle', { check, fresh, wait });
   if (settled !== SETTLED) return settled;
   await world.script(call.script);
   return world.program(call.program, { ...call.args, fresh: false });

@@ -19,14 +19,14 @@ export const screenshot: Task<'screenshot'> = async (task, ctx) => {
       kind: 'document',
       document: { ...task.documents[engine]!, freshStorage: false },
       extraMs: 0,
-      run: (page, check) => picture(engine, page, check, script),
+      run: (page, check) => picture(engine, page, check, script, task.request.wait),
     }),
   );
   return inAnswerOrder('screenshot', { images: results, errors: errorsField(errors) });
 };
 
-async function picture(engine: EngineName, page: EnginePage, check: CaseCheck, script: string | null): Promise<Uint8Array> {
-  await settle(page, { check, fresh: true, painted: true }, caseScript(script));
+async function picture(engine: EngineName, page: EnginePage, check: CaseCheck, script: string | null, wait?: string): Promise<Uint8Array> {
+  await settle(page, { check, fresh: true, painted: true, wait }, caseScript(script));
   const shot = decodeScreenshot(await page.screenshot());
   if (shot.width !== VIEWPORT.width || shot.height !== VIEWPORT.height)
     throw new PageFault(`${engine} took a ${shot.width}×${shot.height} screenshot, not ${VIEWPORT.width}×${VIEWPORT.height}`);

@@ -12,7 +12,7 @@ import { TRACE_TIMEOUT, type Trace } from '../../protocol/trace-schema.js';
 import { encodeJson, plainJson, UnencodableError, type JsonText, type WireValue } from '../../protocol/wire.js';
 import { voteTraces } from '../../comparator/trace-vote.js';
 import type { CaseCheck } from '../../page/programs.js';
-import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE } from '../../page/trace-recorder.js';
+import { RUN_TRACE_HOOK, RUN_TRACE_SOURCE } from '../../page/trace-run.js';
 import type { EnginePage } from '../engine.js';
 import { leftDocument } from '../page-answers.js';
 import { eachEngine, errorsField, perEngine, type Task } from './task.js';

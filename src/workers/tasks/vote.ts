@@ -7,7 +7,7 @@ import { encodeJson } from '../../protocol/wire.js';
 import { packColumns } from '../../protocol/walk-columns.js';
 import { columnarFromRaw } from '../../comparator/columnar.js';
 import { voteColumnar } from '../../comparator/vote.js';
-import { dumpsOf, relayoutOf, timingOf, walkEach } from './geometry.js';
+import { authoredOf, dumpsOf, relayoutOf, scrollbarsOf, timingOf, walkEach } from './geometry.js';
 import { errorsField, perEngine, type Task } from './task.js';
 
 export const vote: Task<'vote'> = async (task, ctx) => {
@@ -17,8 +17,10 @@ export const vote: Task<'vote'> = async (task, ctx) => {
     vote: encodeJson(voteColumnar({ dumps: columnar, errors })),
     relayout: task.request.relayout ? relayoutOf(results) : undefined,
     dumps: task.request.dumps ? dumpsOf(results) : undefined,
+    authored: task.request.authored ? authoredOf(results) : undefined,
     errors: errorsField(errors),
     timing: task.request.timing ? timingOf(results) : undefined,
+    scrollbars: task.request.site ? scrollbarsOf(results) : undefined,
   });
   return task.columns ? { ...answer, columns: perEngine(results, ({ walk }) => packColumns(walk)) } : answer;
 };

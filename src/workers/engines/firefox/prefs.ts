@@ -22,6 +22,12 @@ const ORACLE_PREFS: Prefs = {
   // sees (measured: parent process 4.5 -> 3.2 ms per case). Layout never waits for a frame; a
   // script's requestAnimationFrame runs at 10 Hz.
   'layout.frame_rate': 10,
+  // Scrollbars that take no layout width, as Chromium's --hide-scrollbars and WebKitGTK's overlay
+  // theme already give: a page taller than the viewport is laid out in all 800 px, and an
+  // overflow:scroll box keeps its width (788 and 188 px before, with GTK's 12 px bars). Always
+  // visible, as WPT's own Firefox runs set it, so a picture does not depend on a fade.
+  'ui.useOverlayScrollbars': 1,
+  'layout.testing.overlay-scrollbars.always-visible': true,
   // Firefox's built-in add-ons (webcompat, formautofill, picture-in-picture, newtab, search
   // detection, ipp-activator) are installed from the application scope (4), which Playwright's 5
   // enables: with the profile's scope alone none starts, and neither does the WebExtensions

@@ -1,13 +1,13 @@
 // The human summaries behind every --pretty: comparisons, votes (geometry, reflection, trace)
 // and candidate judgements. JSON output carries everything; these keep the first lines of each list.
-import type { CompareResult, Failure } from '../comparator/compare.js';
-import type { CandidateResult } from '../comparator/candidate.js';
-import { describeObservation, type ReflectVoteResult } from '../comparator/reflect-vote.js';
-import type { TraceFailure } from '../comparator/trace-compare.js';
-import type { TraceVoteResult } from '../comparator/trace-vote.js';
-import type { EngineDumps } from '../comparator/vote.js';
-import { ENGINE_NAMES } from '../protocol/common.js';
-import type { VoteResult } from '../protocol/vote-schema.js';
+import type { CompareResult, Failure } from '../../comparator/compare.js';
+import type { CandidateResult } from '../../comparator/candidate.js';
+import { describeObservation, type ReflectVoteResult } from '../../comparator/reflect-vote.js';
+import type { TraceFailure } from '../../comparator/trace-compare.js';
+import type { TraceVoteResult } from '../../comparator/trace-vote.js';
+import type { EngineDumps } from '../../comparator/vote.js';
+import { ENGINE_NAMES } from '../../protocol/common.js';
+import type { VoteResult } from '../../protocol/vote-schema.js';
 
 /** Failures and mismatches listed per comparison; the JSON has them all. */
 const PRETTY_LIMIT = 20;

@@ -5,7 +5,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { fsErrorText } from '../system/fs-errors.js';
+import { fsErrorText } from '../../system/fs-errors.js';
 
 /** An input that cannot be used at all: one line on stderr, exit status 2. */
 export class BadInput extends Error {}

@@ -1,0 +1,66 @@
+// npm run bench (its WPT part): WPT-like pages per second (bench/wpt-pages.ts: pages that scroll,
+// load Ahem and a support image, carry prose and check-layout attributes) through the real oracle
+// as it ships, side by side with the naive oracle in the same run (one page per engine in this
+// process, each page loaded with its site, the harness waited for, one walk; each engine in
+// turn). Absolute figures drift with the machine's load: the ratio is the result. Every engine's
+// dump is checked byte for byte across the two routes.
+//
+//   node dist/bench/wpt.js [--pages=N] [--workers=…] (the farm's flags as in bench/run.ts)
+import { loadavg } from 'node:os';
+import { dumpJson } from '../src/protocol/dump.js';
+import type { RawWalk } from '../src/protocol/page-output.js';
+import { ENGINE_NAMES, type EngineName } from '../src/protocol/schema.js';
+import type { Site } from '../src/protocol/site-schema.js';
+import { DirectEngines } from '../test/support/direct-engines.js';
+import { farm, fixed, measured, progress, type Phase } from './routes.js';
+import { wptPages } from './wpt-pages.js';
+
+const args = process.argv.slice(2);
+const count = Number(args.find((a) => a.startsWith('--pages='))?.split('=')[1] ?? 60);
+const farmArgs = args.filter((a) => /^--(workers|max-batch)=/.test(a));
+const pages = wptPages(count);
+const loadAtStart = loadavg()[0]!;
+
+async function naive(): Promise<Phase> {
+  const engines = await DirectEngines.open(ENGINE_NAMES, false);
+  try {
+    const walks: Phase['walks'] = new Map();
+    const bar = progress('naive, loaded', pages.length);
+    const { seconds, cpu, kinds } = await measured(process.pid, async () => {
+      for (const page of pages) {
+        const { site, wait } = page.fields as { site: Site; wait: string };
+        const perEngine: Partial<Record<EngineName, RawWalk>> = {};
+        for (const engine of ENGINE_NAMES) perEngine[engine] = await engines.loadAndWalk(engine, page.id, page.html, { site, wait });
+        walks.set(page.id, perEngine);
+        bar.increment();
+      }
+    });
+    bar.stop();
+    return { label: 'naive, loaded', seconds, cpu, kinds, walks };
+  } finally {
+    await engines.close();
+  }
+}
+
+process.stderr.write(`bench: wpt: ${pages.length} WPT-like pages\n`);
+const shipped = await farm(pages, farmArgs, 'farm', { lone: 5, fields: { op: 'vote', dumps: true } });
+const plain = await naive();
+
+let identical = 0;
+let compared = 0;
+for (const page of pages) {
+  for (const engine of ENGINE_NAMES) {
+    const reference = plain.walks.get(page.id)?.[engine] as RawWalk | undefined;
+    const other = shipped.walks.get(page.id)?.[engine];
+    if (!reference || !other) continue;
+    compared++;
+    if (JSON.stringify({ ...other, engine_version: 'v' }) === dumpJson(engine, 'v', reference).text) identical++;
+  }
+}
+const rate = (p: Phase) => pages.length / p.seconds;
+console.log(`\nwpt: ${pages.length} WPT-like pages (scrolling, Ahem, a support image, prose, check-layout attributes), all three engines:`);
+console.table(
+  [plain, shipped].map((p) => ({ route: p.label, 'pages/s': fixed(rate(p), 2), '× naive, loaded': fixed(rate(p) / rate(plain)) })),
+);
+console.log(`wpt: dumps byte-identical across the two routes: ${identical} of ${compared} engine dumps`);
+console.log(`load average (1 min): ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`);
