@@ -3,6 +3,7 @@
 // self-disagreement is a finding of the candidate's beside its answers' own signatures, so the
 // candidate's buckets, their first cases and its summary are read over both here.
 import type Database from 'better-sqlite3';
+import { perDatabase } from './journal-schema.js';
 import type { CandidateIdentity, CandidateRecord, FreshRecord } from '../loop/candidate-record.js';
 import type { CaseRow } from './records.js';
 import { summarizeCandidate, type CandidateSummary, type CandidateVerdictCount, type SummaryBucket } from './summary.js';
@@ -13,8 +14,6 @@ const CANDIDATE_FINDINGS = `SELECT co.signature AS signature, c.id AS example, c
   UNION ALL SELECT cf.signature, c.id, co.id, c.seq FROM candidate_fresh cf
   JOIN candidate_outcomes co ON co.case_seq = cf.case_seq AND co.name = cf.name AND co.version = cf.version
   JOIN cases c ON c.seq = cf.case_seq WHERE cf.name = @name AND cf.version = @version AND cf.signature IS NOT NULL`;
-
-const statements = new WeakMap<Database.Database, ReturnType<typeof prepared>>();
 
 function prepared(db: Database.Database) {
   return {
@@ -41,13 +40,7 @@ function prepared(db: Database.Database) {
   };
 }
 
-const of = (db: Database.Database) => {
-  const known = statements.get(db);
-  if (known) return known;
-  const made = prepared(db);
-  statements.set(db, made);
-  return made;
-};
+const of = perDatabase(prepared);
 
 /** Writes a candidate's fresh layout of the case `seq`, when it has one (inside the caller's transaction). */
 export function insertFresh(db: Database.Database, seq: number, c: CandidateRecord): void {

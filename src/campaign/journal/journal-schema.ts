@@ -319,3 +319,15 @@ export function journalFault(e: unknown, label: string): Error {
   if (code.startsWith('SQLITE_')) return new CampaignError(`${label}: cannot read it (${(e as Error).message})`);
   return e as Error;
 }
+
+/** `make`'s statements for a database, prepared on its first use there and kept while the database is. */
+export function perDatabase<T>(make: (db: Database.Database) => T): (db: Database.Database) => T {
+  const made = new WeakMap<Database.Database, T>();
+  return (db) => {
+    const known = made.get(db);
+    if (known) return known;
+    const fresh = make(db);
+    made.set(db, fresh);
+    return fresh;
+  };
+}
