@@ -18,6 +18,10 @@
 // is the campaign's own closing figure. Then each reference candidate's own CPU per case, in this
 // process, on cases generated inside what it supports (bench/candidate-stages.js splits it into
 // stages). The goal: the oracle's own work per candidate case under 5 % of the browsers' CPU per case.
+// Beside them, the same cases with mutations (the same documents: the generator draws them after
+// the tree; no relayout check, so that the mutations alone differ), through the campaign with the
+// Taffy candidate and in process, where a mutation case is laid out three times (the original, the
+// mutated one in its kept tree, and from scratch): what a mutation case costs next to a plain one.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +46,7 @@ const REPLAY = fileURLToPath(new URL('./candidate-replay.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'bench-candidate-'));
 const corpus = join(dir, 'corpus.ndjson');
 const recorded = join(dir, 'taffy-answers.ndjson');
+const mutationCorpus = join(dir, 'mutations.ndjson');
 
 /** A process's own CPU ms so far (utime + stime), or null once it is gone. */
 function processCpuMs(pid: number): number | null {
@@ -62,9 +67,9 @@ interface Run {
   candidate: number | null;
 }
 
-async function campaign(label: string, round: number, candidate: string[]): Promise<Run> {
+async function campaign(label: string, round: number, candidate: string[], from = corpus): Promise<Run> {
   const db = join(dir, `${label}-${round}.sqlite`);
-  const cli = new CliProcess(['campaign', '--db', db, '--corpus', corpus, '--fonts=square', ...farmArgs, ...candidate]);
+  const cli = new CliProcess(['campaign', '--db', db, '--corpus', from, '--fonts=square', ...farmArgs, ...candidate]);
   await cli.saidOnStderr(/campaign: 0\/\d+ cases/);
   const before = sampleCpu(cli.pid);
   // The candidate's process: `… candidate taffy …`, or the replaying script (not the oracle's own `--candidate …`).
@@ -101,10 +106,11 @@ async function campaign(label: string, round: number, candidate: string[]): Prom
  * it supports: after as many other cases (the next seed's), so that its caches hold what a long
  * campaign's would, not these cases themselves.
  */
-async function inProcess(name: 'taffy' | 'yoga'): Promise<{ ms: number; refused: number; count: number }> {
+async function inProcess(name: 'taffy' | 'yoga', mutations = false): Promise<{ ms: number; refused: number; count: number }> {
   const engine = await referenceEngine(name);
+  const supports = engine.supports('square');
   const draw = (s: number) => [
-    ...generateCases({ count: cases, seed: s, text: false, script: false, relayout: false, supports: engine.supports('square') }),
+    ...generateCases({ count: cases, seed: s, text: false, script: false, mutations, relayout: false, supports }),
   ];
   for (const request of draw(seed + 1)) layOutCase(engine, request, 'square');
   const requests = draw(seed);
@@ -115,7 +121,8 @@ async function inProcess(name: 'taffy' | 'yoga'): Promise<{ ms: number; refused:
   return { ms: (user + system) / 1000 / requests.length, refused, count: requests.length };
 }
 
-try {
+/** The generated corpus, as NDJSON, with `extra` generator flags. */
+async function emit(extra: string[]): Promise<string> {
   const emitted = await runCli([
     'campaign',
     '--generate',
@@ -126,30 +133,40 @@ try {
     'taffy',
     '--fonts=square',
     '--emit',
+    ...extra,
   ]);
   if (emitted.code !== 0) throw new Error(emitted.stderr);
+  return emitted.stdout;
+}
+
+try {
+  const emitted = { stdout: await emit([]) };
   writeFileSync(corpus, emitted.stdout);
+  writeFileSync(mutationCorpus, await emit(['--mutations', '--no-relayout']));
   // Taffy's answers, ping first, for the replaying candidate.
   const answers = await runCli(['candidate', 'taffy', '--fonts=square'], `{"id":"ping","op":"ping"}\n${emitted.stdout}`);
   if (answers.code !== 0) throw new Error(answers.stderr);
   writeFileSync(recorded, answers.stdout);
 
   const load = loadavg().map((l) => l.toFixed(2));
-  const labels = ['campaign', 'campaign --candidate replay', 'campaign --candidate taffy'] as const;
+  const labels = ['campaign', 'campaign --candidate replay', 'campaign --candidate taffy', '  the same, with mutations'] as const;
   const runs: Record<(typeof labels)[number], Run[]> = {
     campaign: [],
     'campaign --candidate replay': [],
     'campaign --candidate taffy': [],
+    '  the same, with mutations': [],
   };
   for (let round = 0; round < rounds; round++) {
     runs.campaign.push(await campaign('without', round, []));
     runs['campaign --candidate replay'].push(await campaign('replay', round, ['--candidate', `node ${REPLAY} ${recorded} ${corpus}`]));
     runs['campaign --candidate taffy'].push(await campaign('taffy', round, ['--candidate', 'taffy']));
+    runs['  the same, with mutations'].push(await campaign('mutations', round, ['--candidate', 'taffy'], mutationCorpus));
   }
   const mean = (list: Run[], of: (r: Run) => number) => list.reduce((n, r) => n + of(r), 0) / list.length;
   const browsers = (r: Run) => ENGINE_NAMES.reduce((n, e) => n + r.cpu[e], 0);
   const taffy = await inProcess('taffy');
   const yoga = await inProcess('yoga');
+  const taffyMutations = await inProcess('taffy', true);
 
   console.log(`candidate cost: ${cases} cases (seed ${seed}, inside taffy's supports), ${rounds} round(s) each, alternating`);
   console.log(`load average before: ${load.join(' ')} (${farmArgs.join(' ') || 'default farm'})`);
@@ -192,6 +209,13 @@ try {
     console.log(
       `${name} candidate's own work, warm, in process: ${r.ms.toFixed(3)} CPU ms a case, ${share(r.ms)} (${r.refused} of ${r.count} unsupported; stages: node dist/bench/candidate-stages.js --engine=${name})`,
     );
+  const mutated = runs['  the same, with mutations'];
+  const plain = runs['campaign --candidate taffy'];
+  const ratio = (of: (r: Run) => number) => (mean(mutated, of) / mean(plain, of)).toFixed(2);
+  console.log(
+    `a mutation case next to a plain one, with the taffy candidate: × ${ratio((r) => r.cpu.node)} Node CPU ms a case, × ${ratio((r) => r.casesPerSecond)} cases/s; ` +
+      `in process: × ${(taffyMutations.ms / taffy.ms).toFixed(2)} CPU ms a case (${taffyMutations.refused} of ${taffyMutations.count} unsupported)`,
+  );
   console.log(
     `load average after: ${loadavg()
       .map((l) => l.toFixed(2))

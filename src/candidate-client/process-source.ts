@@ -140,8 +140,15 @@ export class CandidateProcess implements DumpSource {
 
   private async runOne(request: CandidateCase): Promise<SourceOutcome> {
     // The case's own id stays here: two cases may share one (a corpus allows it), and the candidate is told apart ids.
-    const { html, script, authored } = request;
-    const line = { html, ...(script === undefined ? {} : { script }), ...(authored === undefined ? {} : { authored }) };
+    const { html, script, mutations, authored } = request;
+    if (mutations && !this.supports?.mutations)
+      return { kind: 'unsupported', what: 'mutations (the candidate does not declare supports.mutations)' };
+    const line = {
+      html,
+      ...(script === undefined ? {} : { script }),
+      ...(mutations === undefined ? {} : { mutations }),
+      ...(authored === undefined ? {} : { authored }),
+    };
     for (let replaced = 0; ; replaced++) {
       // Each replacement charged another case, or the process went before this line was written;
       // a candidate that never lives to read it does not hold the case for ever.
@@ -155,7 +162,7 @@ export class CandidateProcess implements DumpSource {
         return answer.outcome;
       }
       this.failures = 0;
-      return answerOutcome(answer.value, this.name, answer.line);
+      return answerOutcome(answer.value, this.name, answer.line, mutations !== undefined);
     }
   }
 
@@ -212,8 +219,11 @@ export class CandidateProcess implements DumpSource {
   }
 }
 
-/** An answer line's value, checked against the candidate schema, as the outcome of a case of the candidate called `name`. */
-export function answerOutcome(value: unknown, name: string, line?: string): SourceOutcome {
+/**
+ * An answer line's value, checked against the candidate schema, as the outcome of a case of the
+ * candidate called `name`; a dump answers a case with `mutations` only with its `fresh` beside it.
+ */
+export function answerOutcome(value: unknown, name: string, line?: string, mutated = false): SourceOutcome {
   if (!checkAnswer.Check(value)) {
     const kind = typeof value === 'object' && value !== null ? ANSWER_KINDS.find(([field]) => field in value) : undefined;
     return failure(
@@ -222,16 +232,24 @@ export function answerOutcome(value: unknown, name: string, line?: string): Sour
     );
   }
   if ('dump' in value) {
-    if (value.dump.engine !== name) {
-      const names = `its dump names engine ${JSON.stringify(value.dump.engine)}, its ping ${JSON.stringify(name)}`;
+    const { dump, roots, fresh } = value;
+    const stranger = [dump, ...(fresh ? [fresh] : [])].find((d) => d.engine !== name);
+    if (stranger) {
+      const names = `its dump names engine ${JSON.stringify(stranger.engine)}, its ping ${JSON.stringify(name)}`;
       return failure('candidate_protocol', visible(names, TEXT_MAX));
     }
+    if (mutated !== (fresh !== undefined))
+      return failure(
+        'candidate_protocol',
+        mutated ? 'a case with mutations answered without `fresh`' : '`fresh` answers a case without mutations',
+      );
     const text = line === undefined ? undefined : dumpText(line, value);
     return {
       kind: 'dump',
-      dump: value.dump,
-      ...(value.roots ? { roots: value.roots } : {}),
+      dump,
+      ...(roots ? { roots } : {}),
       ...(value.placed === false ? { placed: false } : {}),
+      ...(fresh ? { fresh } : {}),
       ...(text ? { text } : {}),
     };
   }

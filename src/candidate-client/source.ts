@@ -14,6 +14,8 @@ export type SourceOutcome =
       roots?: number[];
       /** The roots were laid out alone (the elements under test of a check-layout page): their own offsets are not comparable. */
       placed?: false;
+      /** A case with mutations: the mutated document laid out from scratch. */
+      fresh?: CandidateDump;
       /** The dump's JSON as the source wrote it, when it has it whole (else the journal writes the dump). */
       text?: string;
     }
@@ -35,8 +37,13 @@ export interface DumpSource {
 export function judgedOutcome(outcome: SourceOutcome): CandidateOutcome {
   if (outcome.kind !== 'dump') return outcome;
   try {
-    const { dump, kind, ...where } = outcome;
-    return { kind, dump: columnarFromDump(dump, CANDIDATE_SCROLLBARS), ...where };
+    const { dump, kind, fresh, ...where } = outcome;
+    return {
+      kind,
+      dump: columnarFromDump(dump, CANDIDATE_SCROLLBARS),
+      ...where,
+      ...(fresh ? { fresh: columnarFromDump(fresh, CANDIDATE_SCROLLBARS) } : {}),
+    };
   } catch (error) {
     if (error instanceof InvalidDumpError)
       return { kind: 'error', message: `candidate_protocol: the dump is not a tree: ${error.message}` };

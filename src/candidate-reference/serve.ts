@@ -1,14 +1,20 @@
 // A reference candidate as a process: the candidate protocol on stdio (docs/candidate.md). One
 // JSON line in, one answer line out, in order: `{"op":"ping"}` gets the name, version and what the
-// candidate supports; a case (`id`, `html`, optional `script`) gets a dump, `unsupported` or an
-// error. Other fields of a geometry request line (engines, timing) are ignored, so oracle corpus
+// candidate supports; a case (`id`, `html`, optional `script` or `mutations`) gets a dump (with
+// `fresh` beside it for mutations), `unsupported` or an error. Other fields of a geometry request line (engines, timing) are ignored, so oracle corpus
 // lines can be piped in as they are. The process ends when its input does.
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { CandidateAnswer, CandidateCase, CandidatePingAnswer, ReferenceCandidate } from '../protocol/candidate-schema.js';
 import { layOutCase, type LayoutEngine } from './engine.js';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { MutationsSchema, type Mutation } from '../protocol/mutations-schema.js';
+import { mutationsProblem } from '../protocol/mutation-check.js';
+import { describeValueError } from '../protocol/validate.js';
 import type { FontMode } from './web/text.js';
+
+const checkMutations = TypeCompiler.Compile(MutationsSchema);
 
 /** Loaded on demand, so a process runs one engine's WebAssembly only. */
 export async function referenceEngine(name: ReferenceCandidate): Promise<LayoutEngine> {
@@ -34,12 +40,33 @@ export function answerLine(engine: LayoutEngine, line: string, fonts: FontMode):
     (record.script !== undefined && typeof record.script !== 'string') ||
     (record.authored !== undefined && !isAuthored(record.authored))
   ) {
-    return { id, error: 'invalid_request: a case is {"id": string, "html": string, "script"?: string, "authored"?: {"scope"?: [string]}}' };
+    return {
+      id,
+      error:
+        'invalid_request: a case is {"id": string, "html": string, "script"?: string, "mutations"?: [mutation, …], "authored"?: {"scope"?: [string]}}',
+    };
   }
-  const { script, authored } = record as { script?: string; authored?: CandidateCase['authored'] };
+  const { html, script, mutations, authored } = record as {
+    html: string;
+    script?: string;
+    mutations?: unknown;
+    authored?: CandidateCase['authored'];
+  };
+  if (mutations !== undefined) {
+    const problem = checkMutations.Check(mutations)
+      ? mutationsProblem(html, mutations)
+      : describeValueError(((e) => ({ ...e, path: `/mutations${e.path}` }))(checkMutations.Errors(mutations).First()!));
+    if (problem) return { id, error: `invalid_request: ${problem}` };
+  }
   return layOutCase(
     engine,
-    { id, html: record.html, ...(script === undefined ? {} : { script }), ...(authored ? { authored } : {}) },
+    {
+      id,
+      html,
+      ...(script === undefined ? {} : { script }),
+      ...(mutations === undefined ? {} : { mutations: mutations as Mutation[] }),
+      ...(authored ? { authored } : {}),
+    },
     fonts,
   );
 }

@@ -37,6 +37,7 @@ interface CampaignFlags {
   seed?: number;
   text?: boolean;
   script?: boolean;
+  mutations?: boolean;
   /** False with --no-relayout. */
   relayout?: boolean;
   emit?: boolean;
@@ -65,7 +66,7 @@ export function registerCampaignCommands(program: Command): void {
           'second Ctrl-C abandons them (they are not recorded). docs/campaign.md has the details.',
       )
       .usage(
-        '--db FILE (--corpus FILE|DIR|- | --generate N --seed S [--text] [--script]) [options]\n       --generate N --seed S [--text] [--script] --emit',
+        '--db FILE (--corpus FILE|DIR|- | --generate N --seed S [--text] [--script|--mutations]) [options]\n       --generate N --seed S [--text] [--script|--mutations] --emit',
       ),
     defaults,
   )
@@ -75,7 +76,15 @@ export function registerCampaignCommands(program: Command): void {
     .addOption(new Option('--seed <s>', "the generator's seed (with --generate)").argParser(wholeNumber('--seed', 0)))
     .option('--text', 'generated cases hold text and text properties')
     .option('--script', 'generated cases have a script that changes the tree after a first layout')
-    .option('--no-relayout', 'generated --script cases go without the relayout check (each engine held to its own layout from scratch)')
+    .option(
+      '--mutations',
+      'generated cases have 1 to 5 mutations (docs/protocol.md, "Mutations") that change the tree after a first layout: what an ' +
+        'engine under test applies to its live tree, judged against the vote and against its own layout from scratch (docs/candidate.md)',
+    )
+    .option(
+      '--no-relayout',
+      'generated --script or --mutations cases go without the relayout check (each engine held to its own layout from scratch)',
+    )
     .option('--emit', 'print the generated cases as NDJSON on stdout and run nothing')
     .option('--expect <file>', 'known differences: matching cases are recorded as expected, apart from findings')
     .addOption(new Option('--stop-after <n>', 'take no more than n new cases in this run').argParser(wholeNumber('--stop-after')))
@@ -244,12 +253,21 @@ async function campaignCommand(flags: CampaignFlags, engines: CaseEngines): Prom
 /** The generator's options, or undefined without --generate; generator flags without it are a mistake. */
 function generatorOptions(flags: CampaignFlags): GenerateOptions | undefined {
   if (flags.generate === undefined) {
-    const stray = (['seed', 'text', 'script'] as const).find((f) => flags[f] !== undefined);
+    const stray = (['seed', 'text', 'script', 'mutations'] as const).find((f) => flags[f] !== undefined);
     if (stray) throw new UsageError(`--${stray} goes with --generate`);
     if (flags.relayout === false) throw new UsageError('--no-relayout goes with --generate');
     return undefined;
   }
   if (flags.seed === undefined) throw new UsageError('--generate needs --seed S (any whole number), so the cases can be made again');
   const script = flags.script === true;
-  return { count: flags.generate, seed: flags.seed, text: flags.text === true, script, relayout: script && flags.relayout !== false };
+  const mutations = flags.mutations === true;
+  if (script && mutations) throw new UsageError('--script and --mutations: a generated case has one or the other');
+  return {
+    count: flags.generate,
+    seed: flags.seed,
+    text: flags.text === true,
+    script,
+    mutations,
+    relayout: (script || mutations) && flags.relayout !== false,
+  };
 }

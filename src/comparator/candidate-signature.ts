@@ -11,10 +11,17 @@
 //   unsupported         candidate taffy | unsupported | grid-template-columns
 //   error               candidate taffy | error | candidate_timeout
 //
+// A case with mutations adds the candidate held to itself (candidate.ts, `fresh`): a
+// self-disagreement has a bucket of its own, whatever the vote said:
+//
+//   boxes               candidate taffy | self | DIV | width
+//   styles only         candidate taffy | self | DIV | style width
+//   another tree        candidate taffy | self | shape | DIV/SPAN
+//
 // A pass has no signature, nor has a case whose engines have no majority: there is nothing to
 // match, so it is not a finding about the candidate.
 import type { Failure } from './compare.js';
-import type { CandidateResult } from './candidate.js';
+import type { CandidateResult, FreshResult } from './candidate.js';
 import type { ColumnarDump } from './columnar.js';
 import { clean, errorCode, type GEOMETRY_KINDS } from './signature.js';
 import { TOLERANCE } from './compare.js';
@@ -59,6 +66,23 @@ export function candidateSignature(name: string, result: CandidateResult, candid
   const element = candidate ? candidate.tagTable.name(candidate.tags[node.index]!) : `#${node.index}`;
   const properties = PROPERTY_ORDER.filter((p) => node.properties.has(p));
   return `${head} | ${verdict} | ${kind} | ${tag} | ${element} | ${properties.join(',') || '-'}`;
+}
+
+/** Whether a candidate's signature is a self-disagreement's (candidateSelfSignature). */
+export const isSelfSignature = (signature: string): boolean => /^candidate .* \| self \| /.test(signature);
+
+/** The signature of a candidate's self-disagreement (its incremental dump `candidate` against its fresh one), or null when it agrees. */
+export function candidateSelfSignature(name: string, fresh: FreshResult, candidate: ColumnarDump): string | null {
+  if (fresh.self === 'agrees') return null;
+  const head = `candidate ${name} | self`;
+  const { divergence, failures, style_mismatches: styles } = fresh.selfCompare;
+  if (divergence) return `${head} | shape | ${[...new Set([divergence.a?.tag ?? '(end)', divergence.b?.tag ?? '(end)'])].sort().join('/')}`;
+  const tag = (index: number) => candidate.tagTable.name(candidate.tags[index]!);
+  const node = firstFailing(failures, candidate);
+  if (node) return `${head} | ${tag(node.index)} | ${PROPERTY_ORDER.filter((p) => node.properties.has(p)).join(',') || '-'}`;
+  const first = styles[0]!;
+  const properties = styles.filter((m) => m.index === first.index).map((m) => m.property);
+  return `${head} | ${tag(first.index)} | style ${properties.join(',')}`;
 }
 
 /** The index of the node where a candidate's geometry failures against the majority start (the one its signature names), if any. */

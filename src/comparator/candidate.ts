@@ -18,6 +18,11 @@
 //   subpixel  a "fail" whose every delta is under 1/32 px (Blink and WebKit lay out in 1/64 px,
 //             Gecko in 1/60, and float engines drift past the 1/60 px tolerance); the verdict stays "fail"
 //   unsupported, error  what the candidate said, for those verdicts
+//   fresh     for a case with mutations: the candidate's layout from scratch of the mutated document
+//             against the majority (its own verdict), and the candidate held to itself, with no
+//             browser: "self" is "agrees" when its incremental dump has every box, fragment and
+//             computed style of its fresh dump (the comparator's rules: the same tree, lengths
+//             within 1/60 px), else "differs" — a cache that kept what it should have dropped
 //
 // A candidate may lay out only part of the document (`roots`: the node indices whose subtrees it
 // lays out). Geometry is then compared only inside those subtrees, each root's offset against the
@@ -25,7 +30,7 @@
 import { ENGINE_NAMES, type EngineName } from '../protocol/schema.js';
 import type { ClusterVerdict, CompareVerdict, EngineStatus, VoteResult } from '../protocol/vote-schema.js';
 import type { ColumnarDump } from './columnar.js';
-import { compare, type CompareResult } from './compare.js';
+import { compare, compareOverflowed, type CompareResult } from './compare.js';
 import { voteColumnar, type EngineDumps } from './vote.js';
 
 /** Every verdict on a candidate, in the order a summary lists them. */
@@ -34,7 +39,7 @@ export type CandidateVerdict = (typeof CANDIDATE_VERDICTS)[number];
 
 /** What a candidate made of a case, its dump in columnar form. */
 export type CandidateOutcome =
-  | { kind: 'dump'; dump: ColumnarDump; roots?: readonly number[]; placed?: false }
+  | { kind: 'dump'; dump: ColumnarDump; roots?: readonly number[]; placed?: false; fresh?: ColumnarDump }
   | { kind: 'unsupported'; what: string }
   | { kind: 'error'; message: string };
 
@@ -49,6 +54,15 @@ export interface CandidateResult {
   subpixel: boolean;
   unsupported?: string;
   error?: string;
+  fresh?: FreshResult;
+}
+
+/** A candidate's layout from scratch of a mutated case, judged against the majority and held against its incremental one. */
+export interface FreshResult {
+  verdict: CandidateVerdict;
+  self: 'agrees' | 'differs';
+  /** The fresh dump as `a`, the incremental one as `b`. */
+  selfCompare: CompareResult;
 }
 
 /** A candidate is compared by its geometry alone. */
@@ -69,7 +83,10 @@ export type EnginesVote = Pick<VoteResult, 'verdict' | 'outlier' | 'majority' | 
  * the judge then does not take it again.
  */
 export function judgeCandidate(outcome: CandidateOutcome, response: EngineDumps<ColumnarDump>, vote?: EnginesVote): CandidateResult {
-  if (outcome.kind === 'dump') return compareCandidate(outcome.dump, response, outcome.roots, vote);
+  if (outcome.kind === 'dump') {
+    const result = compareCandidate(outcome.dump, response, outcome.roots, vote);
+    return outcome.fresh ? { ...result, fresh: judgeFresh(outcome.fresh, outcome.dump, response, outcome.roots, vote) } : result;
+  }
   const { verdict, outlier, majority, engines } = vote ?? voteColumnar(response);
   const base = { vote: verdict, outlier, majority, engines, compares: {}, sides_with_outlier: false, subpixel: false };
   return outcome.kind === 'unsupported'
@@ -104,6 +121,24 @@ export function compareCandidate(
     againstMajority.every((c) => c.summary.max_abs_delta < SUBPIXEL && c.failures.every((f) => f.kind !== 'fragment_count'));
   const sidesWithOutlier = vote === 'outlier' && verdict !== 'pass' && compares[outlier!]?.verdict === 'pass';
   return { verdict, vote, outlier, majority, engines, compares, sides_with_outlier: sidesWithOutlier, subpixel };
+}
+
+/**
+ * The fresh dump against the majority, and the incremental dump held to it over the whole document
+ * (both are the candidate's, so no part of either is out of scope): a box, fragment or computed
+ * style that differs, or another tree, is a self-disagreement. Both are one engine's walks, so an
+ * overflowed document is compared too.
+ */
+function judgeFresh(
+  fresh: ColumnarDump,
+  dump: ColumnarDump,
+  response: EngineDumps<ColumnarDump>,
+  roots: readonly number[] | undefined,
+  vote: EnginesVote | undefined,
+): FreshResult {
+  const selfCompare = compareOverflowed(fresh, dump);
+  const agrees = selfCompare.verdict === 'pass' && selfCompare.style_mismatches.length === 0;
+  return { verdict: compareCandidate(fresh, response, roots, vote).verdict, self: agrees ? 'agrees' : 'differs', selfCompare };
 }
 
 /** Per node: whether it is one of `roots` or below one (a parent precedes its children). */

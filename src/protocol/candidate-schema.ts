@@ -26,6 +26,7 @@ const CandidateCaseSchema = Type.Object(
     id: Id,
     html: GeometryRequestSchema.properties.html,
     script: GeometryRequestSchema.properties.script,
+    mutations: GeometryRequestSchema.properties.mutations,
     authored: Type.Optional(
       Type.Object(
         { scope: AuthoredRequestSchema.properties.scope },
@@ -61,6 +62,14 @@ export const CandidateDumpAnswerSchema = Type.Object(
         description:
           'Indices of the dump nodes whose subtrees the candidate lays out. Geometry is judged only inside them, ' +
           "each root's offset taken against the viewport; the shape check stays whole-document. Omitted: the whole document.",
+      }),
+    ),
+    fresh: Type.Optional(
+      Type.Object(CandidateDumpSchema.properties, {
+        ...strict,
+        description:
+          'A case with `mutations` only, and then required: the mutated document laid out from scratch (a new tree), where `dump` is ' +
+          'the original laid out, mutated in the live tree and laid out again with whatever the engine kept. Its `roots` are `roots`.',
       }),
     ),
     placed: Type.Optional(
@@ -102,6 +111,12 @@ const CandidateSupportsSchema = Type.Object(
       description: 'The font families whose text it measures ("*": every family, as under --fonts=square); empty: no text.',
     }),
     script: Type.Boolean({ description: "Whether it runs a case's `script`; false: a case with one is unsupported." }),
+    mutations: Type.Optional(
+      Type.Boolean({
+        description:
+          "Whether it applies a case's `mutations` and answers `fresh` beside `dump`; left out or false: a case with them is unsupported.",
+      }),
+    ),
     absolute: Type.Optional(
       Type.Union([Type.Literal('ancestor'), Type.Literal('parent')], {
         description:

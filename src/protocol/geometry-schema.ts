@@ -4,6 +4,7 @@ import { AuthoredRequestSchema, AuthoredResponseSchema } from './authored-schema
 import { EngineErrors, EngineList, Id, PerEngine, strict } from './common.js';
 import { RelayoutResultSchema } from './relayout-schema.js';
 import { DumpSchema } from './schema.js';
+import { MutationsSchema } from './mutations-schema.js';
 import { ScrollbarsSchema, SiteSchema, WaitSchema } from './site-schema.js';
 
 export const GeometryRequestSchema = Type.Object(
@@ -12,6 +13,7 @@ export const GeometryRequestSchema = Type.Object(
     html: Type.String({ description: 'The whole document, parsed as a top-level page.' }),
     engines: Type.Optional(EngineList),
     script: Type.Optional(Type.String({ description: 'Run after the document loads and before the dump walk.' })),
+    mutations: Type.Optional(MutationsSchema),
     timing: Type.Optional(
       Type.Boolean({ description: 'Opt-in: the answer adds `timing`, the milliseconds each engine spent inside the page.' }),
     ),

@@ -6,7 +6,8 @@
 // from OPS; docs/adding-an-op.md is the checklist for a new one. Data and schemas only: what an
 // op does lives in its worker task (src/workers/tasks/) and its page program (src/page/).
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import { GeometryRequestSchema, GeometryResponseSchema } from './geometry-schema.js';
+import { GeometryRequestSchema, GeometryResponseSchema, type GeometryRequest } from './geometry-schema.js';
+import { mutationsProblem } from './mutation-check.js';
 import { VoteRequestSchema, VoteResponseSchema } from './vote-op-schema.js';
 import { ReflectRequestSchema, ReflectResponseSchema, ReflectVoteResultSchema } from './reflect-schema.js';
 import { PingRequestSchema, PingResponseSchema } from './ping-schema.js';
@@ -27,6 +28,13 @@ import type { ProfileName } from './common.js';
  * trace recorder, served on a secure origin.
  */
 export type DocumentKind = 'document' | 'body' | 'recorder';
+
+/** Why a geometry or vote request's `mutations` cannot run: beside a `script`, or naming what the document does not hold. */
+function layoutRefusal(request: Pick<GeometryRequest, 'html' | 'script' | 'mutations'>): string | null {
+  if (request.mutations === undefined) return null;
+  if (request.script !== undefined) return 'field "mutations": a request has a script or mutations, not both';
+  return mutationsProblem(request.html, request.mutations);
+}
 
 /** Each three-way vote (src/comparator) by its kind, with the schema of the result it gives: the dumps', the traces', the states'. */
 export const VOTE_SCHEMAS = { geometry: VoteResultSchema, trace: TraceVoteResultSchema, reflect: ReflectVoteResultSchema } as const;
@@ -65,6 +73,7 @@ export const OPS = {
     vote: 'geometry',
     results: 'dumps',
     campaign: { op: 'vote', vote: {}, results: { dumps: true, timing: true } },
+    refusal: layoutRefusal,
   },
   vote: {
     request: VoteRequestSchema,
@@ -73,6 +82,7 @@ export const OPS = {
     vote: 'geometry',
     results: 'dumps',
     campaign: { op: 'vote', vote: {}, results: { dumps: true, timing: true } },
+    refusal: layoutRefusal,
   },
   reflect: {
     request: ReflectRequestSchema,

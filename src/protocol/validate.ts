@@ -1,6 +1,7 @@
 // Turns one input line into a typed request, or into the error line that answers it.
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
 import {
   CASE_OPS,
@@ -140,6 +141,24 @@ function fail(id: string | null, code: 'invalid_json' | 'invalid_request', messa
   return { ok: false, id, error: new OracleError(code, message) };
 }
 
+/**
+ * The member of a union a value was meant as, when that is plain: among objects told apart by their
+ * `op` (a mutation), the one it names (its `op` is the error when it names none); among members of
+ * different types, the one of its type. Its first error names the field to fix.
+ */
+function byOp(members: readonly TSchema[], value: unknown): ValueError | undefined {
+  const ops = members.map((m) => (m.properties as Record<string, TSchema> | undefined)?.op?.const as unknown);
+  if (typeof value === 'object' && value !== null && ops.length && ops.every((op) => typeof op === 'string')) {
+    const op = (value as { op?: unknown }).op;
+    const member = members[ops.indexOf(op as string)];
+    if (member) return Value.Errors(member, value).First();
+    const opUnion = { anyOf: ops.map((o) => ({ const: o })) } as unknown as TSchema;
+    return { type: ValueErrorType.Union, schema: opUnion, path: '/op', value: op, message: '', errors: [] };
+  }
+  const ofType = members.filter((m) => m.type === typeof value);
+  return ofType.length === 1 && ofType[0]!.type !== 'object' ? Value.Errors(ofType[0]!, value).First() : undefined;
+}
+
 /** "field \"engines[1]\": must be one of ..." — names the field a client has to fix. */
 export function describeValueError(error: ValueError): string {
   const field = error.path
@@ -159,6 +178,8 @@ export function describeValueError(error: ValueError): string {
       return `${name}: is required`;
     case ValueErrorType.Union: {
       const members = (error.schema.anyOf as TSchema[] | undefined) ?? [];
+      const chosen = byOp(members, error.value);
+      if (chosen) return describeValueError({ ...chosen, path: `${error.path}${chosen.path}` });
       const options = members.map((s) => s.const).filter((c) => c !== undefined);
       if (options.length) return `${name}: must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
       const types = [...new Set(members.map((s) => s.type as unknown))];

@@ -13,6 +13,7 @@ export const VoteRequestSchema = opRequest(
     html: GeometryRequestSchema.properties.html,
     engines: Type.Optional(EngineList),
     script: GeometryRequestSchema.properties.script,
+    mutations: GeometryRequestSchema.properties.mutations,
     dumps: Type.Optional(Type.Boolean({ description: 'Also answer with the dumps the vote was taken on.' })),
     timing: GeometryRequestSchema.properties.timing,
     relayout: GeometryRequestSchema.properties.relayout,

@@ -6,7 +6,7 @@
 // every trial of one step.
 
 /** The request field a pass edits. */
-export type Field = 'html' | 'script';
+export type Field = 'html' | 'script' | 'mutations';
 
 /** How a field's text is parsed for a pass and printed back; undefined means "cannot be edited". */
 export interface Subject<D> {

@@ -11,6 +11,7 @@ import { cssDeclarations, cssRules } from './passes/css.js';
 import { hoisting, subtrees } from './passes/elements.js';
 import { removalBuilders } from './element-removals.js';
 import { statements, scriptSubject } from './passes/statements.js';
+import { mutationEntries, mutationsSubject } from './passes/mutations.js';
 import { textNodes, words } from './passes/text.js';
 import { Tester } from './tester.js';
 import type { CaseSize, CaseTexts, Predicate, ReduceOptions, ReduceResult, ReducibleRequest } from './types.js';
@@ -45,11 +46,12 @@ function bytes(text: string | undefined): number {
   return text === undefined ? 0 : Buffer.byteLength(text);
 }
 
-/** The request with its html and script replaced by `texts`, fields it lacked left out. */
+/** The request with its html, script and mutations replaced by `texts`, fields it lacked left out. */
 function withTexts<R extends ReducibleRequest>(request: R, texts: CaseTexts): R {
   const out = { ...request };
   if (texts.html !== undefined) out.html = texts.html;
   if (texts.script !== undefined) out.script = texts.script;
+  if (texts.mutations !== undefined) out.mutations = JSON.parse(texts.mutations) as unknown[];
   return out;
 }
 
@@ -65,7 +67,7 @@ function htmlKindOf(op: string): HtmlKind {
 }
 
 /**
- * Deletes what it can from `request.html` and `request.script` while `predicate` holds on the
+ * Deletes what it can from `request.html`, `request.script` and `request.mutations` while `predicate` holds on the
  * trial request, in each of `options.runs` runs. Rejects with NotReproducibleError when the
  * original fails the predicate in any of its runs, and with the predicate's own error if it throws.
  */
@@ -86,10 +88,14 @@ export async function reduce<R extends ReducibleRequest>(
     positiveInteger('runs', options.runs ?? 1),
   );
   const halted = () => tester.halted();
-  const current: CaseTexts = { html: request.html, script: request.script };
+  const current: CaseTexts = {
+    html: request.html,
+    script: request.script,
+    mutations: request.mutations === undefined ? undefined : JSON.stringify(request.mutations),
+  };
   const sizeOf = (texts: CaseTexts = current): CaseSize => ({
     nodes: countElements(parseHtml(texts.html ?? '', kind)),
-    bytes: bytes(texts.html) + bytes(texts.script),
+    bytes: bytes(texts.html) + bytes(texts.script) + bytes(texts.mutations),
   });
   const report = (pass: string, texts: CaseTexts = current) => {
     if (!options.onProgress) return;
@@ -123,7 +129,9 @@ export async function reduce<R extends ReducibleRequest>(
     }
   }
   const htmlVerbatim = current.html !== undefined && html === undefined && !tester.stopped;
+  // The mutations first: a shorter list leaves the document's passes fewer elements it names.
   const stages: Stage[] = [
+    ...(current.mutations !== undefined ? [stage('mutations', mutationsSubject, mutationEntries)] : []),
     ...(html ? htmlStages(html) : []),
     ...(current.script !== undefined ? [stage('script', scriptSubject, statements)] : []),
   ];

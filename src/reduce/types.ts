@@ -6,17 +6,19 @@ export interface ReducibleRequest {
   op?: string;
   html?: string;
   script?: string;
+  mutations?: unknown[];
 }
 
-/** The two texts of a case. */
+/** The texts of a case: its html, and its script or its mutations (as JSON text). */
 export interface CaseTexts {
   html?: string;
   script?: string;
+  mutations?: string;
 }
 
 /**
  * Whether a trial still shows what is being reduced (for the oracle: the same bucket
- * signature). It receives the original request with `html` and `script` replaced, and may
+ * signature). It receives the original request with `html`, `script` and `mutations` replaced, and may
  * be called many times concurrently.
  */
 export type Predicate<R> = (trial: R) => Promise<boolean>;

@@ -1,6 +1,7 @@
 // The engine under test's column of a bucket's example: its boxes drawn in its own colour over
 // the majority engine's screenshot, the node its signature names highlighted, and that node's
-// deltas against each engine (candidate − engine, CSS px); or what it said instead of a dump.
+// deltas against each engine (candidate − engine, CSS px); or what it said instead of a dump. For a
+// case with mutations, its layout from scratch is drawn beside, over the same screenshot.
 import { html, type Html } from './html.js';
 import type { ReportCase } from './input.js';
 import { check } from './node-block.js';
@@ -24,9 +25,15 @@ export function candidateFigure(c: ReportCase): Html | null {
         }),
   );
   const said = k.unsupported ?? k.error;
+  // A case with mutations: its layout from scratch beside its incremental one, over the same screenshot.
+  const fresh = k.fresh
+    ? html`<div class="view fresh">${picture}${overlay(k.fresh.dump, null, 'candidate')}</div>
+<p>Left: after the mutations, incrementally; right: from scratch — ${k.fresh.self}${k.fresh.signature ? html` (<code>${k.fresh.signature}</code>)` : null}</p>`
+    : null;
   return html`<figure class="engine candidate" data-engine="candidate">
 <figcaption>candidate ${k.name} <small>${k.version} · ${k.verdict}${k.over ? ` · over ${k.over}'s screenshot` : ''}</small></figcaption>
 <div class="view">${picture}${k.dump ? overlay(k.dump, k.node?.index ?? null, 'candidate') : null}</div>
+${fresh}
 ${said ? html`<p class="error">${said}</p>` : null}
 ${k.node ? html`<p>Node #${k.node.index} <code>${k.node.tag}</code></p>` : null}
 ${rows.length ? html`<table class="deltas candidate-deltas"><tr><th>pair</th><th>check</th><th>delta (px)</th></tr>${rows}</table>` : null}

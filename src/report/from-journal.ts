@@ -15,6 +15,8 @@ export type { Shoot, Shots } from './input.js';
 import { rejudged, type CandidateRecord } from '../campaign/loop/candidate-record.js';
 import { candidateFailingIndex } from '../comparator/candidate-signature.js';
 import type { CandidateDump } from '../protocol/candidate-schema.js';
+import type { Mutation } from '../protocol/mutations-schema.js';
+import { mutationScript } from '../page/mutation-script.js';
 
 /** What the report reads of a journal. */
 export type ReportJournal = Pick<Journal, 'firstInBucket' | 'reduction' | 'candidate' | 'firstInCandidateBucket' | 'authored'> &
@@ -97,14 +99,21 @@ function outcomeOf(o: EngineOutcome | undefined, geometry: boolean): Pick<Report
 
 /** The screenshot op's request for a recorded geometry or vote request (its html, script and engines). */
 function screenshotRequest(id: string, text: string): ScreenshotRequest {
-  const { html, script, engines } = JSON.parse(text) as { html: string; script?: string; engines?: EngineName[] };
+  const { html, engines, ...rest } = JSON.parse(text) as { html: string; script?: string; mutations?: Mutation[]; engines?: EngineName[] };
+  // A case's mutations are pictured as the oracle ran them: the script it writes for them.
+  const script = rest.mutations ? mutationScript(rest.mutations) : rest.script;
   return { id: `report:${id}`, op: 'screenshot', html, ...(script === undefined ? {} : { script }), ...(engines ? { engines } : {}) };
 }
 
 /** The candidate's column: its dump, drawn over the majority's first engine, and the node its signature names with its failures there. */
 function candidateOf(record: CandidateRecord, outcomes: readonly EngineOutcome[]): ReportCandidate {
   const { name, version, verdict, signature, unsupported, error } = record;
-  const base = { name, version, verdict, signature, unsupported, error };
+  const fresh = record.fresh && {
+    dump: JSON.parse(record.fresh.dump) as CandidateDump,
+    self: record.fresh.self,
+    signature: record.fresh.signature,
+  };
+  const base = { name, version, verdict, signature, unsupported, error, ...(fresh ? { fresh } : {}) };
   const judged = rejudged(record, outcomes);
   if (!judged) return { ...base, over: null, node: null };
   const { result, dump } = judged;

@@ -19,6 +19,8 @@ export interface ReportCandidate extends Pick<CandidateRecord, 'name' | 'version
   over: EngineName | null;
   /** The node its signature names, with its failures there against each engine it was compared with (none where it matches). */
   node: { index: number; tag: string; against: { engine: EngineName; failures: Failure[] }[] } | null;
+  /** For a case with mutations: its layout from scratch, drawn beside its incremental `dump`, and whether the two agree. */
+  fresh?: { dump: CandidateDump; self: 'agrees' | 'differs'; signature: string | null };
 }
 
 /** One run of the journal (its `runs` row): what it ran with, and when. */

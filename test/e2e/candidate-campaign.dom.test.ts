@@ -97,11 +97,13 @@ test('taffy: a run without it, then runs with it, record one candidate answer pe
       name: string;
       version: string;
       verdicts: Record<string, number>;
+      self: { agrees: number; differs: number };
       buckets: { signature: string; count: number; example: string }[];
     };
   };
   assert.deepEqual([candidate.name, candidate.version], ['taffy', 'taffy-layout 3.0.0']);
-  assert.deepEqual(Object.keys(candidate), ['name', 'version', 'verdicts', 'sides_with_outlier', 'subpixel', 'buckets']);
+  assert.deepEqual(Object.keys(candidate), ['name', 'version', 'verdicts', 'sides_with_outlier', 'subpixel', 'self', 'buckets']);
+  assert.deepEqual(candidate.self, { agrees: 0, differs: 0 }, 'no case has mutations');
   assert.deepEqual(Object.keys(candidate.verdicts), [
     'pass',
     'fail',

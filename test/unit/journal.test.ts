@@ -387,6 +387,7 @@ test('an empty file becomes a journal, and reopening keeps its schema', () => {
   assert.deepEqual(sql.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all(), [
     'authored',
     'authored_findings',
+    'candidate_fresh',
     'candidate_outcomes',
     'cases',
     'finding_members',

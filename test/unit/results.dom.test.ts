@@ -40,7 +40,13 @@ const row = (more: Partial<CaseRow>): CaseRow => ({
   ...more,
 });
 const candidate = (verdict: NonNullable<CaseRow['candidate']>['verdict']) => ({
-  candidate: { verdict, signature: `candidate c | ${verdict}`, unsupported: verdict === 'unsupported' ? 'order: 2' : null, error: null },
+  candidate: {
+    verdict,
+    signature: `candidate c | ${verdict}`,
+    unsupported: verdict === 'unsupported' ? 'order: 2' : null,
+    error: null,
+    self: null,
+  },
 });
 
 test('junitOutcome: the candidate decides where it answered, the vote elsewhere', () => {

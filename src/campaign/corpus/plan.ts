@@ -27,12 +27,14 @@ export async function planCorpus(source: CorpusSource): Promise<CorpusPlan> {
 
 /**
  * The generator's options kept inside what a candidate supports: its `supports` (when its ping
- * gave them), and no text or script it would refuse whole. A CampaignError names the flag.
+ * gave them), and no text, script or mutations it would refuse whole. A CampaignError names the flag.
  */
 export function insideCandidate(options: GenerateOptions, candidate: Pick<DumpSource, 'name' | 'supports'>): GenerateOptions {
   const { supports, name } = candidate;
   if (!supports) return options;
   if (options.script && !supports.script) throw new CampaignError(`--script: candidate ${name} runs no script`);
+  if (options.mutations && !supports.mutations)
+    throw new CampaignError(`--mutations: candidate ${name} does not declare supports.mutations (it applies no mutations)`);
   if (options.text && !supports.text.includes('*')) {
     const families = supports.text.length ? `only in ${supports.text.join(', ')}` : 'no text';
     throw new CampaignError(

@@ -66,8 +66,10 @@ function findingOf(journal: Journal, r: CaseRecord, who: ReturnType<Journal['lat
   const reduction = journal.reduction(r);
   const shown = reduction?.vote ? { ...reduction, reduced: true } : { ...r, reduced: false };
   if (shown.vote === null) return { id: r.id, why: 'no vote was recorded for it' };
-  const request = JSON.parse(shown.request) as { html?: string; script?: string };
+  const request = JSON.parse(shown.request) as { html?: string; script?: string; mutations?: unknown[] };
   if (typeof request.html !== 'string') return { id: r.id, why: 'its request has no html' };
+  // Every export format is a static tree: the mutations' boxes are of a document no format holds.
+  if (request.mutations) return { id: r.id, why: 'it has mutations, and its boxes are of the document they made' };
   const finding = who && (reduction?.vote ? reduction.candidate : journal.candidate(r, who));
   return {
     id: r.id,

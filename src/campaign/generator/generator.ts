@@ -7,18 +7,20 @@
 import { MAX_LENGTH_PX, type Declaration } from './css-values.js';
 import { drawElement } from './element.js';
 import { hostFor } from './inline-boxes.js';
-import { drawScript, MAX_SCRIPT_CHANGES } from './mutation-script.js';
+import { drawMutations, drawScript, MAX_MUTATIONS, MAX_SCRIPT_CHANGES, type Names } from './mutation-script.js';
+import type { Mutation } from '../../protocol/mutations-schema.js';
 import { Random } from './random.js';
 import { supportedBy } from './supported-css.js';
 import type { CandidateSupports } from '../../protocol/candidate-schema.js';
 import type { FontSetName } from '../../protocol/font-sets.js';
-import { displayOf, elementHtml, isPositioned, type ElementNode } from './tree.js';
+import { displayOf, elementHtml, elementsOf, isPositioned, type ElementNode } from './tree.js';
 
 /** What the generator makes: a geometry request. */
 export interface GeneratedCase {
   id: string;
   html: string;
   script?: string;
+  mutations?: Mutation[];
   /** The relayout check (docs/protocol.md): each engine also held to its own layout from scratch. */
   relayout?: true;
 }
@@ -30,7 +32,13 @@ export interface CaseOptions {
   /** A script that changes the tree after a first layout (default false). */
   script?: boolean;
   /**
-   * Ask for the relayout check (default: with `script`). A mutation is where an engine's
+   * Mutations (docs/protocol.md, "Mutations") that change the tree after a first layout, 1 to
+   * MAX_MUTATIONS of them: the changes a script makes, in the vocabulary an engine under test
+   * applies (default false; not with `script`).
+   */
+  mutations?: boolean;
+  /**
+   * Ask for the relayout check (default: with `script` or `mutations`). A mutation is where an engine's
    * incremental layout can keep what its layout from scratch would not give: a finding no vote
    * of several engines can make.
    */
@@ -72,6 +80,7 @@ export const GENERATED_FONTS: FontSetName = 'square';
 export const GENERATOR_DEFAULTS: Required<Omit<CaseOptions, 'relayout' | 'supports'>> = {
   text: false,
   script: false,
+  mutations: false,
   minElements: 5,
   maxElements: 30,
   clip: true,
@@ -87,6 +96,7 @@ export const GENERATOR_LIMITS = {
   /** The most elements a tree may be asked for. */
   maxElements: 200,
   scriptChanges: MAX_SCRIPT_CHANGES,
+  mutations: MAX_MUTATIONS,
 } as const;
 
 /** Cases 0 to count − 1 of `seed`, made one at a time as they are iterated; bad options throw here, not at the first case. */
@@ -103,7 +113,7 @@ export function generateCases(options: GenerateOptions): Generator<GeneratedCase
 export function generateCase(seed: number, index: number, options: CaseOptions = {}): GeneratedCase {
   requireWhole('seed', seed, Number.MAX_SAFE_INTEGER);
   requireWhole('index', index, Number.MAX_SAFE_INTEGER);
-  const { text, script, relayout, minElements, maxElements, clip } = caseOptions(options);
+  const { text, script, mutations, relayout, minElements, maxElements, clip } = caseOptions(options);
   const supported = options.supports && supportedBy(options.supports);
   const random = new Random(seed % 2 ** 32, Math.floor(seed / 2 ** 32), index % 2 ** 32, Math.floor(index / 2 ** 32));
   const [minWidth, maxWidth] = GENERATOR_LIMITS.rootWidth;
@@ -148,18 +158,36 @@ export function generateCase(seed: number, index: number, options: CaseOptions =
   const html = `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0">${elementHtml(root)}</body></html>`;
   const id = `gen-${seed}-${index}`;
   const checked = relayout ? { relayout: true as const } : {};
-  if (!script) return { id, html, ...checked };
   let next = count;
-  return { id, html, script: drawScript(random, root, { text, nextId: () => `e${next++}`, supported }), ...checked };
+  const context = { text, nextId: () => `e${next++}`, supported };
+  if (script) return { id, html, script: drawScript(random, root, context), ...checked };
+  if (!mutations) return { id, html, ...checked };
+  // html, head, meta and body come before the root (index 4) in document order.
+  // By id: a change drawn again puts back a copy of the tree, not its objects.
+  const names: Names = { of: new Map(), next: 4 };
+  for (const element of elementsOf(root)) names.of.set(element.id, names.next++);
+  return { id, html, mutations: drawMutations(random, root, context, names), ...checked };
 }
 
 /** The root's display, in order of preference, for a candidate that does not admit a block root. */
 const ROOT_DISPLAYS = ['flow-root', 'flex', 'grid'];
 
-/** A generated case as the geometry request it is: `{"id","html"[,"script"][,"relayout"]}`. */
-export function requestOf(generated: GeneratedCase): { id: string; html: string; script?: string; relayout?: true } {
-  const { id, html, script, relayout } = generated;
-  return { id, html, ...(script === undefined ? {} : { script }), ...(relayout ? { relayout } : {}) };
+/** A generated case as the geometry request it is: `{"id","html"[,"script"|"mutations"][,"relayout"]}`. */
+export function requestOf(generated: GeneratedCase): {
+  id: string;
+  html: string;
+  script?: string;
+  mutations?: Mutation[];
+  relayout?: true;
+} {
+  const { id, html, script, mutations, relayout } = generated;
+  return {
+    id,
+    html,
+    ...(script === undefined ? {} : { script }),
+    ...(mutations === undefined ? {} : { mutations }),
+    ...(relayout ? { relayout } : {}),
+  };
 }
 
 function caseOptions(options: CaseOptions): Required<Omit<CaseOptions, 'supports'>> & Pick<CaseOptions, 'supports'> {
@@ -167,11 +195,13 @@ function caseOptions(options: CaseOptions): Required<Omit<CaseOptions, 'supports
     supports: options.supports,
     text: options.text ?? GENERATOR_DEFAULTS.text,
     script: options.script ?? GENERATOR_DEFAULTS.script,
-    relayout: options.relayout ?? options.script ?? GENERATOR_DEFAULTS.script,
+    mutations: options.mutations ?? GENERATOR_DEFAULTS.mutations,
+    relayout: options.relayout ?? (options.script || options.mutations || GENERATOR_DEFAULTS.script),
     minElements: options.minElements ?? GENERATOR_DEFAULTS.minElements,
     maxElements: options.maxElements ?? Math.max(GENERATOR_DEFAULTS.maxElements, options.minElements ?? 0),
     clip: options.clip ?? GENERATOR_DEFAULTS.clip,
   };
+  if (resolved.script && resolved.mutations) throw new RangeError('generator: a case has a script or mutations, not both');
   requireWhole('maxElements', resolved.maxElements, GENERATOR_LIMITS.maxElements);
   requireWhole('minElements', resolved.minElements, resolved.maxElements);
   return resolved;

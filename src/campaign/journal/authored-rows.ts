@@ -6,6 +6,7 @@
 //   "wpt": {"css/css-flexbox": {"files", "unanimous", "chromium": {"files_all_hold", "assertions":
 //           {"pass", "fail"}}, "firefox", "webkit", "candidate": {…, "judged_files"}}}
 import type Database from 'better-sqlite3';
+import { perDatabase } from './journal-schema.js';
 import type { AuthoredFinding, AuthoredRecord } from '../loop/authored-record.js';
 import type { ENGINE_NAMES } from '../../protocol/schema.js';
 
@@ -25,8 +26,6 @@ export interface WptDirectory {
 
 /** A case's assertions per subject, as `summary --cases` prints them. */
 export type CaseAuthored = Partial<Record<(typeof ENGINE_NAMES)[number] | 'candidate', { pass: number; fail: number }>>;
-
-const statements = new WeakMap<Database.Database, ReturnType<typeof prepared>>();
 
 function prepared(db: Database.Database) {
   return {
@@ -52,13 +51,7 @@ function prepared(db: Database.Database) {
   };
 }
 
-const of = (db: Database.Database) => {
-  const known = statements.get(db);
-  if (known) return known;
-  const made = prepared(db);
-  statements.set(db, made);
-  return made;
-};
+const of = perDatabase(prepared);
 
 /** Writes a case's authored rows and its finding (inside the caller's transaction). */
 export function insertAuthored(

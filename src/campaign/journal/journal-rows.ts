@@ -33,6 +33,8 @@ interface CandidateRowPart {
   signature: string | null;
   unsupported: string | null;
   error: string | null;
+  /** For a case with mutations: the candidate's incremental dump against its fresh one. */
+  self: 'agrees' | 'differs' | null;
 }
 
 /** One engine's part in a case, as wptreport reads it. */
@@ -52,6 +54,7 @@ type RawCaseRow = Omit<CaseRow, 'elapsedMs' | 'candidate'> & {
   candidate_signature: string | null;
   candidate_unsupported: string | null;
   candidate_error: string | null;
+  candidate_self: 'agrees' | 'differs' | null;
 };
 
 export class JournalRows {
@@ -59,11 +62,12 @@ export class JournalRows {
 
   constructor(db: Database.Database) {
     this.statements = {
-      cases: db.prepare<[string, string], RawCaseRow>(
+      cases: db.prepare<[CandidateIdentity], RawCaseRow>(
         `SELECT c.seq, c.id, c.hash, c.op, c.invalid, c.verdict, c.outlier, c.signature, c.expected, c.elapsed_ms,
            co.verdict AS candidate_verdict, co.signature AS candidate_signature, co.unsupported AS candidate_unsupported,
-           co.error AS candidate_error
-         FROM cases c LEFT JOIN candidate_outcomes co ON co.case_seq = c.seq AND co.name = ? AND co.version = ? ORDER BY c.seq`,
+           co.error AS candidate_error, cf.self AS candidate_self
+         FROM cases c LEFT JOIN candidate_outcomes co ON co.case_seq = c.seq AND co.name = @name AND co.version = @version
+         LEFT JOIN candidate_fresh cf ON cf.case_seq = c.seq AND cf.name = @name AND cf.version = @version ORDER BY c.seq`,
       ),
       builds: db.prepare<[], { seq: number; engine: EngineName; version: string }>(
         'SELECT case_seq AS seq, engine, version FROM outcomes WHERE version IS NOT NULL',
@@ -82,7 +86,7 @@ export class JournalRows {
 
   /** Every recorded case in recording order, with `who`'s outcome (none without a candidate). */
   *cases(who: CandidateIdentity | undefined): Generator<CaseRow> {
-    for (const r of this.statements.cases.iterate(who?.name ?? '', who?.version ?? '')) {
+    for (const r of this.statements.cases.iterate({ name: who?.name ?? '', version: who?.version ?? '' })) {
       yield {
         seq: r.seq,
         id: r.id,
@@ -102,6 +106,7 @@ export class JournalRows {
                 signature: r.candidate_signature,
                 unsupported: r.candidate_unsupported,
                 error: r.candidate_error,
+                self: r.candidate_self,
               },
       };
     }

@@ -178,6 +178,17 @@ export const MIGRATIONS = [
      signature   TEXT NOT NULL,            -- wpt authored | browsers agree against | <attr> | <tag>
      detail      TEXT NOT NULL             /* JSON: every assertion the three fail alike */
    );`,
+  // 7: a candidate's layout from scratch of a case with mutations, and the candidate held to it (docs/candidate.md, "Mutations").
+  `CREATE TABLE candidate_fresh (
+     case_seq    INTEGER NOT NULL REFERENCES cases(seq),
+     name        TEXT NOT NULL,            -- the candidate_outcomes row it belongs to: case, name, version
+     version     TEXT NOT NULL,
+     verdict     TEXT NOT NULL,            -- its fresh dump against the vote's majority, as candidate_outcomes.verdict
+     self        TEXT NOT NULL,            -- agrees | differs: its incremental dump against its fresh one
+     signature   TEXT,                     -- candidate <name> | self | <tag> | <properties>; null when it agrees
+     dump        TEXT NOT NULL,            -- its fresh dump, JSON
+     PRIMARY KEY (case_seq, name, version)
+   ) WITHOUT ROWID;`,
 ];
 
 /** How a journal is opened: `mustExist` refuses an empty file; `readonly` neither migrates nor writes it. */
@@ -254,6 +265,7 @@ const TABLES = [
   'triage_untriaged',
   'authored',
   'authored_findings',
+  'candidate_fresh',
 ] as const;
 
 /**
@@ -306,4 +318,16 @@ export function journalFault(e: unknown, label: string): Error {
   if (code.startsWith('SQLITE_CORRUPT')) return new CampaignError(`${label}: damaged (SQLite: ${(e as Error).message})`);
   if (code.startsWith('SQLITE_')) return new CampaignError(`${label}: cannot read it (${(e as Error).message})`);
   return e as Error;
+}
+
+/** `make`'s statements for a database, prepared on its first use there and kept while the database is. */
+export function perDatabase<T>(make: (db: Database.Database) => T): (db: Database.Database) => T {
+  const made = new WeakMap<Database.Database, T>();
+  return (db) => {
+    const known = made.get(db);
+    if (known) return known;
+    const fresh = make(db);
+    made.set(db, fresh);
+    return fresh;
+  };
 }

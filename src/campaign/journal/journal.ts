@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { errorCode } from '../../comparator/signature.js';
 import { CampaignError } from '../campaign-error.js';
 import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
+import { candidateSummary, firstInCandidateBucket, insertFresh, withFresh } from './candidate-fresh.js';
 import { journalDamage, prepare, refuseTruncated } from './journal-schema.js';
 import { authoredFailures, caseAuthored, insertAuthored, wptSummary, type AuthoredFailures } from './authored-rows.js';
 import { JournalRows } from './journal-rows.js';
@@ -33,17 +34,7 @@ import {
 } from './records.js';
 import { CANDIDATE_COLUMNS, CANDIDATE_VALUES, candidateOfRow, candidateValues, type CandidateRow } from './candidate-rows.js';
 import { Findings } from './findings.js';
-import {
-  summarize,
-  summarizeCandidate,
-  tallyOf,
-  type CandidateVerdictCount,
-  type CaseLine,
-  type Summary,
-  type SummaryBucket,
-  type Tally,
-  type VerdictCount,
-} from './summary.js';
+import { summarize, tallyOf, type CaseLine, type Summary, type SummaryBucket, type Tally, type VerdictCount } from './summary.js';
 
 export type {
   CaseKey,
@@ -60,6 +51,7 @@ export type {
 
 const OUTCOME_COLUMNS = 'engine, version, result, error, ms';
 const RUN_COLUMNS = 'r.command, r.engines, r.versions, r.fonts, r.candidate, r.started_at, r.ended_at';
+
 export class Journal {
   private run: number | null = null;
   private findingsTables: Findings | undefined;
@@ -122,24 +114,12 @@ export class Journal {
       ),
       // The candidate a summary is of: the one whose answer was recorded last.
       latestCandidate: db.prepare<[], CandidateIdentity>('SELECT name, version FROM candidate_outcomes ORDER BY id DESC LIMIT 1'),
-      candidateVerdicts: db.prepare<[string, string], CandidateVerdictCount>(
-        `SELECT verdict, COUNT(*) AS count, SUM(sides_with_outlier) AS sidesWithOutlier, SUM(subpixel) AS subpixel
-         FROM candidate_outcomes WHERE name = ? AND version = ? GROUP BY verdict`,
-      ),
-      // As for the engines' buckets: the bare c.id comes from the row with the MIN(co.id), the bucket's first answer.
-      candidateBuckets: db.prepare<[string, string], SummaryBucket>(
-        `SELECT co.signature AS signature, COUNT(*) AS count, c.id AS example, MIN(co.id) FROM candidate_outcomes co
-         JOIN cases c ON c.seq = co.case_seq WHERE co.name = ? AND co.version = ? AND co.signature IS NOT NULL GROUP BY co.signature`,
-      ),
-      firstInCandidateBucket: db.prepare<[string, string, string], CaseRow>(
-        `SELECT c.* FROM candidate_outcomes co JOIN cases c ON c.seq = co.case_seq
-         WHERE co.name = ? AND co.version = ? AND co.signature = ? ORDER BY co.id LIMIT 1`,
-      ),
       candidateFinding: db.prepare<[number], CandidateRow & { run_candidate: string | null }>(
         `SELECT ${CANDIDATE_COLUMNS.split(', ')
           .map((c) => `co.${c}`)
           .join(', ')}, r.candidate AS run_candidate FROM candidate_outcomes co JOIN runs r ON r.id = co.run
-         WHERE co.case_seq = ? AND co.signature IS NOT NULL ORDER BY co.id DESC LIMIT 1`,
+         LEFT JOIN candidate_fresh cf ON cf.case_seq = co.case_seq AND cf.name = co.name AND cf.version = co.version
+         WHERE co.case_seq = ? AND (co.signature IS NOT NULL OR cf.signature IS NOT NULL) ORDER BY co.id DESC LIMIT 1`,
       ),
       dropReducedCandidate: db.prepare<[number]>('DELETE FROM reduction_candidates WHERE case_seq = ?'),
       insertReducedCandidate: db.prepare(
@@ -235,7 +215,7 @@ export class Journal {
       if (seq === undefined) return false;
       for (const o of c.outcomes) this.insertOutcome(this.statements.insertOutcome, seq, o);
       for (const f of c.selfChecks ?? []) this.statements.insertSelfCheck.run(seq, f.engine, f.signature, f.result);
-      if (c.candidate) this.statements.insertCandidate.run(seq, this.run, ...candidateValues(c.candidate));
+      if (c.candidate) this.insertCandidate(seq, c.candidate);
       const authored = [...(c.authored?.records ?? []), ...(c.candidate?.authored ? [c.candidate.authored] : [])];
       if (authored.length) insertAuthored(this.db, seq, authored, c.authored?.finding);
       return true;
@@ -251,15 +231,18 @@ export class Journal {
   candidate(key: CaseKey, who: CandidateIdentity): CandidateRecord | undefined {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     const row = seq === undefined ? undefined : this.statements.candidateOf.get(seq, who.name, who.version);
-    return row && candidateOfRow(row);
+    return row && withFresh(this.db, seq!, candidateOfRow(row));
   }
 
-  /** The latest candidate finding recorded for a case, with the candidate of the run that recorded it (how to start it again). */
+  /**
+   * The latest candidate finding recorded for a case (a signature of its own, or its fresh
+   * layout's self-disagreement), with the candidate of the run that recorded it (how to start it again).
+   */
   candidateFinding(key: CaseKey): { record: CandidateRecord; candidate: RunCandidate } | undefined {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     const row = seq === undefined ? undefined : this.statements.candidateFinding.get(seq);
     if (!row || row.run_candidate === null) return undefined;
-    return { record: candidateOfRow(row), candidate: JSON.parse(row.run_candidate) as RunCandidate };
+    return { record: withFresh(this.db, seq!, candidateOfRow(row)), candidate: JSON.parse(row.run_candidate) as RunCandidate };
   }
 
   /** Records a candidate's outcome for a case recorded before; false (nothing written) when the case is not recorded or the answer already is. */
@@ -267,7 +250,14 @@ export class Journal {
     if (this.run === null) throw new Error('Journal.recordCandidate: no run started');
     const seq = this.statements.seqOf.get(key.id, key.hash);
     if (seq === undefined) return false;
-    return this.statements.insertCandidate.run(seq, this.run, ...candidateValues(candidate)).changes === 1;
+    return this.db.transaction(() => this.insertCandidate(seq, candidate))();
+  }
+
+  /** A candidate's outcome for the case `seq`, with its fresh layout when it has one; false when one was recorded already. */
+  private insertCandidate(seq: number, c: CandidateRecord): boolean {
+    if (this.statements.insertCandidate.run(seq, this.run, ...candidateValues(c)).changes !== 1) return false;
+    insertFresh(this.db, seq, c);
+    return true;
   }
 
   /** The engines' outcomes recorded for a case (none when it is not recorded). */
@@ -298,7 +288,12 @@ export class Journal {
         candidate:
           c === null
             ? null
-            : { verdict: c.verdict, signature: c.signature, ...(c.unsupported === null ? {} : { unsupported: c.unsupported }) },
+            : {
+                verdict: c.verdict,
+                signature: c.signature,
+                ...(c.unsupported === null ? {} : { unsupported: c.unsupported }),
+                ...(c.self === null ? {} : { self: c.self }),
+              },
         ...caseAuthored(this.db, r.seq, this.latestCandidate()),
       };
     }
@@ -306,7 +301,7 @@ export class Journal {
 
   /** The first case judged in a bucket of a candidate's findings (the summary's example), if any. */
   firstInCandidateBucket(who: CandidateIdentity, signature: string): CaseRecord | undefined {
-    const row = this.statements.firstInCandidateBucket.get(who.name, who.version, signature);
+    const row = firstInCandidateBucket(this.db, who, signature);
     return row && this.caseOf(row);
   }
 
@@ -322,14 +317,7 @@ export class Journal {
     const who = this.latestCandidate();
     const wpt = wptSummary(this.db, who);
     if (wpt) summary.wpt = wpt;
-    if (!who) return summary;
-    const candidateBuckets = this.statements.candidateBuckets
-      .all(who.name, who.version)
-      .map(({ signature, count, example }) => ({ signature, count, example }));
-    return {
-      ...summary,
-      candidate: summarizeCandidate(who, this.statements.candidateVerdicts.all(who.name, who.version), candidateBuckets),
-    };
+    return who ? { ...summary, candidate: candidateSummary(this.db, who) } : summary;
   }
 
   /** Stores a reduction beside a recorded case (replacing an earlier one) in one transaction; false when the case is not recorded. */

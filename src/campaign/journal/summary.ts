@@ -14,11 +14,13 @@
 //
 //   "candidate": {"name", "version", "verdicts": {"pass", "fail", "parse_divergence", "discarded",
 //                 "no_majority", "unsupported", "error"}, "sides_with_outlier", "subpixel",
-//                 "buckets": [{"signature", "count", "example"}]}
+//                 "self": {"agrees", "differs"}, "buckets": [{"signature", "count", "example"}]}
 //
 // `verdicts` counts the layout cases it answered; `sides_with_outlier` and `subpixel` count the
-// ones so tagged (each also counted under its verdict); `buckets` are its findings (every verdict
-// but pass and no_majority), ordered as the engines' are. `summary --cases` prints one line per
+// ones so tagged (each also counted under its verdict); `self` counts its cases with mutations
+// answered with a dump, by whether its incremental dump agrees with its layout from scratch;
+// `buckets` are its findings (every verdict but pass and no_majority, and every self-disagreement,
+// `candidate <name> | self | …`), ordered as the engines' are. `summary --cases` prints one line per
 // recorded case (`CaseLine`).
 //
 // What `campaignSummary` (triage-summary.ts) adds: `fonts`, the font sets the runs used; once
@@ -87,6 +89,8 @@ export interface CandidateSummary {
   verdicts: Record<CandidateVerdict, number>;
   sides_with_outlier: number;
   subpixel: number;
+  /** Its cases with mutations answered with a dump: how many agree with its layout from scratch, how many differ (each a finding in `buckets`). */
+  self: { agrees: number; differs: number };
   buckets: SummaryBucket[];
 }
 
@@ -105,7 +109,7 @@ export interface CaseLine {
   vote: ClusterVerdict | null;
   outlier: EngineName | null;
   signature: string | null;
-  candidate: { verdict: CandidateVerdict; signature: string | null; unsupported?: string } | null;
+  candidate: { verdict: CandidateVerdict; signature: string | null; unsupported?: string; self?: 'agrees' | 'differs' } | null;
   /** A check-layout page's assertions held and failed, per engine and for the candidate. */
   authored?: CaseAuthored;
 }
@@ -147,7 +151,10 @@ export function summarizeCandidate(
   who: { name: string; version: string },
   counts: CandidateVerdictCount[],
   buckets: SummaryBucket[],
+  selfCounts: readonly { self: 'agrees' | 'differs'; count: number }[] = [],
 ): CandidateSummary {
+  const self = { agrees: 0, differs: 0 };
+  for (const c of selfCounts) self[c.self] += c.count;
   const verdicts = Object.fromEntries(CANDIDATE_VERDICTS.map((v) => [v, 0])) as Record<CandidateVerdict, number>;
   let sidesWithOutlier = 0;
   let subpixel = 0;
@@ -156,7 +163,15 @@ export function summarizeCandidate(
     sidesWithOutlier += c.sidesWithOutlier;
     subpixel += c.subpixel;
   }
-  return { name: who.name, version: who.version, verdicts, sides_with_outlier: sidesWithOutlier, subpixel, buckets: ordered(buckets) };
+  return {
+    name: who.name,
+    version: who.version,
+    verdicts,
+    sides_with_outlier: sidesWithOutlier,
+    subpixel,
+    self,
+    buckets: ordered(buckets),
+  };
 }
 
 /** Buckets by count descending, then signature (UTF-16 code units). */
@@ -191,7 +206,8 @@ export function renderSummary(s: Summary, reportPath?: string): string {
     const judged = CANDIDATE_VERDICTS.reduce((n, v) => n + c.verdicts[v], 0);
     const counts = CANDIDATE_VERDICTS.map((v) => `${c.verdicts[v]} ${v}`).join(', ');
     lines.push(
-      `candidate ${visible(c.name)} (${visible(c.version)}), ${judged} layout cases: ${counts}; ${c.sides_with_outlier} side with the outlier, ${c.subpixel} subpixel`,
+      `candidate ${visible(c.name)} (${visible(c.version)}), ${judged} layout cases: ${counts}; ${c.sides_with_outlier} side with the outlier, ${c.subpixel} subpixel` +
+        (c.self.agrees + c.self.differs ? `; held to itself after mutations: ${c.self.agrees} agree, ${c.self.differs} differ` : ''),
       ...bucketTable(c.buckets),
     );
   }

@@ -13,7 +13,7 @@ import {
 } from '../../comparator/candidate.js';
 import type { AuthoredReading } from '../../protocol/authored-schema.js';
 import type { AuthoredRecord } from './authored-record.js';
-import { candidateSignature } from '../../comparator/candidate-signature.js';
+import { candidateSelfSignature, candidateSignature } from '../../comparator/candidate-signature.js';
 import { CANDIDATE_SCROLLBARS, columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
 import type { EngineDumps } from '../../comparator/vote.js';
 import type { CandidateCase } from '../../protocol/candidate-schema.js';
@@ -48,6 +48,20 @@ export interface CandidateRecord {
   ms: number | null;
   /** On a check-layout page: its authored assertions, and what it was judged on. */
   authored?: AuthoredRecord;
+  /** For a case with mutations answered with a dump: the candidate's layout from scratch, and the candidate held to it. */
+  fresh?: FreshRecord;
+}
+
+/** A candidate's layout from scratch of a mutated case, judged (src/comparator/candidate.ts, `fresh`). */
+export interface FreshRecord {
+  /** Its fresh dump against the majority. */
+  verdict: CandidateVerdict;
+  /** Its incremental dump against its fresh one, with no browser. */
+  self: 'agrees' | 'differs';
+  /** The self-disagreement's bucket signature; null when it agrees. */
+  signature: string | null;
+  /** The fresh dump, JSON. */
+  dump: string;
 }
 
 /** Who the candidate is. */
@@ -60,12 +74,13 @@ export interface CandidateIdentity {
 export const isLayoutCase = (request: CaseRequest): request is Extract<CaseRequest, { html: string }> =>
   OPS[opOf(request)].vote === 'geometry';
 
-/** What a candidate is sent for a layout case: its id, html and script, and a check-layout page's scope. */
+/** What a candidate is sent for a layout case: its id, html, script or mutations, and a check-layout page's scope. */
 export function candidateCase(request: Extract<CaseRequest, { html: string }>): CandidateCase {
   const { id, html, script } = request;
+  const mutations = 'mutations' in request ? request.mutations : undefined;
   const authored =
     'authored' in request && request.authored ? { authored: request.authored.scope ? { scope: request.authored.scope } : {} } : {};
-  return { id, html, ...(script === undefined ? {} : { script }), ...authored };
+  return { id, html, ...(script === undefined ? {} : { script }), ...(mutations === undefined ? {} : { mutations }), ...authored };
 }
 
 /** An engine's recorded outcome for a case, as far as judging needs it (the journal's EngineOutcome; named here so the journal's import of this file makes no cycle). */
@@ -133,6 +148,16 @@ export function candidateRecord(
     roots: outcome.kind === 'dump' && outcome.roots ? outcome.roots : null,
     against,
     ms,
+    ...(result.fresh && judged.kind === 'dump' && outcome.kind === 'dump' && outcome.fresh
+      ? {
+          fresh: {
+            verdict: result.fresh.verdict,
+            self: result.fresh.self,
+            signature: candidateSelfSignature(who.name, result.fresh, judged.dump),
+            dump: JSON.stringify(outcome.fresh),
+          },
+        }
+      : {}),
     ...(onAgreed ? { authored: { subject: 'candidate', name: who.name, version: who.version, ...onAgreed.authored } } : {}),
   };
 }

@@ -7,7 +7,8 @@
 // A candidate's finding (`candidate`) is reduced while two things hold together: the candidate's
 // failure keeps its signature, and the engines keep theirs (their agreement, for a unanimous case).
 // Without the second the reduction drifts into a disagreement of the browsers, which is not the
-// candidate's finding any more.
+// candidate's finding any more. A candidate's self-disagreement after mutations (`candidate <name>
+// | self | …`) is kept as its fresh layout's signature, shrinking the document and the mutations.
 import { performance } from 'node:perf_hooks';
 import { reduce, type ReductionStatus } from '../../reduce/index.js';
 import { caseSignature, outcomesOf, runSent, votedRecord, wireRequest } from './case-record.js';
@@ -19,6 +20,8 @@ import { candidateCase, candidateRecord, isLayoutCase } from './candidate-record
 import type { Answered } from '../../coordinator/oracle-service.js';
 import type { SentOp } from '../../protocol/ops.js';
 import type { DumpSource } from '../../candidate-client/source.js';
+import { isSelfSignature } from '../../comparator/candidate-signature.js';
+import { mutationsProblem } from '../../protocol/mutation-check.js';
 
 /** What a case must keep to show a finding: the engines' signature, and a candidate's beside it. */
 export interface FindingKept {
@@ -60,9 +63,13 @@ function runners(o: FindingKept) {
 export function keepsFinding(o: FindingKept): (request: CaseRequest) => Promise<boolean> {
   const { run, judged } = runners(o);
   return async (request) => {
+    // A trial whose mutations name elements it no longer has is one the oracle refuses: it fails, as any trial that loses the finding.
+    if ('mutations' in request && request.mutations && mutationsProblem(request.html, request.mutations) !== null) return false;
     if (!o.candidate) return caseSignature(request, await run(request, false)) === o.signature;
     const [answer, record] = await Promise.all([run(request, true), judged(request)]);
-    return caseSignature(request, answer) === o.signature && record(answer)?.signature === o.candidate.signature;
+    const judgedRecord = record(answer);
+    const candidateSignature = isSelfSignature(o.candidate.signature) ? judgedRecord?.fresh?.signature : judgedRecord?.signature;
+    return caseSignature(request, answer) === o.signature && candidateSignature === o.candidate.signature;
   };
 }
 

@@ -14,6 +14,7 @@ import { supportsOf } from '../web/supports.js';
 import { lineBox, measureText, type Fonts, type MeasuredText } from '../web/text.js';
 import type { LayoutEngine } from '../engine.js';
 import { taffyStyle, type Context } from './style.js';
+import { KeptNodes, newNodes, type Nodes } from './nodes.js';
 
 await loadTaffy();
 
@@ -28,15 +29,22 @@ export const taffy: LayoutEngine = {
   version: `taffy-layout ${version}`,
   keepsContents: false,
   // Taffy lays an absolutely positioned box out in its parent (style.ts refuses any other containing block).
-  supports: (fonts) => supportsOf(fonts, { absolute: 'parent' }),
+  supports: (fonts) => ({ ...supportsOf(fonts, { absolute: 'parent' }), mutations: true }),
   layout(page, fonts) {
     const tree = new TaffyTree();
     tree.disableRounding();
     try {
-      return layOut(tree, page, fonts);
+      return layOut(tree, page, fonts, newNodes(tree), (e) => e.index);
     } finally {
       tree.free();
     }
+  },
+  // One tree for the layouts of a case before and after its mutations, its nodes kept by element name (nodes.ts).
+  incremental() {
+    const tree = new TaffyTree();
+    tree.disableRounding();
+    const kept = new KeptNodes(tree);
+    return { layout: (page, fonts, name) => layOut(tree, page, fonts, kept.nodes, name), free: () => tree.free() };
   },
 };
 
@@ -47,20 +55,20 @@ interface Built {
   readonly children: readonly Built[];
 }
 
-function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed> {
+/** `page` laid out in `tree`, its nodes made by `nodes` under keys from the elements' names (their indices in the original document). */
+function layOut(tree: TaffyTree, page: Page, fonts: Fonts, nodes: Nodes, name: (e: Element) => number): Map<Element, Placed> {
   const styles = page.styles;
   /** Whether any node is text: without one, layout needs no measure function, which Taffy calls back into JavaScript for every leaf. */
   let measures = false;
-  const node = (box: Box, context: Context): Built => {
+  const keyOf = (box: Box, anonymous: string) => (box.element ? `e${name(box.element)}` : anonymous);
+  const node = (box: Box, context: Context, key = keyOf(box, '')): Built => {
     if (box.text !== undefined) {
       measures = true;
       const leaf = fresh((s) => {
         s.display = Display.Block;
         s.direction = box.style.direction === 'rtl' ? Direction.Rtl : Direction.Ltr;
       });
-      const id = tree.newLeafWithContext(leaf, measureText(box, fonts));
-      leaf.free();
-      return { id, box, children: [] };
+      return { id: nodes.leaf(key, leaf, measureText(box, fonts)), box, children: [] };
     }
     // An element whose one child is a run of text is itself the measured leaf, as Taffy's own
     // fixtures make it (a container with the text as its item takes other paths through Taffy:
@@ -68,41 +76,36 @@ function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed>
     const only = box.children.length === 1 ? box.children[0]! : undefined;
     if (only?.text !== undefined) {
       measures = true;
-      const style = taffyStyle(box, context);
-      const id = tree.newLeafWithContext(style, measureText(only, fonts));
-      style.free();
-      return { id, box, children: [] };
+      return { id: nodes.leaf(key, taffyStyle(box, context), measureText(only, fonts)), box, children: [] };
     }
     const inBlock = BLOCK_CONTAINERS.has(box.style.display);
-    const children = box.children.map((c) => node(c, { inBlock, root: false, parent: box.element, styles }));
-    return { id: withChildren(taffyStyle(box, context), children), box, children };
+    const children = box.children.map((c, i) => node(c, { inBlock, root: false, parent: box.element, styles }, keyOf(c, `${key}/${i}`)));
+    return { id: withChildren(key, taffyStyle(box, context), children), box, children };
   };
-  /** A node of `style` (freed here: Taffy keeps its own copy) over `children`. */
-  const withChildren = (style: Style, children: readonly Built[]): bigint => {
-    const id = tree.newWithChildren(
+  /** A node of `style` (freed by `nodes`: Taffy keeps its own copy) over `children`. */
+  const withChildren = (key: string, style: Style, children: readonly Built[]): bigint =>
+    nodes.container(
+      key,
       style,
       children.map((c) => c.id),
     );
-    style.free();
-    return id;
-  };
-  const viewport = (children: Built[]): Built => {
+  const viewport = (key: string, children: Built[]): Built => {
     const style = fresh((s) => {
       s.display = Display.FlowRoot;
       s.size = { width: VIEWPORT.width, height: VIEWPORT.height };
     });
-    return { id: withChildren(style, children), children };
+    return { id: withChildren(key, style, children), children };
   };
 
   // In flow: html (a block formatting context, as the root always is) > body > its in-flow boxes.
   const body = page.body;
   const bodyStyle = taffyStyle(body, { inBlock: true, root: false, parent: page.html.element, styles });
   const inBody = page.inFlow.map((b) => node(b, { inBlock: true, root: false, parent: body.element, styles }));
-  const bodyNode: Built = { id: withChildren(bodyStyle, inBody), box: body, children: inBody };
+  const bodyNode: Built = { id: withChildren(keyOf(body, ''), bodyStyle, inBody), box: body, children: inBody };
   const htmlStyle = taffyStyle(page.html, { inBlock: true, root: true, parent: null, styles });
   htmlStyle.display = Display.FlowRoot;
-  const htmlNode: Built = { id: withChildren(htmlStyle, [bodyNode]), box: page.html, children: [bodyNode] };
-  const inFlowRoot = viewport([htmlNode]);
+  const htmlNode: Built = { id: withChildren(keyOf(page.html, ''), htmlStyle, [bodyNode]), box: page.html, children: [bodyNode] };
+  const inFlowRoot = viewport('viewport in flow', [htmlNode]);
   compute(tree, inFlowRoot.id, measures, { width: VIEWPORT.width, height: VIEWPORT.height });
   const placed = new Map<Element, Placed>();
   read(tree, inFlowRoot, 0, 0, placed);
@@ -131,7 +134,7 @@ function layOut(tree: TaffyTree, page: Page, fonts: Fonts): Map<Element, Placed>
       againstViewport.push(root);
     }
     if (againstViewport.length) {
-      const outOfFlowRoot = viewport(againstViewport);
+      const outOfFlowRoot = viewport('viewport out of flow', againstViewport);
       compute(tree, outOfFlowRoot.id, measures, { width: VIEWPORT.width, height: VIEWPORT.height });
       read(tree, outOfFlowRoot, 0, 0, placed);
     }

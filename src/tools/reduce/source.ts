@@ -62,7 +62,10 @@ export function recordedSource(db: string, caseId: string, choice: RecordedChoic
       signature: recorded.signature,
       journal: { journal, key: recorded, path: db },
       fonts: FONT_SET_NAMES.find((name) => name === fonts),
-      ...(finding && started ? { candidate: { command: started.command, signature: finding.record.signature! } } : {}),
+      // A self-disagreement after mutations first (the candidate's own, with no browser to doubt), else its verdict's finding.
+      ...(finding && started
+        ? { candidate: { command: started.command, signature: finding.record.fresh?.signature ?? finding.record.signature! } }
+        : {}),
     };
   } catch (error) {
     journal.close();

@@ -1,5 +1,5 @@
 // A geometry case (no op): each engine's walk, the fast path for a script-free case and the case's
-// own document for any other, each walk checked and serialized in the contract's key order; with
+// own document for any other (a case's `mutations` are the script the oracle writes for them), each walk checked and serialized in the contract's key order; with
 // `relayout`, each engine's walk also held to its walk after a fresh layout (the relayout check).
 import type { CaseTask } from '../../worker-contract/tasks.js';
 import { columnarFromRaw } from '../../comparator/columnar.js';
@@ -13,6 +13,7 @@ import type { RelayoutResult } from '../../protocol/relayout-schema.js';
 import { encodeJson, plainJson, type JsonText } from '../../protocol/wire.js';
 import type { CaseCheck } from '../../page/programs.js';
 import type { WalkOptions } from '../../page/walk.js';
+import { mutationScript } from '../../page/mutation-script.js';
 import type { AuthoredOptions } from '../../page/authored.js';
 import {
   AUTHORED_ATTRIBUTES,
@@ -37,8 +38,9 @@ interface Walked {
 
 /** Walks a geometry or vote case on each engine. */
 export function walkEach(task: CaseTask<'geometry' | 'vote'>, ctx: WorkerContext) {
-  const { html, site, wait } = task.request;
-  const script = task.request.script ?? null;
+  const { html, site, wait, mutations } = task.request;
+  // Mutations run as the script the oracle writes for them (so on a document of their own); a request never has both (OPS' refusal).
+  const script = task.request.script ?? (mutations ? mutationScript(mutations) : null);
   const relayout = task.request.relayout === true;
   const authored = authoredOptions(task.request.authored, ctx.walk);
   return eachEngine(task, ctx, async (engine, host): Promise<Walked> => {
