@@ -92,7 +92,7 @@ export class Child {
     ]);
     child.stdin!.on('error', () => {}); // a write to a candidate that died: its end settles the case
     const lastLine = this.readAnswers(child);
-    this.logStderr(child);
+    const stderrLogged = this.logStderr(child);
     const exited = Promise.race([
       new Promise<string>((resolve) =>
         child.once('exit', (code, signal) =>
@@ -105,8 +105,11 @@ export class Child {
       this.alive = false;
       // Whatever it started goes with it, and with them every holder of its stdout.
       await tree.killAll();
-      const last = await Promise.race([lastLine, sleep(DRAIN_MS).then(() => undefined)]);
+      // Both pipes drained before it counts as ended: what it said before exiting is logged before stop() returns.
+      const drained = Promise.all([lastLine, stderrLogged]).then(([line]) => line);
+      const last = await Promise.race([drained, sleep(DRAIN_MS).then(() => undefined)]);
       child.stdout!.destroy();
+      child.stderr!.destroy();
       const cut = last === undefined || this.charge ? '' : this.onLastLine(last);
       const memory = tree.oomKills() ? `; the kernel killed it at its memory limit of ${formatSize(o.memoryLimit)}` : '';
       this.fail(this.charge ?? failure('candidate_crashed', `${why} during the case${cut}${memory}`));
@@ -154,7 +157,7 @@ export class Child {
   }
 
   /** Each stderr line to the log, visible, and cut to its first bytes when long (a line that never ends is never held). */
-  private logStderr(child: ChildProcess): void {
+  private logStderr(child: ChildProcess): Promise<void> {
     const splitter = new LineSplitter(HEAD_BYTES);
     const say = (line: InputLine) => {
       const text = 'bytes' in line ? line.bytes.toString('utf8') : line.head.toString('utf8');
@@ -163,10 +166,13 @@ export class Child {
       log.info(`candidate ${this.name()}: ${visible(text)}${cut}`);
     };
     child.stderr!.on('data', (chunk: Buffer) => splitter.push(chunk).forEach(say));
-    child.stderr!.once('close', () => {
-      const last = splitter.end();
-      if (last) say(last);
-    });
+    return new Promise((resolve) =>
+      child.stderr!.once('close', () => {
+        const last = splitter.end();
+        if (last) say(last);
+        resolve();
+      }),
+    );
   }
 
   private onLine(line: InputLine): void {

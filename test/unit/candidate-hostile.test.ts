@@ -12,7 +12,7 @@ import { visible } from '../../src/system/visible-text.js';
 import { scriptedCandidate } from '../support/scripted-candidate.js';
 import { captureStderr } from '../support/stderr-capture.js';
 
-/** Runs `cases` on a candidate started with `options`, all at once; the outcomes, the pauses before each start and what was logged. */
+/** Runs `cases` on a candidate started with `options`, all at once, then closes it; the outcomes, the pauses before each start and what was logged. */
 async function run(
   options: CandidateProcessOptions,
   cases: CandidateCase[],
@@ -21,12 +21,14 @@ async function run(
   const logged = captureStderr();
   try {
     const candidate = await CandidateProcess.start({ backOffMs: () => 10, ...options, onStart: ({ pauseMs }) => starts.push(pauseMs) });
+    let outcomes: SourceOutcome[];
     try {
-      const outcomes = await Promise.all(cases.map((c) => candidate.run(c)));
-      return { outcomes, starts, logged: logged.text() };
+      outcomes = await Promise.all(cases.map((c) => candidate.run(c)));
     } finally {
       await candidate.close();
     }
+    // Read once it is closed: its stderr is a pipe of its own, which may still hold lines written before its answers.
+    return { outcomes, starts, logged: logged.text() };
   } finally {
     logged.stop();
   }
@@ -73,6 +75,16 @@ test('the candidate is sent an id of the oracle’s own for each line, never a c
   assert.equal(ids.length, 4, logged);
   assert.equal(new Set(ids).size, 4, `${ids}`);
   assert.ok(!ids.includes('same'));
+});
+
+test('whatever the candidate writes to stderr before it exits is logged before close() returns', async () => {
+  // Its last words come as its input ends, written at once and more than a pipe holds: the exit is seen before the pipe is read to its end.
+  const lastWords = scriptedCandidate(
+    'say(answer(request, 1));',
+    `process.stdin.on('end', () => { for (let i = 0; i < 2000; i++) require('node:fs').writeSync(2, 'last ' + i + ' ' + 'x'.repeat(100) + '\\n'); process.exit(0); });`,
+  );
+  const { logged } = await run({ command: lastWords }, numbered(1));
+  assert.equal([...logged.matchAll(/: last (\d+) x/g)].length, 2000);
 });
 
 test('a candidate that exits in the middle of an answer line costs that case alone', async () => {
