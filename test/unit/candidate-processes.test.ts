@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { CandidateProcess } from '../../src/candidate-client/process-source.js';
 import type { SourceOutcome } from '../../src/candidate-client/source.js';
@@ -50,6 +51,9 @@ test('nothing a candidate starts outlives it, in its group or not, after it ends
     });
     try {
       for (const html of ['crash', 'hang', 'end']) outcomes.push(await candidate.run({ id: html, html }));
+      // Its stderr is a pipe of its own: the last candidate's `started` line may come after its answer.
+      const named = cgroups ? 9 : 6;
+      for (const deadline = Date.now() + 60_000; seenIn(logged.text()).length < named && Date.now() < deadline; ) await sleep(20);
       during = seenIn(logged.text());
       // The ones started under the cases that crashed and hung are already gone; the last candidate's are still running.
       assert.deepEqual(
