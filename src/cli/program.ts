@@ -24,6 +24,7 @@ import { registerReduceCommand } from './reduce-command.js';
 import { registerReportCommand } from './report-command.js';
 import { registerTriageCommand } from './triage-command.js';
 import { registerWptCommand } from './wpt-command.js';
+import { registerWptParityCommand } from './wpt-parity-command.js';
 
 const { version } = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { version: string };
 
@@ -66,5 +67,6 @@ export function buildProgram(): Command {
   registerWorkerCommand(program);
   registerCandidateCommand(program);
   registerWptCommand(program);
+  registerWptParityCommand(program);
   return program;
 }

@@ -27,6 +27,14 @@ function copied(fixture: string, prefix: string): { dir: string; remove(): void 
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * A fresh copy of the check-layout fixture tree (test/fixtures/wpt-authored: its pages and its own
+ * resources/check-layout-th.js), with the real testharness.js, as fixtureCheckout.
+ */
+export function authoredCheckout(): { dir: string; remove(): void } {
+  return copied(fileURLToPath(new URL('test/fixtures/wpt-authored/', ROOT)), 'browser-oracle-wpt-authored-');
+}
+
 const LAYOUT_FIXTURE = fileURLToPath(new URL('test/fixtures/wpt-layout/', ROOT));
 /** The project's square font (npm run build writes it), Ahem's metrics: the fixture's fonts/Ahem.ttf. */
 const SQUARE_FONT = fileURLToPath(new URL('dist/fonts/BrowserOracleSquare-Regular.otf', ROOT));

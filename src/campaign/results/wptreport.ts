@@ -100,7 +100,7 @@ export function candidateResult(row: CaseRow): Omit<WptResult, 'test' | 'subsuit
 }
 
 /** A wpt-import trace's statuses: the harness record as the test's, the others as subtests; null for any other trace. */
-function harnessRecords(traceJson: string): Omit<WptResult, 'test' | 'subsuite' | 'duration'> | null {
+export function harnessRecords(traceJson: string): Omit<WptResult, 'test' | 'subsuite' | 'duration'> | null {
   let records: unknown;
   try {
     records = (JSON.parse(traceJson) as { records?: unknown }).records;
