@@ -1,5 +1,5 @@
 // `wpt-parity`: the layout route's authored verdicts against WPT's own harness, per (file, engine),
-// from two campaign journals (src/tools/parity, docs/wpt.md "Measuring parity with WPT's harness").
+// from two campaign journals (src/tools/parity, docs/wpt.md "Measuring parity with the harness").
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { runParity } from '../tools/parity/session.js';
 import { exitOnUsageError, usage } from './usage.js';
@@ -26,7 +26,8 @@ export function registerWptParityCommand(program: Command): void {
         "engine), the pairs skipped by reason (an engine's error or no result on either side, a refused case, no " +
         "trace), and each disagreement with the harness's failing subtests, the failing assertions (element, " +
         'attribute, expected, actual) and a cause tag (harness-error, out-of-scope, multi-call, before-load, other). ' +
-        'Both journals must come from one oracle configuration: the same engines, builds and fonts in their runs.',
+        'Both journals must come from one oracle configuration: the same engines, builds and fonts in their runs. ' +
+        'docs/wpt.md, "Measuring parity with the harness", has the details.',
     )
     .usage('--layout FILE --harness FILE [--json] [--min SHARE]')
     .requiredOption('--layout <file>', 'the journal of the layout route (wpt-import --layout)')

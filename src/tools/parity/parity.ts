@@ -1,4 +1,4 @@
-// Harness parity (docs/wpt.md, "Measuring parity with WPT's harness"): each engine's authored
+// Harness parity (docs/wpt.md, "Measuring parity with the harness"): each engine's authored
 // verdict on a check-layout file (the layout route's journal) against what WPT's own harness said
 // in the same engine (the trace route's journal, where checkLayout makes one subtest per element).
 // Pure functions of the two journals as read.ts reads them.
