@@ -310,6 +310,10 @@ test('the command line: --json, --min, two configurations refused with exit 2, a
   assert.match(below.stdout, /pairs: 6, agreeing 5: 83\.3 %/);
   assert.match(below.stderr, /5\/6 = 0\.8333 agree, below --min 0\.9/);
 
+  const swapped = await runCli(['wpt-parity', '--layout', harness, '--harness', layout, '--min', '0.5']);
+  assert.equal(swapped.code, 1, 'nothing paired, so --min is not met');
+  assert.match(swapped.stderr, /holds no check-layout case \(wpt-import --layout makes them\)/);
+
   const other = journal('harness', [{ id: 'css/a/x.html', engines: all(ok()) }], { versions: { webkit: '2.48' } });
   const refused = await runCli(['wpt-parity', '--layout', layout, '--harness', other]);
   assert.equal(refused.code, 2);

@@ -22,6 +22,10 @@ export async function runParity(o: ParityOptions): Promise<number> {
   const difference = configDifference(layout, harness);
   if (difference) throw new CampaignError(`the journals come from different oracle configurations (${difference})`);
   const result = compareJournals(layout, harness);
+  // Two journals given the other way round, or of other corpora, compare nothing: say why rather than print zeros alone.
+  if (result.files.layout === 0) log.warn(`wpt-parity: ${o.layout} holds no check-layout case (wpt-import --layout makes them)`);
+  else if (result.files.paired === 0)
+    log.warn(`wpt-parity: ${o.harness} holds no trace of the layout journal's files (wpt-import without --layout makes them)`);
   await printWhole(o.json ? `${JSON.stringify(result)}\n` : renderParity(result));
   if (o.min === undefined) return 0;
   if (result.ratio === null) {
