@@ -68,8 +68,12 @@ class Conversion {
   /** The facts of the test's own scripts (inline, and from its own folder). */
   private readonly facts: ScriptFacts[] = [];
   private readonly seen = new Set<string>();
-  /** It reaches a file `files` cannot hold (by absolute path, outside its folder, binary): it is served as a `site`. */
-  private needsSite = false;
+  /**
+   * The files it reaches that `files` cannot hold (by absolute path, outside its folder, binary):
+   * it is then served as a `site`, with these among its files (a script's string may be the only
+   * one to name them, which the site's own closure of the markup does not follow).
+   */
+  private readonly siteFiles = new Set<string>();
   /** It loads check-layout-th.js, whose checkLayout() calls done(). */
   private checkLayout = false;
 
@@ -154,11 +158,12 @@ class Conversion {
     const styled = elementsOf(doc).some(
       (e) => e.tagName === 'style' || attribute(e, 'style') !== null || (e.tagName === 'link' && relTokens(e).has('stylesheet')),
     );
-    if (!this.needsSite && !styled) return null;
+    if (this.siteFiles.size === 0 && !styled) return null;
     const closure = new SiteClosure(this.checkout, new Map(), { scripts: false });
     closure.page(doc, this.path);
+    for (const target of this.siteFiles) closure.url(`/${target}`, this.url, `/${target}`);
     const own = new Map([...this.files].map(([key, text]) => [this.inFolder(key), text]));
-    if (!this.needsSite && [...closure.files.keys()].every((key) => own.has(key))) return null;
+    if (this.siteFiles.size === 0 && [...closure.files.keys()].every((key) => own.has(key))) return null;
     for (const [key, text] of own) closure.files.set(key, text);
     return closure.site(this.path);
   }
@@ -272,7 +277,7 @@ class Conversion {
       throw new Refusal('unsupported', `${what} names /${target}, a path a site cannot hold`);
     if (key.startsWith('..') || /^[a-z][a-z0-9+.-]*:|^\//i.test(raw.trim()) || !Checkout.isText(target)) {
       // By absolute path, outside the folder, or binary: the test is served as a site (this.site).
-      this.needsSite = true;
+      this.siteFiles.add(target);
       return;
     }
     if (this.seen.has(target)) return;

@@ -4,7 +4,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'parse5';
 import { Checkout } from '../../src/wpt/checkout.js';
@@ -182,6 +184,28 @@ test('a test that reaches a file by absolute path, or whose CSS imports one, is 
   assert.deepEqual(Object.keys(imports.site?.files ?? {}), ['fonts/wide.css']);
   assert.equal(checkRequest(imports).ok, true);
   assert.equal(converted('dom/beside.html').request.site, undefined, 'what `files` holds stays in `files`');
+});
+
+test("a file only a script's string names, by absolute path or binary, is among the site's files (relayout-image-load: its image, set as src in script)", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wpt-script-named-'));
+  try {
+    for (const folder of ['resources', 'css/x/support', 'common']) mkdirSync(join(dir, folder), { recursive: true });
+    copyFileSync(TESTHARNESS, join(dir, 'resources/testharness.js'));
+    writeFileSync(join(dir, 'css/x/support/box.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
+    writeFileSync(join(dir, 'common/blank.html'), '<title>blank</title>');
+    writeFileSync(
+      join(dir, 'css/x/named.html'),
+      '<!doctype html><script src="/resources/testharness.js"></script><script src="/resources/testharnessreport.js"></script>' +
+        '<link rel=stylesheet href="/common/blank.html"><img id=i>' +
+        "<script>test(() => {}); i.src = 'support/box.png'; const frame = '/common/blank.html';</script>",
+    );
+    const [i] = [...importTests(Checkout.open(dir), ['css/x/named.html'])];
+    assert.ok(i && 'converted' in i, JSON.stringify(i));
+    assert.deepEqual(Object.keys(i.converted.request.site?.files ?? {}), ['common/blank.html', 'css/x/support/box.png']);
+    assert.deepEqual(i.converted.request.site?.files['css/x/support/box.png'], { base64: 'iVBORwABAg==' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('check-layout: a page loading check-layout-th.js calls done() through it, so the report script does not; an onload page keeps its last script', () => {
