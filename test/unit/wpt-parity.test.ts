@@ -237,6 +237,18 @@ test('cause tags: harness-error, out-of-scope, multi-call (subtests, scope, call
     ],
     ['before-load', { authored: { scope: ['.a'] }, html: page("checkLayout('.a')") }, { pass: 1 }, ok({ '.a 1': 'FAIL' })],
     [
+      'before-load-test',
+      { authored: { scope: ['.a'] }, html: page("test(() => { a.style.height = '9px'; checkLayout('.a'); })") },
+      { pass: 1 },
+      ok({ '.a 1': 'FAIL' }),
+    ],
+    [
+      'other-test-then',
+      { authored: { scope: ['.a'] }, html: page("test(() => { p.then(() => { checkLayout('.a'); }); })") },
+      { pass: 1 },
+      ok({ '.a 1': 'FAIL' }),
+    ],
+    [
       'other-then',
       { authored: { scope: ['.a'] }, html: page("document.fonts.ready.then(() => { checkLayout('.a'); })") },
       { pass: 1 },
@@ -273,12 +285,14 @@ test('cause tags: harness-error, out-of-scope, multi-call (subtests, scope, call
     'multi-call-page': 'multi-call',
     'multi-call-support': 'multi-call',
     'before-load': 'before-load',
+    'before-load-test': 'before-load',
+    'other-test-then': 'other',
     'other-then': 'other',
     'other-arrow': 'other',
     'other-handler': 'other',
     'other-module': 'other',
   });
-  assert.deepEqual(r.by_cause, { 'harness-error': 1, 'out-of-scope': 1, 'multi-call': 4, 'before-load': 1, other: 4 });
+  assert.deepEqual(r.by_cause, { 'harness-error': 1, 'out-of-scope': 1, 'multi-call': 4, 'before-load': 2, other: 5 });
 });
 
 test('configDifference names each difference: builds, fonts, engines', () => {

@@ -10,8 +10,9 @@
 //   multi-call     checkLayout is called more than once (by the harness's subtest names, which carry
 //                  each call's selector list, by the scope, or by the calls in the page's scripts):
 //                  the harness checks each phase as it is, the walk the page's final state
-//   before-load    an inline script calls checkLayout at its top level, as the parser runs it, before
-//                  the page's load (an image, a font not there yet); the walk reads the page later
+//   before-load    an inline script calls checkLayout as the parser runs it (at its top level, or in a
+//                  test() function), before the page's load (an image, a font not there yet); the walk
+//                  reads the page later
 //   other          none of these
 import { tokenizer, type Token } from 'acorn';
 import { parse } from 'parse5';
@@ -65,7 +66,11 @@ function pageCalls(request: Record<string, unknown>): { all: number; atParse: nu
   return counts;
 }
 
-/** Calls of checkLayout in a script's tokens: all of them, and those outside any bracket (run where the script runs). */
+/**
+ * Calls of checkLayout in a script's tokens: all of them, and those that run where the script runs:
+ * outside any bracket, or inside a `test(…)` whose function testharness.js runs at once (the
+ * brackets a test's own `(` holds directly, its function's parameters and body, run with it).
+ */
 function calls(text: string): { all: number; atTop: number } {
   const tokens: (Token & { value?: unknown })[] = [];
   try {
@@ -75,16 +80,20 @@ function calls(text: string): { all: number; atTop: number } {
   }
   let all = 0;
   let atTop = 0;
-  let depth = 0;
+  /** The open brackets, each with whether what it holds runs at once. */
+  const open: { now: boolean; test: boolean }[] = [];
   tokens.forEach((token, i) => {
     const label = token.type.label;
-    if (label === '{' || label === '(' || label === '[' || label === '${') depth++;
-    else if (label === '}' || label === ')' || label === ']') depth = Math.max(0, depth - 1);
-    else if (label === 'name' && token.value === 'checkLayout' && tokens[i + 1]?.type.label === '(') {
+    const name = label === 'name' ? token.value : undefined;
+    if (label === '{' || label === '(' || label === '[' || label === '${') {
+      const test = label === '(' && tokens[i - 1]?.type.label === 'name' && tokens[i - 1]!.value === 'test';
+      open.push({ now: test || open.at(-1)?.test === true, test });
+    } else if (label === '}' || label === ')' || label === ']') open.pop();
+    else if (name === 'checkLayout' && tokens[i + 1]?.type.label === '(') {
       if (tokens[i - 1]?.type.label === 'function') return;
       all++;
       // `onload = () => checkLayout(…)` is at the top level, but runs later.
-      if (depth === 0 && tokens[i - 1]?.type.label !== '=>') atTop++;
+      if (open.every((b) => b.now) && tokens[i - 1]?.type.label !== '=>') atTop++;
     }
   });
   return { all, atTop };
