@@ -1,4 +1,4 @@
-// node dist/bench/candidate.js [--cases=N] [--seed=S] [--rounds=R] [--workers=W] [--pages=P]
+// node dist/bench/candidate.js [--cases=N] [--seed=S] [--rounds=R] [--workers=W] [--pages=P] [--no-mutations]
 //
 // What an engine under test costs a campaign, split where it can be changed. One corpus
 // (generated inside what the reference Taffy candidate supports, so that it lays most cases out)
@@ -22,6 +22,7 @@
 // the tree; no relayout check, so that the mutations alone differ), through the campaign with the
 // Taffy candidate and in process, where a mutation case is laid out three times (the original, the
 // mutated one in its kept tree, and from scratch): what a mutation case costs next to a plain one.
+// --no-mutations leaves those out (a mutation campaign is the slowest of the four on a loaded machine).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +41,7 @@ const flag = (name: string, fallback: number) => Number(args.find((a) => a.start
 const cases = flag('cases', 1000);
 const seed = flag('seed', 3);
 const rounds = flag('rounds', 2);
+const mutations = !args.includes('--no-mutations');
 const farmArgs = args.filter((a) => a.startsWith('--workers=') || a.startsWith('--pages='));
 const REPLAY = fileURLToPath(new URL('./candidate-replay.js', import.meta.url));
 
@@ -142,7 +144,7 @@ async function emit(extra: string[]): Promise<string> {
 try {
   const emitted = { stdout: await emit([]) };
   writeFileSync(corpus, emitted.stdout);
-  writeFileSync(mutationCorpus, await emit(['--mutations', '--no-relayout']));
+  if (mutations) writeFileSync(mutationCorpus, await emit(['--mutations', '--no-relayout']));
   // Taffy's answers, ping first, for the replaying candidate.
   const answers = await runCli(['candidate', 'taffy', '--fonts=square'], `{"id":"ping","op":"ping"}\n${emitted.stdout}`);
   if (answers.code !== 0) throw new Error(answers.stderr);
@@ -160,13 +162,13 @@ try {
     runs.campaign.push(await campaign('without', round, []));
     runs['campaign --candidate replay'].push(await campaign('replay', round, ['--candidate', `node ${REPLAY} ${recorded} ${corpus}`]));
     runs['campaign --candidate taffy'].push(await campaign('taffy', round, ['--candidate', 'taffy']));
-    runs['  the same, with mutations'].push(await campaign('mutations', round, ['--candidate', 'taffy'], mutationCorpus));
+    if (mutations) runs['  the same, with mutations'].push(await campaign('mutations', round, ['--candidate', 'taffy'], mutationCorpus));
   }
   const mean = (list: Run[], of: (r: Run) => number) => list.reduce((n, r) => n + of(r), 0) / list.length;
   const browsers = (r: Run) => ENGINE_NAMES.reduce((n, e) => n + r.cpu[e], 0);
   const taffy = await inProcess('taffy');
   const yoga = await inProcess('yoga');
-  const taffyMutations = await inProcess('taffy', true);
+  const taffyMutations = mutations ? await inProcess('taffy', true) : undefined;
 
   console.log(`candidate cost: ${cases} cases (seed ${seed}, inside taffy's supports), ${rounds} round(s) each, alternating`);
   console.log(`load average before: ${load.join(' ')} (${farmArgs.join(' ') || 'default farm'})`);
@@ -175,6 +177,7 @@ try {
   );
   for (const label of labels) {
     const list = runs[label];
+    if (!list.length) continue;
     const candidate = list.every((r) => r.candidate !== null) ? mean(list, (r) => r.candidate!).toFixed(2) : '-';
     console.log(
       `${label.padEnd(28)} ${mean(list, (r) => r.casesPerSecond)
@@ -212,10 +215,11 @@ try {
   const mutated = runs['  the same, with mutations'];
   const plain = runs['campaign --candidate taffy'];
   const ratio = (of: (r: Run) => number) => (mean(mutated, of) / mean(plain, of)).toFixed(2);
-  console.log(
-    `a mutation case next to a plain one, with the taffy candidate: × ${ratio((r) => r.cpu.node)} Node CPU ms a case, × ${ratio((r) => r.casesPerSecond)} cases/s; ` +
-      `in process: × ${(taffyMutations.ms / taffy.ms).toFixed(2)} CPU ms a case (${taffyMutations.refused} of ${taffyMutations.count} unsupported)`,
-  );
+  if (taffyMutations)
+    console.log(
+      `a mutation case next to a plain one, with the taffy candidate: × ${ratio((r) => r.cpu.node)} Node CPU ms a case, × ${ratio((r) => r.casesPerSecond)} cases/s; ` +
+        `in process: × ${(taffyMutations.ms / taffy.ms).toFixed(2)} CPU ms a case (${taffyMutations.refused} of ${taffyMutations.count} unsupported)`,
+    );
   console.log(
     `load average after: ${loadavg()
       .map((l) => l.toFixed(2))
