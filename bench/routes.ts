@@ -5,6 +5,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import type { RawWalk } from '../src/protocol/page-output.js';
 import type { EngineName } from '../src/protocol/schema.js';
 import { BATCH_LOG } from '../src/workers/host/fast-path.js';
+import { STAGE_LOG } from '../src/workers/host/page-pool.js';
 import { ORACLE_BIN, OracleProcess, type Line } from '../test/support/oracle-process.js';
 import type { BenchCase } from '../test/support/layout-corpus.js';
 import { cpuBetween, sampleCpu, sampleKinds, type CpuSample } from './cpu.js';
@@ -44,7 +45,7 @@ export async function farm(
   args: string[],
   label: string,
   { bin = ORACLE_BIN, lone: loneCount = 40, fields = {} }: { bin?: string; lone?: number; fields?: Line } = {},
-): Promise<Phase & { lone: number[]; batches: number[] }> {
+): Promise<Phase & { lone: number[]; batches: number[]; stages: Map<string, number[]> }> {
   const oracle = new OracleProcess([...args, '--log-level=debug'], {}, bin);
   await oracle.ready();
   // A lone request at a time: what a client that waits for each answer sees.
@@ -83,6 +84,10 @@ export async function farm(
   await oracle.shutdown();
   // Cases per fast-path driver call while the queue was full (the worker's debug lines).
   const batches = [...oracle.stderr.slice(logFrom).matchAll(new RegExp(`${BATCH_LOG} (\\d+)`, 'g'))].map((m) => Number(m[1]));
+  // Milliseconds of each stage of a page (opened, a case document loaded and run, closed), by "engine stage".
+  const stages = new Map<string, number[]>();
+  for (const [, engine, stage, ms] of oracle.stderr.slice(logFrom).matchAll(new RegExp(`(\\w+): ${STAGE_LOG} (\\w+) (\\d+)`, 'g')))
+    stages.set(`${engine} ${stage}`, [...(stages.get(`${engine} ${stage}`) ?? []), Number(ms)]);
   const walks: Phase['walks'] = new Map(cases.map((c, i) => [c.id, (answers[i]!.dumps ?? {}) as Partial<Record<EngineName, Line>>]));
   const failed = answers.filter((a) => a.errors).length;
   if (failed) process.stderr.write(`bench: ${label}: ${failed} cases with an engine error\n`);
@@ -91,7 +96,7 @@ export async function farm(
     Object.values((a.relayout ?? {}) as Record<string, { verdict: string }>).some((check) => check.verdict !== 'pass'),
   );
   if (selfFailed.length) process.stderr.write(`bench: ${label}: ${selfFailed.length} cases failed the relayout check\n`);
-  return { label, seconds, cpu, kinds, walks, lone, batches };
+  return { label, seconds, cpu, kinds, walks, lone, batches, stages };
 }
 
 export const percentile = (xs: number[], p: number) =>

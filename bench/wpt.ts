@@ -3,10 +3,13 @@
 // as it ships, side by side with the naive oracle in the same run (one page per engine in this
 // process, each page loaded with its site, the harness waited for, one walk; each engine in
 // turn). Absolute figures drift with the machine's load: the ratio is the result. Every engine's
-// dump is checked byte for byte across the two routes.
+// dump is checked byte for byte across the two routes. Where the time goes is printed beside the
+// ratio: CPU per page by process kind on each route, and the wall milliseconds of each stage of a
+// page (the oracle's debug lines: a page opened, the case loaded, run, the page closed).
 //
 //   node dist/bench/wpt.js [--pages=N] [--workers=…] (the farm's flags as in bench/run.ts)
 import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { dumpJson } from '../src/protocol/dump.js';
 import type { RawWalk } from '../src/protocol/page-output.js';
 import { ENGINE_NAMES, type EngineName } from '../src/protocol/schema.js';
@@ -21,6 +24,9 @@ const farmArgs = args.filter((a) => /^--(workers|max-batch)=/.test(a));
 const pages = wptPages(count);
 const loadAtStart = loadavg()[0]!;
 
+/** Wall milliseconds of each engine's load and walk on the naive route. */
+const naiveStages = new Map<string, number[]>();
+
 async function naive(): Promise<Phase> {
   const engines = await DirectEngines.open(ENGINE_NAMES, false);
   try {
@@ -30,7 +36,12 @@ async function naive(): Promise<Phase> {
       for (const page of pages) {
         const { site, wait } = page.fields as { site: Site; wait: string };
         const perEngine: Partial<Record<EngineName, RawWalk>> = {};
-        for (const engine of ENGINE_NAMES) perEngine[engine] = await engines.loadAndWalk(engine, page.id, page.html, { site, wait });
+        for (const engine of ENGINE_NAMES) {
+          const start = performance.now();
+          perEngine[engine] = await engines.loadAndWalk(engine, page.id, page.html, { site, wait });
+          const key = `${engine} load+run`;
+          naiveStages.set(key, [...(naiveStages.get(key) ?? []), performance.now() - start]);
+        }
         walks.set(page.id, perEngine);
         bar.increment();
       }
@@ -61,6 +72,32 @@ const rate = (p: Phase) => pages.length / p.seconds;
 console.log(`\nwpt: ${pages.length} WPT-like pages (scrolling, Ahem, a support image, prose, check-layout attributes), all three engines:`);
 console.table(
   [plain, shipped].map((p) => ({ route: p.label, 'pages/s': fixed(rate(p), 2), '× naive, loaded': fixed(rate(p) / rate(plain)) })),
+);
+const perPage = (ms: number) => fixed(ms / pages.length, 0);
+console.log('wpt: CPU ms per page, by process kind (the oracle\'s Node threads are "node"):');
+const kinds = [...new Set([...Object.keys(plain.kinds), ...Object.keys(shipped.kinds)])].sort();
+console.table(
+  Object.fromEntries(
+    [...kinds, 'total'].map((kind) => [
+      kind,
+      Object.fromEntries(
+        [plain, shipped].map((p) => [
+          p.label,
+          perPage(kind === 'total' ? Object.values(p.kinds).reduce((a, b) => a + b, 0) : (p.kinds[kind] ?? 0)),
+        ]),
+      ),
+    ]),
+  ),
+);
+const mean = (xs: number[]) => fixed(xs.reduce((a, b) => a + b, 0) / xs.length, 0);
+console.log('wpt: wall ms per page and engine, by stage (mean; the farm runs its pages at once, so its stages wait for the CPU):');
+console.table(
+  Object.fromEntries(
+    [
+      ...[...naiveStages].map(([key, ms]) => [`naive ${key}`, ms] as const),
+      ...[...shipped.stages].sort().map(([key, ms]) => [`farm ${key}`, ms] as const),
+    ].map(([key, ms]) => [key, { n: ms.length, 'mean ms': mean(ms), 'max ms': fixed(Math.max(...ms), 0) }]),
+  ),
 );
 console.log(`wpt: dumps byte-identical across the two routes: ${identical} of ${compared} engine dumps`);
 console.log(`load average (1 min): ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`);

@@ -32,7 +32,7 @@ import type { FastPath } from './fast-path.js';
 import { DRIVER_SLACK_MS, type DocumentJob } from './jobs.js';
 import { PageFault } from '../page-answers.js';
 import type { EngineMemory } from './memory-watch.js';
-import type { PagePool, Slot } from './page-pool.js';
+import { logStage, type PagePool, type Slot } from './page-pool.js';
 
 type Failure = 'crash' | 'page' | 'memory' | 'timeout' | 'final';
 
@@ -124,8 +124,13 @@ export class CaseRunner {
     const emulated = job.emulate ? await page.emulate(job.emulate, new URL(url).origin) : undefined;
     try {
       // The driver's own bound is looser than the case's: the case's timer rules (case_timeout).
+      const loading = performance.now();
       await page.load(url, limit + DRIVER_SLACK_MS);
-      return await job.run(page, { url, nonce }, emulated?.outcomes);
+      const running = performance.now();
+      logStage(this.engine, 'load', loading);
+      const result = await job.run(page, { url, nonce }, emulated?.outcomes);
+      logStage(this.engine, 'run', running);
+      return result;
     } finally {
       await emulated?.undo();
     }

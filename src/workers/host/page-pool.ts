@@ -4,11 +4,23 @@
 // behind (timers, workers, popups, history, storage, a deferred hang) reaches the next.
 import { OracleError, firstLine } from '../../protocol/errors.js';
 import { decodePageStateText } from '../../protocol/page-output.js';
-import { log } from '../../system/log.js';
+import { log, logs } from '../../system/log.js';
 import type { EnginePage } from '../engine.js';
 import { checkViewport } from '../page-answers.js';
 import { backOff } from './backoff.js';
 import type { BrowserSupervisor } from './browser-supervisor.js';
+
+/**
+ * The debug line of each stage a page goes through (opened, a case document loaded and run on it,
+ * closed), before the stage's name and its milliseconds: the bench reads these for where a case's
+ * time goes (bench/wpt.ts).
+ */
+export const STAGE_LOG = 'stage ms:';
+
+/** Logs how long `stage` took since `start` (performance.now()), at debug level. */
+export function logStage(engine: string, stage: string, start: number): void {
+  if (logs('debug')) log.debug(`${engine}: ${STAGE_LOG} ${stage} ${Math.round(performance.now() - start)}`);
+}
 
 /** A page and what the pool knows of it. */
 export interface Slot {
@@ -85,7 +97,8 @@ export class PagePool {
 
   /** Closes `slot`'s page in the background and opens its successor; the successor's storage is fresh when asked. */
   retire(slot: Slot, freshStorage: boolean): void {
-    void slot.page.close();
+    const start = performance.now();
+    void slot.page.close().then(() => logStage(this.supervisor.engine, 'close', start));
     if (this.closing) return;
     const replacing = this.replace(freshStorage).finally(() => this.opening.delete(replacing));
     this.opening.add(replacing);
@@ -124,9 +137,11 @@ export class PagePool {
   /** A new page, refused unless its viewport is the oracle's. */
   private async open(freshStorage: boolean): Promise<Slot> {
     const generation = this.supervisor.generation;
+    const start = performance.now();
     const page = await this.supervisor.newPage(freshStorage);
     try {
       checkViewport(this.supervisor.engine, 'opened a page', decodePageStateText(await page.run({ program: 'pageState', args: {} })));
+      logStage(this.supervisor.engine, 'open', start);
       return { page, blank: null, generation };
     } catch (error) {
       await page.close();
