@@ -74,13 +74,21 @@ export interface CandidateIdentity {
 export const isLayoutCase = (request: CaseRequest): request is Extract<CaseRequest, { html: string }> =>
   OPS[opOf(request)].vote === 'geometry';
 
-/** What a candidate is sent for a layout case: its id, html, script or mutations, and a check-layout page's scope. */
+/** What a candidate is sent for a layout case: its id, html, script or mutations, its site's files, and a check-layout page's scope. */
 export function candidateCase(request: Extract<CaseRequest, { html: string }>): CandidateCase {
   const { id, html, script } = request;
   const mutations = 'mutations' in request ? request.mutations : undefined;
+  const site = 'site' in request ? request.site : undefined;
   const authored =
     'authored' in request && request.authored ? { authored: request.authored.scope ? { scope: request.authored.scope } : {} } : {};
-  return { id, html, ...(script === undefined ? {} : { script }), ...(mutations === undefined ? {} : { mutations }), ...authored };
+  return {
+    id,
+    html,
+    ...(script === undefined ? {} : { script }),
+    ...(mutations === undefined ? {} : { mutations }),
+    ...(site === undefined ? {} : { site }),
+    ...authored,
+  };
 }
 
 /** An engine's recorded outcome for a case, as far as judging needs it (the journal's EngineOutcome; named here so the journal's import of this file makes no cycle). */
