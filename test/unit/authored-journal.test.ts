@@ -15,9 +15,9 @@ import { votedRecord } from '../../src/campaign/loop/case-record.js';
 import { contentHash } from '../../src/campaign/corpus/case-hash.js';
 import type { SourceOutcome } from '../../src/candidate-client/source.js';
 import { voteGeometry } from '../../src/comparator/vote.js';
-import type { AuthoredReading } from '../../src/protocol/authored-schema.js';
 import { ENGINE_NAMES, STYLE_PROPERTIES, type Dump, type EngineName } from '../../src/protocol/schema.js';
 import { answered } from '../support/answers.js';
+import { aloneNodes, proseReading, type PageNode } from '../support/prose-page.js';
 
 const root = mkdtempSync(join(tmpdir(), 'authored-journal-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -26,9 +26,8 @@ const BASE = Object.fromEntries(
   STYLE_PROPERTIES.map((p) => [p, p.endsWith('width') || p.startsWith('margin') || p.startsWith('padding') ? '0px' : '']),
 );
 Object.assign(BASE, { display: 'block', position: 'static', 'overflow-x': 'visible', 'overflow-y': 'visible' });
-type N = [tag: string, parent: number, box: [number, number, number, number] | null, style?: Record<string, string>];
 
-function dump(engine: string, nodes: readonly N[], overflowed: boolean): Dump {
+function dump(engine: string, nodes: readonly PageNode[], overflowed: boolean): Dump {
   const depth: number[] = [];
   return {
     engine,
@@ -60,40 +59,12 @@ const page = (engine: EngineName, prose: number) => {
   );
 };
 
-const reading: AuthoredReading = {
-  elements: [
-    { index: 3, attrs: { 'data-expected-width': '300' }, values: { offsetWidth: 300 }, offset_parent: 1 },
-    {
-      index: 4,
-      attrs: { 'data-expected-width': '100', 'data-offset-x': '0' },
-      values: { offsetWidth: 100, offsetLeft: 0 },
-      offset_parent: 3,
-    },
-    {
-      index: 5,
-      attrs: { 'data-expected-width': '200', 'data-offset-x': '100' },
-      values: { offsetWidth: 200, offsetLeft: 100 },
-      offset_parent: 3,
-    },
-  ] as AuthoredReading['elements'],
-  unknown_keys: [],
-};
+const reading = proseReading();
 
 /** The candidate's answer: the container laid out alone, its first item `first` px wide. */
 const candidateAnswer = (first: number): SourceOutcome => ({
   kind: 'dump',
-  dump: dump(
-    'taffy',
-    [
-      ['HTML', -1, null],
-      ['BODY', 0, null],
-      ['P', 1, null],
-      ['DIV', 1, [0, 0, 300, 100], { position: 'relative', display: 'flex' }],
-      ['DIV', 3, [0, 0, first, 50]],
-      ['DIV', 3, [first, 0, 300 - first, 100]],
-    ],
-    false,
-  ),
+  dump: dump('taffy', aloneNodes(first), false),
   roots: [3],
   placed: false,
 });
@@ -175,7 +146,7 @@ test("a candidate's answer recorded after the engines' (a resumed campaign) reco
   assert.ok(journal.recordCandidate(item, candidate));
   assert.deepEqual(
     journal.authored(item).map((r) => [r.subject, r.name, r.pass, r.fail]),
-    [['candidate', 'taffy', 5, 0]],
+    [['candidate', 'taffy', 6, 0]],
   );
   journal.close();
 });
