@@ -140,13 +140,14 @@ export class CandidateProcess implements DumpSource {
 
   private async runOne(request: CandidateCase): Promise<SourceOutcome> {
     // The case's own id stays here: two cases may share one (a corpus allows it), and the candidate is told apart ids.
-    const { html, script, mutations, authored } = request;
+    const { html, script, mutations, site, authored } = request;
     if (mutations && !this.supports?.mutations)
       return { kind: 'unsupported', what: 'mutations (the candidate does not declare supports.mutations)' };
     const line = {
       html,
       ...(script === undefined ? {} : { script }),
       ...(mutations === undefined ? {} : { mutations }),
+      ...(site === undefined ? {} : { site }),
       ...(authored === undefined ? {} : { authored }),
     };
     for (let replaced = 0; ; replaced++) {

@@ -53,7 +53,7 @@ export function layOutCase(
   const { id } = request;
   try {
     if (request.script !== undefined) throw new Unsupported('script (a reference candidate runs no JavaScript)');
-    const document = stage('parse', () => parseDocument(request.html));
+    const document = stage('parse', () => parseDocument(request.html, request.site));
     const runsScript = document.script ? new Unsupported(`${document.script} (a reference candidate runs no JavaScript)`) : null;
     // A check-layout page always runs the harness's script: its elements under test, as the markup has them, are still judged below.
     if (runsScript && !request.authored) throw runsScript;

@@ -5,7 +5,7 @@
 // what an engine keeps its nodes by between the first layout and the one after the mutations.
 import { parseMutationFragment, type FragmentElement } from '../protocol/mutation-check.js';
 import type { Mutation } from '../protocol/mutations-schema.js';
-import { isElement, type Document, type Element, type Text } from './web/document.js';
+import { isElement, styleLink, type Document, type Element, type Text } from './web/document.js';
 
 /** A mutated document, and each of its elements' names. */
 export interface Mutated {
@@ -107,12 +107,11 @@ function setStyle(d: Draft, property: string, value: string | null): void {
 
 /**
  * The draft as a document: elements numbered in document order, style sheets and stylesheet links
- * read again; its script is the original's (a case whose markup runs script is refused before its mutations).
+ * read again; its script and site are the original's (a case whose markup runs script is refused before its mutations).
  */
-function finished(root: Draft, { mode, script }: Document): Mutated {
+function finished(root: Draft, { mode, script, site }: Document): Mutated {
   const elements: Element[] = [];
-  const styleSheets: string[] = [];
-  const links: string[] = [];
+  const styleSheets: Document['styleSheets'][number][] = [];
   const names = new Map<Element, number>();
   const build = (d: Draft, parent: Element | null): Element => {
     const element: Element = {
@@ -128,11 +127,11 @@ function finished(root: Draft, { mode, script }: Document): Mutated {
     elements.push(element);
     names.set(element, d.name);
     if (d.html && d.name_ === 'style') styleSheets.push(d.children.map((c) => ('text' in c ? c.text : '')).join(''));
-    const rel = (d.attributes.get('rel') ?? '').toLowerCase().split(/\s+/);
-    if (d.html && d.name_ === 'link' && rel.includes('stylesheet') && d.attributes.has('href')) links.push(d.attributes.get('href')!);
+    const link = styleLink(element);
+    if (link) styleSheets.push(link);
     for (const c of d.children) element.children.push('name_' in c ? build(c, element) : c);
     return element;
   };
   const documentRoot = build(root, null);
-  return { document: { mode, elements, root: documentRoot, styleSheets, script, links }, names };
+  return { document: { mode, elements, root: documentRoot, styleSheets, script, site }, names };
 }

@@ -1,6 +1,6 @@
 // A reference candidate as a process: the candidate protocol on stdio (docs/candidate.md). One
 // JSON line in, one answer line out, in order: `{"op":"ping"}` gets the name, version and what the
-// candidate supports; a case (`id`, `html`, optional `script` or `mutations`) gets a dump (with
+// candidate supports; a case (`id`, `html`, optional `script` or `mutations`, `site`, `authored`) gets a dump (with
 // `fresh` beside it for mutations), `unsupported` or an error. Other fields of a geometry request line (engines, timing) are ignored, so oracle corpus
 // lines can be piped in as they are. The process ends when its input does.
 import { once } from 'node:events';
@@ -12,9 +12,11 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { MutationsSchema, type Mutation } from '../protocol/mutations-schema.js';
 import { mutationsProblem } from '../protocol/mutation-check.js';
 import { describeValueError } from '../protocol/validate.js';
+import { SiteSchema, siteProblem, type Site } from '../protocol/site-schema.js';
 import type { FontMode } from './web/text.js';
 
 const checkMutations = TypeCompiler.Compile(MutationsSchema);
+const checkSite = TypeCompiler.Compile(SiteSchema);
 
 /** Loaded on demand, so a process runs one engine's WebAssembly only. */
 export async function referenceEngine(name: ReferenceCandidate): Promise<LayoutEngine> {
@@ -43,15 +45,22 @@ export function answerLine(engine: LayoutEngine, line: string, fonts: FontMode):
     return {
       id,
       error:
-        'invalid_request: a case is {"id": string, "html": string, "script"?: string, "mutations"?: [mutation, …], "authored"?: {"scope"?: [string]}}',
+        'invalid_request: a case is {"id": string, "html": string, "script"?: string, "mutations"?: [mutation, …], "site"?: {"path", "files"}, "authored"?: {"scope"?: [string]}}',
     };
   }
-  const { html, script, mutations, authored } = record as {
+  const { html, script, mutations, authored, site } = record as {
     html: string;
     script?: string;
     mutations?: unknown;
     authored?: CandidateCase['authored'];
+    site?: unknown;
   };
+  if (site !== undefined) {
+    const problem = checkSite.Check(site)
+      ? siteProblem(site)
+      : describeValueError(((e) => ({ ...e, path: `/site${e.path}` }))(checkSite.Errors(site).First()!));
+    if (problem) return { id, error: `invalid_request: ${problem}` };
+  }
   if (mutations !== undefined) {
     const problem = checkMutations.Check(mutations)
       ? mutationsProblem(html, mutations)
@@ -66,6 +75,7 @@ export function answerLine(engine: LayoutEngine, line: string, fonts: FontMode):
       ...(script === undefined ? {} : { script }),
       ...(mutations === undefined ? {} : { mutations: mutations as Mutation[] }),
       ...(authored ? { authored } : {}),
+      ...(site === undefined ? {} : { site: site as Site }),
     },
     fonts,
   );

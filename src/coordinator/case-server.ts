@@ -24,7 +24,8 @@ import type { DocumentKind } from '../protocol/ops.js';
 import { caseDocument } from './case-documents.js';
 import type { EgressLog } from './egress-log.js';
 import { closeServer, listenOnLoopback } from './loopback.js';
-import { fileType, SITE_FILE_HEADERS, SiteHosts, type ServedFile } from './case-site.js';
+import { fileType } from '../protocol/site-paths.js';
+import { SITE_FILE_HEADERS, SiteHosts, type ServedFile } from './case-site.js';
 import type { Site } from '../protocol/site-schema.js';
 
 const CASE_HEADERS = {

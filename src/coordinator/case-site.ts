@@ -7,48 +7,13 @@
 // served to GET as often as asked, with any query, until the answer is released; then the host
 // is forgotten and its URLs answer 404. The page's document is sandboxed (an opaque origin), so
 // its fonts and module scripts are CORS loads: every file allows any origin.
+import { fileType, siteKeyOfPath } from '../protocol/site-paths.js';
 import { siteFileBytes, type Site } from '../protocol/site-schema.js';
 
 /** A file served beside a page: its bytes and content type. */
 export interface ServedFile {
   body: Buffer;
   type: string;
-}
-
-/** Content types by file extension; anything else is plain text. */
-const FILE_TYPES: Record<string, string> = {
-  html: 'text/html',
-  htm: 'text/html',
-  xhtml: 'application/xhtml+xml',
-  xht: 'application/xhtml+xml',
-  xml: 'application/xml',
-  svg: 'image/svg+xml',
-  js: 'text/javascript',
-  mjs: 'text/javascript',
-  css: 'text/css',
-  json: 'application/json',
-  txt: 'text/plain',
-  ttf: 'font/ttf',
-  otf: 'font/otf',
-  woff: 'font/woff',
-  woff2: 'font/woff2',
-  png: 'image/png',
-  gif: 'image/gif',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  ico: 'image/x-icon',
-  webm: 'video/webm',
-  mp4: 'video/mp4',
-};
-
-/** A text type is served as UTF-8; a font, image or video as its bytes. */
-const isText = (type: string) => type.startsWith('text/') || type.endsWith('xml') || type === 'application/json';
-
-/** The content type a file is served with, by its name's extension. */
-export function fileType(path: string): string {
-  const type = FILE_TYPES[/\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? ''] ?? 'text/plain';
-  return isText(type) ? `${type}; charset=utf-8` : type;
 }
 
 /** What every file of a site is served with, beside its type. */
@@ -102,13 +67,13 @@ export class SiteHosts<D> {
   lookup(host: string, path: string): { document: D } | { file: ServedFile } | null {
     const site = this.hosts.get(SITE_HOST.exec(host)?.[1] ?? '');
     if (site === undefined) return null;
-    const bare = path.replace(/[?#].*$/s, '');
-    if (bare === site.page) {
+    const key = siteKeyOfPath(path);
+    if (`/${key}` === site.page) {
       const document = site.document;
       site.document = null;
       return document === null ? null : { document };
     }
-    const file = site.files.get(bare);
+    const file = site.files.get(`/${key}`);
     return file ? { file } : null;
   }
 

@@ -7,6 +7,7 @@ import { AuthoredRequestSchema } from './authored-schema.js';
 import { Id, strict } from './common.js';
 import { GeometryRequestSchema } from './geometry-schema.js';
 import { DumpSchema } from './schema.js';
+import { SiteSchema } from './site-schema.js';
 
 /** The candidates this package ships, runnable by name (`browser-oracle candidate <name>`). */
 export const REFERENCE_CANDIDATES = ['taffy', 'yoga'] as const;
@@ -27,6 +28,14 @@ const CandidateCaseSchema = Type.Object(
     html: GeometryRequestSchema.properties.html,
     script: GeometryRequestSchema.properties.script,
     mutations: GeometryRequestSchema.properties.mutations,
+    site: Type.Optional(
+      Type.Object(SiteSchema.properties, {
+        ...strict,
+        description:
+          "The case's own files, as the browsers are served them (a web-platform-tests page's style sheets, fonts, images): the page at " +
+          '`path`, each file at `/<key>`, so `<link href>` and `@import` resolve against the page or the sheet they are in.',
+      }),
+    ),
     authored: Type.Optional(
       Type.Object(
         { scope: AuthoredRequestSchema.properties.scope },

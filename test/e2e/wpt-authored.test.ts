@@ -1,15 +1,16 @@
 // Check-layout pages through a campaign on the three real engines and both reference candidates:
 // a fixture tree in WPT's style (test/fixtures/wpt-authored, written for this test) with one call,
-// two calls, elements built in script, and prose in a system font above the elements under test;
-// each page sent as a vote with `authored.scope` (its checkLayout selectors, as wpt-import --layout
-// sends it). Checked: every engine's assertions recorded, the wrong expectation all three browsers
+// two calls, elements built in script, prose in a system font above the elements under test, and
+// a page laid out by the support style sheets it links (relative, absolute, and through an
+// @import); each page sent as a vote with `authored.scope` (its checkLayout selectors, as
+// wpt-import --layout sends it), and with the tree's style sheets as its `site` when it links any. Checked: every engine's assertions recorded, the wrong expectation all three browsers
 // miss alike is a bucket of its own, summary --json's wpt and --cases' authored, and each candidate
 // judged on what the browsers agree on — the prose page passes on its elements under test alone.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readJournal, runCli } from '../support/campaign-process.js';
 
@@ -24,13 +25,20 @@ const corpus = join(root, 'layout.ndjson');
 const pages = readdirSync(join(TREE, DIR))
   .filter((f) => f.endsWith('.html'))
   .sort();
+/** The tree's style sheets, by path from its root: a page that links one is served them all. */
+const sheets = Object.fromEntries(
+  readdirSync(TREE, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.css'))
+    .map((f) => [f.split(sep).join('/'), readFileSync(join(TREE, f), 'utf8')]),
+);
 writeFileSync(
   corpus,
   pages
     .map((f) => {
       const html = readFileSync(join(TREE, DIR, f), 'utf8');
       const scope = [...html.matchAll(/checkLayout\('([^']+)'/g)].map((m) => m[1]!);
-      return JSON.stringify({ id: `${DIR}/${f}`, op: 'vote', html, authored: { scope } });
+      const site = html.includes('rel="stylesheet"') ? { site: { path: `${DIR}/${f}`, files: sheets } } : {};
+      return JSON.stringify({ id: `${DIR}/${f}`, op: 'vote', html, ...site, authored: { scope } });
     })
     .join('\n') + '\n',
 );
@@ -87,6 +95,11 @@ for (const candidate of ['taffy', 'yoga']) {
         [8, 0],
         `${engine}: the prose does not touch the elements under test`,
       );
+      assert.deepEqual(
+        [of('linked.html', engine)?.pass, of('linked.html', engine)?.fail],
+        [10, 0],
+        `${engine}: laid out by the sheets it links from its site`,
+      );
       const multi = of('multi.html', engine)!;
       assert.deepEqual([multi.pass, multi.fail], [1, 1], `${engine}: both calls' scopes`);
       assert.deepEqual(JSON.parse(multi.failures), [{ index: 11, tag: 'DIV', attr: 'data-expected-height', expected: '101', actual: 100 }]);
@@ -108,7 +121,7 @@ for (const candidate of ['taffy', 'yoga']) {
     };
     const dir = summary.wpt[DIR]!;
     assert.equal(dir.files, pages.length);
-    assert.deepEqual(dir.chromium, { files_all_hold: 3, assertions: { pass: 21, fail: 1 } });
+    assert.deepEqual(dir.chromium, { files_all_hold: 4, assertions: { pass: 31, fail: 1 } });
 
     const judged = verdicts(db);
     const prose = of('prose.html', 'candidate')!;
@@ -116,6 +129,9 @@ for (const candidate of ['taffy', 'yoga']) {
     assert.deepEqual([prose.pass, prose.fail], [8, 0], 'every assertion judged: the moved container keeps its agreed size');
     assert.equal(JSON.parse(prose.judged!).assertions, 8);
     assert.equal(judged[`${DIR}/single.html`], 'pass');
+    const linked = of('linked.html', 'candidate')!;
+    assert.equal(judged[`${DIR}/linked.html`], 'pass', 'the candidate reads the sheets the browsers are served');
+    assert.deepEqual([linked.pass, linked.fail], [10, 0]);
     assert.notEqual(
       judged[`${DIR}/script-dom.html`],
       'pass',

@@ -12,6 +12,7 @@ import { agreedAgainst, holds, judgeReading } from '../../src/comparator/authore
 import { agreedOn, disagreements } from '../../src/comparator/node-agreement.js';
 import { judgeAuthoredCandidate } from '../../src/comparator/authored-candidate.js';
 import { voteColumnar } from '../../src/comparator/vote.js';
+import { aloneNodes, proseReading } from '../support/prose-page.js';
 
 type Style = Partial<Record<(typeof STYLE_PROPERTIES)[number], string>>;
 /** A node: tag, parent, border box [x, y, w, h] (none: no box), style beyond display:block, position:static, 0px everywhere. */
@@ -140,24 +141,7 @@ const withProse = (proseHeight: number, engine: EngineName | 'cand'): ColumnarDu
   );
 };
 
-const readingOf = (): AuthoredReading => ({
-  elements: [
-    { index: 3, attrs: { 'data-expected-width': '300' }, values: { offsetWidth: 300 }, offset_parent: 1 },
-    {
-      index: 4,
-      attrs: { 'data-expected-width': '100', 'data-offset-x': '0' },
-      values: { offsetWidth: 100, offsetLeft: 0 },
-      offset_parent: 3,
-    },
-    {
-      index: 5,
-      attrs: { 'data-expected-width': '200', 'data-offset-x': '100', 'data-offset-y': '0' },
-      values: { offsetWidth: 200, offsetLeft: 100, offsetTop: 0 },
-      offset_parent: 3,
-    },
-  ] as AuthoredReading['elements'],
-  unknown_keys: [],
-});
+const readingOf = proseReading;
 
 function prosePage() {
   const dumps = { chromium: withProse(18, 'chromium'), firefox: withProse(19, 'firefox'), webkit: withProse(18, 'webkit') };
@@ -180,18 +164,7 @@ test('node agreement: the prose splits the page, the elements under test are sti
 test('a candidate that cannot lay out the prose is judged on its roots, the agreed nodes inside them', () => {
   const { dumps, vote, readings } = prosePage();
   // Laid out alone: the container at the origin, its children inside it, the first `first` px wide.
-  const alone = (first: number) =>
-    dump(
-      [
-        ['HTML', -1, null],
-        ['BODY', 0, null],
-        ['P', 1, null],
-        ['DIV', 1, [0, 0, 300, 100], { position: 'relative', display: 'flex' }],
-        ['DIV', 3, [0, 0, first, 50]],
-        ['DIV', 3, [first, 0, 300 - first, 100]],
-      ],
-      'cand',
-    );
+  const alone = (first: number) => dump(aloneNodes(first), 'cand');
   const result = judgeAuthoredCandidate(alone(100), dumps, vote, readings, { roots: [3], placed: false });
   assert.equal(result.verdict, 'pass');
   assert.deepEqual(

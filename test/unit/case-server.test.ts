@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { CaseServer } from '../../src/coordinator/case-server.js';
 import { EgressLog } from '../../src/coordinator/egress-log.js';
 import { GUARD_HOOK } from '../../src/page/sources.js';
-import { fileType } from '../../src/coordinator/case-site.js';
+import { fileType, resolveSiteHref } from '../../src/protocol/site-paths.js';
 
 let server: CaseServer;
 let egress: EgressLog;
@@ -338,6 +338,42 @@ test("a case reaches only its own files: another case's host, a made-up host and
   const refusedBefore = egress.count;
   assert.equal((await getUrl(`http://other.localhost:${port}/fonts/ahem.css`)).status, 403, 'any other host is refused');
   assert.equal(egress.count, refusedBefore + 1);
+});
+
+test('resolveSiteHref finds the file the case server serves for a URL of the page, and none where it serves none', async () => {
+  const { documents, release } = server.publish('c5', 'document', { html: '', site }, ['firefox'], new Set());
+  const page = documents.firefox!.url;
+  const hrefs = [
+    '/css/support/grid.css',
+    '../support/grid.css',
+    '../../css/support/grid.css?v=2#x',
+    'support/a.png',
+    './support/../support/a.png',
+    '/fonts/ahem.css',
+    '/fonts/../fonts/ahem.css',
+    '/fonts/%61hem.css',
+    '..\\support\\grid.css',
+    '/../../../fonts/Ahem.ttf',
+    'grid.css',
+    '/css/support/missing.css',
+    `http://other.localhost:${port}/fonts/ahem.css`,
+    'data:text/css,div{}',
+    '//fonts/ahem.css',
+  ];
+  try {
+    for (const href of hrefs) {
+      const key = resolveSiteHref(href, site.path);
+      const served = key !== null && Object.hasOwn(site.files, key);
+      const url = new URL(href, page);
+      url.hash = ''; // a browser never sends it
+      const status = url.protocol === 'http:' ? (await getUrl(url.href)).status : 404;
+      assert.equal(served, status === 200, `${href}: ${key} (the server answers ${status})`);
+    }
+    assert.equal(resolveSiteHref('../support/grid.css', site.path), 'css/support/grid.css');
+    assert.equal(resolveSiteHref('x.css', 'css/support/grid.css'), 'css/support/x.css', 'against the sheet it is in');
+  } finally {
+    release();
+  }
 });
 
 test('types by extension: text as UTF-8, fonts, images and video as bytes, anything else plain text', () => {

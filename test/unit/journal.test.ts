@@ -237,8 +237,17 @@ const reductionOf = (html: string, signature: string | null): ReductionRecord =>
   signature,
   vote: '{"verdict":"outlier"}',
   outcomes: [
-    { engine: 'chromium', version: '1', result: '{"engine":"chromium"}', error: null, ms: 2 },
-    { engine: 'webkit', version: null, result: null, error: 'case_timeout: no answer', ms: null },
+    // A check-layout page's reading and a site case's scrollbar room are kept with the outcome (null: none).
+    {
+      engine: 'chromium',
+      version: '1',
+      result: '{"engine":"chromium"}',
+      error: null,
+      ms: 2,
+      authored: '{"elements":[]}',
+      scrollbars: '{"x":0,"y":0}',
+    },
+    { engine: 'webkit', version: null, result: null, error: 'case_timeout: no answer', ms: null, authored: null, scrollbars: null },
   ],
   before: { nodes: 9, bytes: 300 },
   after: { nodes: 4, bytes: 40 },

@@ -16,12 +16,13 @@ export interface CandidateRow {
   error: string | null;
   dump: string | null;
   roots: string | null;
+  placed: number | null;
   against: string;
   ms: number | null;
 }
 
 export const CANDIDATE_COLUMNS =
-  'name, version, verdict, signature, sides_with_outlier, subpixel, unsupported, error_code, error, dump, roots, against, ms';
+  'name, version, verdict, signature, sides_with_outlier, subpixel, unsupported, error_code, error, dump, roots, placed, against, ms';
 export const CANDIDATE_VALUES = CANDIDATE_COLUMNS.split(', ')
   .map(() => '?')
   .join(', ');
@@ -39,6 +40,7 @@ export const candidateValues = (c: CandidateRecord): unknown[] => [
   c.error,
   c.dump,
   c.roots === null ? null : JSON.stringify(c.roots),
+  c.placed === false ? 0 : null,
   JSON.stringify(c.against),
   c.ms,
 ];
@@ -54,6 +56,7 @@ export const candidateOfRow = (r: CandidateRow): CandidateRecord => ({
   error: r.error,
   dump: r.dump,
   roots: r.roots === null ? null : (JSON.parse(r.roots) as number[]),
+  ...(r.placed === 0 ? { placed: false as const } : {}),
   against: JSON.parse(r.against) as CandidateRecord['against'],
   ms: r.ms,
 });

@@ -189,6 +189,14 @@ export const MIGRATIONS = [
      dump        TEXT NOT NULL,            -- its fresh dump, JSON
      PRIMARY KEY (case_seq, name, version)
    ) WITHOUT ROWID;`,
+  // 8: what judging a candidate again from the journal needs (docs/wpt.md): each engine's check-layout reading and scrollbar
+  // room, and whether the candidate laid its roots out alone. Null in rows recorded before (judged by geometry, as then).
+  `ALTER TABLE outcomes ADD COLUMN authored TEXT;             -- a check-layout page: the engine's reading of its attributes, JSON
+   ALTER TABLE outcomes ADD COLUMN scrollbars TEXT;           -- a site case: the room its viewport scrollbars took, JSON {x, y}
+   ALTER TABLE reduction_outcomes ADD COLUMN authored TEXT;
+   ALTER TABLE reduction_outcomes ADD COLUMN scrollbars TEXT;
+   ALTER TABLE candidate_outcomes ADD COLUMN placed INTEGER;  -- 0: its roots laid out alone, away from the page (placed: false)
+   ALTER TABLE reduction_candidates ADD COLUMN placed INTEGER;`,
 ];
 
 /** How a journal is opened: `mustExist` refuses an empty file; `readonly` neither migrates nor writes it. */

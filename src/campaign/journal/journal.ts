@@ -49,7 +49,7 @@ export type {
   SelfCheck,
 } from './records.js';
 
-const OUTCOME_COLUMNS = 'engine, version, result, error, ms';
+const OUTCOME_COLUMNS = 'engine, version, result, error, ms, authored, scrollbars';
 const RUN_COLUMNS = 'r.command, r.engines, r.versions, r.fonts, r.candidate, r.started_at, r.ended_at';
 
 export class Journal {
@@ -68,7 +68,7 @@ export class Journal {
         )
         .pluck(),
       insertOutcome: db.prepare(
-        'INSERT INTO outcomes (case_seq, engine, version, result, error_code, error, ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO outcomes (case_seq, engine, version, result, error_code, error, ms, authored, scrollbars) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       verdicts: db.prepare<[], VerdictCount>('SELECT verdict, outlier, COUNT(*) AS count FROM cases GROUP BY verdict, outlier'),
       expected: db.prepare<[], number>('SELECT COUNT(*) FROM cases WHERE expected IS NOT NULL').pluck(),
@@ -94,7 +94,8 @@ export class Journal {
            before_bytes, after_bytes, tests, elapsed_ms, stopped, one_minimal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertReducedOutcome: db.prepare(
-        'INSERT INTO reduction_outcomes (case_seq, engine, version, result, error_code, error, ms) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        `INSERT INTO reduction_outcomes (case_seq, engine, version, result, error_code, error, ms, authored, scrollbars)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       reduction: db.prepare<[number], Omit<Reduction, 'outcomes'>>('SELECT request, signature, vote FROM reductions WHERE case_seq = ?'),
       reducedOutcomes: db.prepare<[number], EngineOutcome>(
@@ -215,9 +216,8 @@ export class Journal {
       if (seq === undefined) return false;
       for (const o of c.outcomes) this.insertOutcome(this.statements.insertOutcome, seq, o);
       for (const f of c.selfChecks ?? []) this.statements.insertSelfCheck.run(seq, f.engine, f.signature, f.result);
+      if (c.authored) insertAuthored(this.db, seq, c.authored.records, c.authored.finding);
       if (c.candidate) this.insertCandidate(seq, c.candidate);
-      const authored = [...(c.authored?.records ?? []), ...(c.candidate?.authored ? [c.candidate.authored] : [])];
-      if (authored.length) insertAuthored(this.db, seq, authored, c.authored?.finding);
       return true;
     })();
   }
@@ -253,10 +253,11 @@ export class Journal {
     return this.db.transaction(() => this.insertCandidate(seq, candidate))();
   }
 
-  /** A candidate's outcome for the case `seq`, with its fresh layout when it has one; false when one was recorded already. */
+  /** A candidate's outcome for the case `seq`, with its fresh layout and its authored assertions when it has them; false when one was recorded already. */
   private insertCandidate(seq: number, c: CandidateRecord): boolean {
     if (this.statements.insertCandidate.run(seq, this.run, ...candidateValues(c)).changes !== 1) return false;
     insertFresh(this.db, seq, c);
+    if (c.authored) insertAuthored(this.db, seq, [c.authored]);
     return true;
   }
 
@@ -403,7 +404,8 @@ export class Journal {
   }
 
   private insertOutcome(statement: Database.Statement, seq: number, o: EngineOutcome): void {
-    statement.run(seq, o.engine, o.version, o.result, o.error === null ? null : errorCode(o.error), o.error, o.ms);
+    const { engine, version, result, error, ms, authored = null, scrollbars = null } = o;
+    statement.run(seq, engine, version, result, error === null ? null : errorCode(error), error, ms, authored, scrollbars);
   }
 
   private caseOf(row: CaseRow): CaseRecord {

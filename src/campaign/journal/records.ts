@@ -35,6 +35,10 @@ export interface EngineOutcome {
   result: string | null;
   error: string | null;
   ms: number | null;
+  /** A check-layout page's reading of its attributes in this engine (src/protocol/authored-schema.ts), JSON; null or absent: none. */
+  authored?: string | null;
+  /** A site case: the room its viewport scrollbars took, JSON {x, y}; null or absent: not said. */
+  scrollbars?: string | null;
 }
 
 /** An engine that failed the relayout check on a case: its own bucket, beside the vote's. */

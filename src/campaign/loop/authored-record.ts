@@ -5,7 +5,6 @@
 import { agreedAgainst, judgeReading, type AuthoredFailure, type AuthoredTally } from '../../comparator/authored.js';
 import type { AuthoredReading } from '../../protocol/authored-schema.js';
 import { ENGINE_NAMES, type Dump, type EngineName } from '../../protocol/schema.js';
-import { heldValue, type JsonText } from '../../protocol/wire.js';
 
 /** One subject's tally on a case: an engine's, or the candidate's with what it was judged on. */
 export interface AuthoredRecord extends AuthoredTally {
@@ -23,16 +22,12 @@ export interface AuthoredFinding {
   detail: AuthoredFailure[];
 }
 
-/** The readings an answer carries, per engine; undefined when the case asked for none. */
-export function readingsOf(answer: object): Partial<Record<EngineName, AuthoredReading>> | undefined {
-  const held = (answer as { authored?: unknown }).authored as Readonly<Record<string, JsonText<AuthoredReading> | undefined>> | undefined;
-  if (held === undefined) return undefined;
-  const out: Partial<Record<EngineName, AuthoredReading>> = {};
-  for (const engine of ENGINE_NAMES) {
-    const reading = held[engine];
-    if (reading !== undefined) out[engine] = heldValue(reading);
-  }
-  return out;
+/** Each engine's check-layout reading among its outcomes (as the journal holds them); undefined when none has one (not a check-layout page). */
+export function readingsOf(
+  outcomes: readonly { engine: EngineName; authored?: string | null }[],
+): Partial<Record<EngineName, AuthoredReading>> | undefined {
+  const read = outcomes.filter((o) => o.authored);
+  return read.length ? Object.fromEntries(read.map((o) => [o.engine, JSON.parse(o.authored!) as AuthoredReading])) : undefined;
 }
 
 /** Each engine's reading judged, tags from its dump; and the finding when all three fail an assertion alike. */

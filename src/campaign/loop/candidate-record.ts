@@ -12,10 +12,10 @@ import {
   type EnginesVote,
 } from '../../comparator/candidate.js';
 import type { AuthoredReading } from '../../protocol/authored-schema.js';
-import type { AuthoredRecord } from './authored-record.js';
+import { readingsOf, type AuthoredRecord } from './authored-record.js';
 import { candidateSelfSignature, candidateSignature } from '../../comparator/candidate-signature.js';
 import { CANDIDATE_SCROLLBARS, columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
-import type { EngineDumps } from '../../comparator/vote.js';
+import { voteColumnar, type EngineDumps } from '../../comparator/vote.js';
 import type { CandidateCase } from '../../protocol/candidate-schema.js';
 import type { CompareVerdict, VoteResult } from '../../protocol/vote-schema.js';
 import type { Dump, EngineName } from '../../protocol/schema.js';
@@ -42,6 +42,8 @@ export interface CandidateRecord {
   dump: string | null;
   /** The nodes whose subtrees it laid out, when it said. */
   roots: number[] | null;
+  /** With roots: false when it laid each root out alone, away from the page (docs/candidate.md, "Roots"). */
+  placed?: false;
   /** The candidate against each engine that had a dump: the comparison's verdict. */
   against: Partial<Record<EngineName, CompareVerdict>>;
   /** From sending the case to its answer (null when the source did not say). */
@@ -74,13 +76,21 @@ export interface CandidateIdentity {
 export const isLayoutCase = (request: CaseRequest): request is Extract<CaseRequest, { html: string }> =>
   OPS[opOf(request)].vote === 'geometry';
 
-/** What a candidate is sent for a layout case: its id, html, script or mutations, and a check-layout page's scope. */
+/** What a candidate is sent for a layout case: its id, html, script or mutations, its site's files, and a check-layout page's scope. */
 export function candidateCase(request: Extract<CaseRequest, { html: string }>): CandidateCase {
   const { id, html, script } = request;
   const mutations = 'mutations' in request ? request.mutations : undefined;
+  const site = 'site' in request ? request.site : undefined;
   const authored =
     'authored' in request && request.authored ? { authored: request.authored.scope ? { scope: request.authored.scope } : {} } : {};
-  return { id, html, ...(script === undefined ? {} : { script }), ...(mutations === undefined ? {} : { mutations }), ...authored };
+  return {
+    id,
+    html,
+    ...(script === undefined ? {} : { script }),
+    ...(mutations === undefined ? {} : { mutations }),
+    ...(site === undefined ? {} : { site }),
+    ...authored,
+  };
 }
 
 /** An engine's recorded outcome for a case, as far as judging needs it (the journal's EngineOutcome; named here so the journal's import of this file makes no cycle). */
@@ -89,6 +99,10 @@ interface RecordedOutcome {
   /** Its dump, JSON; null with an error. */
   result: string | null;
   error: string | null;
+  /** A check-layout page's reading, JSON (src/protocol/authored-schema.ts). */
+  authored?: string | null;
+  /** A site case: the room its viewport scrollbars took, JSON {x, y}. */
+  scrollbars?: string | null;
 }
 
 /**
@@ -102,8 +116,9 @@ function recordedResponse(outcomes: readonly RecordedOutcome[], columns?: Engine
   const errors: NonNullable<EngineDumps<ColumnarDump>['errors']> = {};
   for (const o of outcomes) {
     const walk = columns?.[o.engine];
+    const scrollbars = o.scrollbars ? (JSON.parse(o.scrollbars) as { x: number; y: number }) : undefined;
     if (o.result !== null)
-      dumps[o.engine] = walk ? columnarFromRaw(unpackColumns(walk), o.engine) : columnarFromDump(JSON.parse(o.result) as Dump);
+      dumps[o.engine] = walk ? columnarFromRaw(unpackColumns(walk), o.engine) : columnarFromDump(JSON.parse(o.result) as Dump, scrollbars);
     else if (o.error !== null) errors[o.engine] = o.error;
   }
   return { dumps, errors };
@@ -117,8 +132,20 @@ export interface AnswerParts {
   columns?: EngineColumns;
   /** The engines' vote on those same outcomes, as the worker took it. */
   vote?: EnginesVote;
-  /** A check-layout page's readings, per engine: the candidate is then judged on what the browsers agree on. */
-  readings?: Partial<Record<EngineName, AuthoredReading>>;
+}
+
+/**
+ * The candidate's outcome judged against the engines' outcomes, live or as the journal holds
+ * them: on a check-layout page (the engines read its attributes) on what the browsers agree on,
+ * with its authored assertions; otherwise by the vote's majority. `vote`: the engines' vote as the
+ * worker took it, else taken here of the same dumps.
+ */
+function judgeOn(judged: CandidateOutcome, outcomes: readonly RecordedOutcome[], { columns, vote }: AnswerParts) {
+  const response = recordedResponse(outcomes, columns);
+  const readings = readingsOf(outcomes);
+  if (!readings || judged.kind !== 'dump') return { result: judgeCandidate(judged, response, vote) };
+  const full = vote !== undefined && 'nodes' in vote ? (vote as VoteResult) : voteColumnar(response);
+  return authoredJudgement(judged, response, full, readings);
 }
 
 /** Judges the candidate's outcome against the engines' recorded outcomes for the same case. */
@@ -126,13 +153,11 @@ export function candidateRecord(
   who: CandidateIdentity,
   outcome: SourceOutcome,
   outcomes: readonly RecordedOutcome[],
-  { ms = null, columns, vote, readings }: AnswerParts = {},
+  { ms = null, ...parts }: AnswerParts = {},
 ): CandidateRecord {
   const judged = judgedOutcome(outcome);
-  const response = recordedResponse(outcomes, columns);
-  const full = vote !== undefined && 'nodes' in vote ? (vote as VoteResult) : undefined;
-  const onAgreed = readings && full && judged.kind === 'dump' ? authoredJudgement(judged, response, full, readings) : undefined;
-  const result = onAgreed?.result ?? judgeCandidate(judged, response, vote);
+  const onAgreed = judgeOn(judged, outcomes, parts);
+  const { result } = onAgreed;
   const against: CandidateRecord['against'] = {};
   for (const [engine, compared] of Object.entries(result.compares)) against[engine as EngineName] = compared.verdict;
   return {
@@ -146,6 +171,7 @@ export function candidateRecord(
     error: result.error ?? null,
     dump: outcome.kind === 'dump' ? (outcome.text ?? JSON.stringify(outcome.dump)) : null,
     roots: outcome.kind === 'dump' && outcome.roots ? outcome.roots : null,
+    ...(outcome.kind === 'dump' && outcome.placed === false ? { placed: false } : {}),
     against,
     ms,
     ...(result.fresh && judged.kind === 'dump' && outcome.kind === 'dump' && outcome.fresh
@@ -158,7 +184,7 @@ export function candidateRecord(
           },
         }
       : {}),
-    ...(onAgreed ? { authored: { subject: 'candidate', name: who.name, version: who.version, ...onAgreed.authored } } : {}),
+    ...('authored' in onAgreed ? { authored: { subject: 'candidate', name: who.name, version: who.version, ...onAgreed.authored } } : {}),
   };
 }
 
@@ -186,15 +212,17 @@ function authoredJudgement(
   return { result, authored: { ...r.authored, judged: r.judged } };
 }
 
-/** A recorded answer with a dump judged again against the engines' recorded outcomes (what a report shows of it); undefined without a dump. */
+/**
+ * A recorded answer with a dump judged again against the engines' recorded outcomes (what a report
+ * shows of it), as it was judged when recorded; undefined without a dump.
+ */
 export function rejudged(
   record: CandidateRecord,
   outcomes: readonly RecordedOutcome[],
 ): { result: CandidateResult; dump: ColumnarDump } | undefined {
   if (record.dump === null) return undefined;
   const dump = columnarFromDump(JSON.parse(record.dump) as Dump, CANDIDATE_SCROLLBARS);
-  return {
-    result: judgeCandidate({ kind: 'dump', dump, ...(record.roots ? { roots: record.roots } : {}) }, recordedResponse(outcomes)),
-    dump,
-  };
+  const { roots, placed } = record;
+  const judged = { kind: 'dump', dump, ...(roots ? { roots } : {}), ...(placed === false ? { placed } : {}) } as const;
+  return { result: judgeOn(judged, outcomes, {}).result, dump };
 }

@@ -65,10 +65,15 @@ export function outcomesOf(request: CaseRequest, { answer, versions }: Answered<
   const results = held[field] as Readonly<Record<string, WireValue | undefined>> | undefined;
   const errors = held.errors as Readonly<Record<string, string | undefined>> | undefined;
   const timing = held.timing as Readonly<Record<string, number | undefined>> | undefined;
+  // What judging a candidate needs again from the journal: a check-layout page's readings, a site case's scrollbar room.
+  const authored = held.authored as Readonly<Record<string, WireValue | undefined>> | undefined;
+  const scrollbars = held.scrollbars as Readonly<Record<string, WireValue | undefined>> | undefined;
   return ENGINE_NAMES.flatMap((engine) => {
     const result = results?.[engine];
     const error = errors?.[engine];
     if (result === undefined && error === undefined) return [];
+    const reading = authored?.[engine];
+    const room = scrollbars?.[engine];
     return [
       {
         engine,
@@ -76,6 +81,8 @@ export function outcomesOf(request: CaseRequest, { answer, versions }: Answered<
         result: result === undefined ? null : textOf(result),
         error: error ?? null,
         ms: timing?.[engine] ?? null,
+        ...(reading === undefined ? {} : { authored: textOf(reading) }),
+        ...(room === undefined ? {} : { scrollbars: textOf(room) }),
       },
     ];
   });

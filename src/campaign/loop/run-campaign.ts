@@ -218,7 +218,7 @@ class CampaignRun {
     const now = performance.now();
     const voted = votedCase(item.request, answer);
     const r = votedRecord(item, answer, { startedAt, elapsedMs: now - sent, attempts: 1 }, this.o.expectations, voted);
-    const readings = readingsOf(answer.answer);
+    const readings = readingsOf(r.outcomes);
     if (readings) r.authored = engineAuthored(readings, r.outcomes);
     // All three agree with each other and not with the test: a finding of its own where the vote found none.
     if (r.authored?.finding && r.signature === null) r.signature = r.authored.finding.signature;
@@ -228,7 +228,6 @@ class CampaignRun {
         ms: asked.ms,
         columns: answer.columns,
         ...(voted.op === 'geometry' ? { vote: voted.vote } : {}),
-        ...(readings ? { readings } : {}),
       });
     this.record(r);
     this.counts.ran++;

@@ -1,12 +1,13 @@
-// The cascade of a case's own CSS (its `<style>` elements and `style` attributes) over the
-// browsers' default stylesheet. Origin and importance, then specificity, then order decide which
+// The cascade of a case's own CSS (its `<style>` elements, the sheets it links and imports from
+// its site's files, links.ts, and its `style` attributes) over the browsers' default stylesheet. Origin and importance, then specificity, then order decide which
 // declaration of each property wins on each element; a style attribute beats every selector.
 // A logical property competes with the physical one it maps to on the element (logical.ts).
 import { isWide } from './declarations.js';
 import type { Document, Element } from './document.js';
+import { authorSheets } from './links.js';
 import { LOGICAL } from './logical.js';
 import { matches } from './selectors.js';
-import { AHEM_SHEET, inlineSettings, selectorsFor, sheetOf } from './sheets.js';
+import { inlineSettings, selectorsFor, sheetOf } from './sheets.js';
 import { Unsupported } from './unsupported.js';
 
 /** Where a declaration comes from, weakest first. */
@@ -36,10 +37,7 @@ const SHEET_ORDER = 1e7;
 
 export function cascade(document: Document, userAgentSheet: string): Cascaded {
   const fontFaces = new Set<string>();
-  // A sheet the case does not carry loads in no browser either (nothing reaches the network); WPT's Ahem sheet is the square font.
-  if (document.links.some((href) => AHEM_SHEET.test(href))) fontFaces.add('ahem');
-  const sheets = [userAgentSheet, ...document.styleSheets].map((text, i) => {
-    const sheet = sheetOf(text);
+  const sheets = [sheetOf(userAgentSheet), ...authorSheets(document)].map((sheet, i) => {
     for (const family of sheet.fontFaces) fontFaces.add(family);
     return { layer: i === 0 ? Layer.UserAgent : Layer.Author, sheet, offset: i * SHEET_ORDER };
   });

@@ -1,6 +1,7 @@
 // A case's document as the browsers build it: parse5 is the HTML5 tree builder they implement, so
 // its elements are the ones a dump lists, in the same (document) order, with the same tag names.
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import type { Site } from '../../protocol/site-schema.js';
 
 type ParsedNode = DefaultTreeAdapterMap['childNode'] | DefaultTreeAdapterMap['parentNode'];
 
@@ -32,12 +33,29 @@ export interface Document {
   /** Every element, in document order. */
   readonly elements: readonly Element[];
   readonly root: Element;
-  /** The texts of its HTML `<style>` elements, in document order. */
-  readonly styleSheets: readonly string[];
+  /** Its style sheets in document order: an HTML `<style>` element's text, or a `<link rel=stylesheet>`'s (links.ts). */
+  readonly styleSheets: readonly (string | StyleLink)[];
   /** What in the markup runs script in a browser (the first found), or null: the browsers run it, the candidates cannot. */
   readonly script: string | null;
-  /** The hrefs of its `<link rel=stylesheet>` elements, in document order. */
-  readonly links: readonly string[];
+  /** Where the page is served and the files beside it (the case's `site`): what its links load. */
+  readonly site: Site | undefined;
+}
+
+/** A `<link rel=stylesheet>`: what it loads, and its `media` (null when it has none). */
+export interface StyleLink {
+  readonly href: string;
+  readonly media: string | null;
+}
+
+/** The style sheet `element` links, if it is a `<link>` that loads one (not an alternate sheet, not another type). */
+export function styleLink(element: Element): StyleLink | null {
+  const rel = (element.attributes.get('rel') ?? '').toLowerCase().split(/[ \t\n\f\r]+/);
+  const type = element.attributes.get('type')?.trim().toLowerCase() ?? '';
+  const href = element.attributes.get('href');
+  if (!element.html || element.name !== 'link' || !rel.includes('stylesheet') || rel.includes('alternate') || href === undefined)
+    return null;
+  if (type !== '' && type !== 'text/css') return null;
+  return { href, media: element.attributes.get('media') ?? null };
 }
 
 /** The `type` values under which a `<script>` element runs as JavaScript (the HTML standard's JavaScript MIME types, and module). */
@@ -59,12 +77,11 @@ function scriptOf(element: Element, text: () => string): string | null {
 
 export const isElement = (node: Element | Text): node is Element => 'tag' in node;
 
-export function parseDocument(html: string): Document {
+export function parseDocument(html: string, site?: Site): Document {
   const document = parse(html);
   const elements: Element[] = [];
-  const styleSheets: string[] = [];
+  const styleSheets: (string | StyleLink)[] = [];
   let script: string | null = null;
-  const links: string[] = [];
   const visit = (node: ParsedNode, parent: Element | null, into: (Element | Text)[]): void => {
     if (node.nodeName === '#text') {
       into.push({ text: (node as DefaultTreeAdapterMap['textNode']).value });
@@ -88,12 +105,11 @@ export function parseDocument(html: string): Document {
     const text = () => node.childNodes.map((c) => (c.nodeName === '#text' ? (c as DefaultTreeAdapterMap['textNode']).value : '')).join('');
     if (html && node.tagName === 'style') styleSheets.push(text());
     script ??= scriptOf(element, text);
-    const rel = (element.attributes.get('rel') ?? '').toLowerCase().split(/\s+/);
-    if (html && node.tagName === 'link' && rel.includes('stylesheet') && element.attributes.has('href'))
-      links.push(element.attributes.get('href')!);
+    const link = styleLink(element);
+    if (link) styleSheets.push(link);
     // A template's content is a fragment of its own, outside the document tree (and the dump).
     for (const child of node.childNodes) visit(child, element, element.children);
   };
   for (const child of document.childNodes) visit(child, null, []);
-  return { mode: document.mode, elements, root: elements[0]!, styleSheets, script, links };
+  return { mode: document.mode, elements, root: elements[0]!, styleSheets, script, site };
 }

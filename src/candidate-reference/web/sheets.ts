@@ -1,7 +1,8 @@
 // A case's style sheets and style attributes as the cascade reads them: parsed by postcss, each
 // rule's declarations expanded into the longhands they set (declarations.ts), its selectors
-// compiled (selectors.ts), and the rules indexed by what their selectors' subjects demand. An
-// at-rule other than @font-face, @charset and @keyframes makes the case unsupported.
+// compiled (selectors.ts), and the rules indexed by what their selectors' subjects demand. A
+// sheet's @imports are kept as written (links.ts loads them); an at-rule other than @import,
+// @font-face, @charset and @keyframes makes the case unsupported.
 import { LRUCache } from 'lru-cache';
 import postcss, { type ChildNode, type Declaration } from 'postcss';
 import type { Element } from './document.js';
@@ -9,8 +10,8 @@ import { expand, NO_EFFECT, type Setting } from './declarations.js';
 import { compileSelectors, type Selector } from './selectors.js';
 import { Unsupported } from './unsupported.js';
 
-/** A reference to web-platform-tests' /fonts/ahem.css (its @font-face is Ahem's alone). */
-export const AHEM_SHEET = /^\s*(?:url\()?\s*['"]?\/fonts\/ahem\.css['"]?\s*\)?\s*$/i;
+/** An @import's URL, quoted or in `url()`, and what follows it (media, supports(), layer). */
+const IMPORT = /^\s*(?:url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]*))\s*\)|"([^"]*)"|'([^']*)')\s*(.*)$/is;
 
 export interface Rule {
   selectors: Selector[];
@@ -129,6 +130,8 @@ export interface Sheet {
   /** `rest` and the tag's own merged, in sheet order, per tag (made on first use). */
   forTag: Map<string, Indexed[]>;
   fontFaces: Set<string>;
+  /** The URLs its @import rules load, in order, as written. */
+  imports: string[];
 }
 
 const bySheetOrder = (a: Indexed, b: Indexed) => a.rule - b.rule;
@@ -156,7 +159,7 @@ export function selectorsFor(sheet: Sheet, element: Element): readonly Indexed[]
   return extra.length ? [...common, ...extra].sort(bySheetOrder) : common;
 }
 
-function indexRules(rules: Rule[]): Omit<Sheet, 'rules' | 'fontFaces'> {
+function indexRules(rules: Rule[]): Omit<Sheet, 'rules' | 'fontFaces' | 'imports'> {
   const index = {
     byId: new Map<string, Indexed[]>(),
     byClass: new Map<string, Indexed[]>(),
@@ -187,9 +190,21 @@ function parseSheet(text: string): Sheet {
   const next = () => order++;
   const fontFaces = new Set<string>();
   const rules: Rule[] = [];
+  const imports: string[] = [];
+  // An @import after any other rule but @charset is dropped, as CSS has it.
+  let importsEnd = false;
   for (const node of parseOrUnsupported(text, 'stylesheet').nodes) {
     if (node.type === 'atrule') {
       const name = node.name.toLowerCase();
+      if (name === 'import') {
+        const [, a, b, c, d, e, rest] = IMPORT.exec(node.params) ?? [];
+        const href = a ?? b ?? c ?? d ?? e;
+        // Media, supports() or a layer decide whether and where it applies: not modelled.
+        if (!importsEnd && href !== undefined && rest!.trim()) throw new Unsupported(`@import ${node.params}`);
+        if (!importsEnd && href !== undefined) imports.push(href);
+        continue;
+      }
+      if (name !== 'charset') importsEnd = true;
       if (name === 'font-face') {
         for (const d of node.nodes ?? []) {
           if (d.type === 'decl' && d.prop.toLowerCase() === 'font-family')
@@ -202,16 +217,12 @@ function parseSheet(text: string): Sheet {
         }
         continue;
       }
-      // WPT's Ahem (/fonts/ahem.css, one @font-face): the square font the candidates measure.
-      if (name === 'import' && AHEM_SHEET.test(node.params)) {
-        fontFaces.add('ahem');
-        continue;
-      }
       // @charset and @keyframes move no box by themselves (an animation is unsupported).
       if (name === 'charset' || name === 'keyframes' || name === '-webkit-keyframes') continue;
       throw new Unsupported(`@${name} ${node.params}`.trim());
     }
     if (node.type !== 'rule') continue;
+    importsEnd = true;
     const settings = declarationsOf(node.nodes, next);
     if (node.nodes.some((n) => n.type === 'rule' || n.type === 'atrule')) throw new Unsupported(`nested rule in ${node.selector}`);
     const selectors = compileSelectors(node.selector, {
@@ -220,7 +231,7 @@ function parseSheet(text: string): Sheet {
     });
     if (selectors && settings.length) rules.push({ selectors, settings });
   }
-  return { rules, ...indexRules(rules), fontFaces };
+  return { rules, ...indexRules(rules), fontFaces, imports };
 }
 
 function declarationsOf(nodes: ChildNode[], next: () => number): Rule['settings'] {
