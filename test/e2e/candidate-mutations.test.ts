@@ -142,7 +142,19 @@ for (const name of ['taffy', 'yoga']) {
   test(`${name}: each generated mutation case it lays out is answered from its kept tree and from scratch, both judged; every self-disagreement bucketed`, async () => {
     const db = join(root, `${name}.sqlite`);
     const cases = 10;
-    const run = await runCli(['campaign', '--db', db, '--generate', String(cases), '--seed', '11', '--mutations', '--candidate', name, ...FARM]);
+    const run = await runCli([
+      'campaign',
+      '--db',
+      db,
+      '--generate',
+      String(cases),
+      '--seed',
+      '11',
+      '--mutations',
+      '--candidate',
+      name,
+      ...FARM,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const rows = rowsOf(db);
     assert.equal(rows.length, cases);
