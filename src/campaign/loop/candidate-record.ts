@@ -186,15 +186,17 @@ function authoredJudgement(
   return { result, authored: { ...r.authored, judged: r.judged } };
 }
 
-/** A recorded answer with a dump judged again against the engines' recorded outcomes (what a report shows of it); undefined without a dump. */
+/**
+ * A recorded answer with a dump judged again against the engines' recorded outcomes (what a report
+ * shows of it), its fresh layout held to it again when it has one; undefined without a dump.
+ */
 export function rejudged(
   record: CandidateRecord,
   outcomes: readonly RecordedOutcome[],
 ): { result: CandidateResult; dump: ColumnarDump } | undefined {
   if (record.dump === null) return undefined;
   const dump = columnarFromDump(JSON.parse(record.dump) as Dump, CANDIDATE_SCROLLBARS);
-  return {
-    result: judgeCandidate({ kind: 'dump', dump, ...(record.roots ? { roots: record.roots } : {}) }, recordedResponse(outcomes)),
-    dump,
-  };
+  const fresh = record.fresh && columnarFromDump(JSON.parse(record.fresh.dump) as Dump, CANDIDATE_SCROLLBARS);
+  const outcome = { kind: 'dump', dump, ...(record.roots ? { roots: record.roots } : {}), ...(fresh ? { fresh } : {}) } as const;
+  return { result: judgeCandidate(outcome, recordedResponse(outcomes)), dump };
 }
