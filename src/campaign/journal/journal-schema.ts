@@ -189,6 +189,14 @@ export const MIGRATIONS = [
      dump        TEXT NOT NULL,            -- its fresh dump, JSON
      PRIMARY KEY (case_seq, name, version)
    ) WITHOUT ROWID;`,
+  // 8: the candidate's fresh layout of a reduced case with mutations, as candidate_fresh holds the original's.
+  `CREATE TABLE reduction_candidate_fresh (
+     case_seq    INTEGER PRIMARY KEY REFERENCES reduction_candidates(case_seq),
+     verdict     TEXT NOT NULL,            -- as candidate_fresh's columns
+     self        TEXT NOT NULL,
+     signature   TEXT,
+     dump        TEXT NOT NULL
+   );`,
 ];
 
 /** How a journal is opened: `mustExist` refuses an empty file; `readonly` neither migrates nor writes it. */
@@ -266,6 +274,7 @@ const TABLES = [
   'authored',
   'authored_findings',
   'candidate_fresh',
+  'reduction_candidate_fresh',
 ] as const;
 
 /**
