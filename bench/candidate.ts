@@ -20,7 +20,7 @@
 // stages). The goal: the oracle's own work per candidate case under 5 % of the browsers' CPU per case.
 // Beside them, the same cases with mutations (the same documents: the generator draws them after
 // the tree; no relayout check, so that the mutations alone differ), through the campaign with the
-// Taffy candidate and in process, where a mutation case is laid out three times (the original, the
+// Taffy candidate and in process (Taffy and Yoga), where a mutation case is laid out three times (the original, the
 // mutated one in its kept tree, and from scratch): what a mutation case costs next to a plain one.
 // --no-mutations leaves those out (a mutation campaign is the slowest of the four on a loaded machine).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -169,6 +169,7 @@ try {
   const taffy = await inProcess('taffy');
   const yoga = await inProcess('yoga');
   const taffyMutations = mutations ? await inProcess('taffy', true) : undefined;
+  const yogaMutations = mutations ? await inProcess('yoga', true) : undefined;
 
   console.log(`candidate cost: ${cases} cases (seed ${seed}, inside taffy's supports), ${rounds} round(s) each, alternating`);
   console.log(`load average before: ${load.join(' ')} (${farmArgs.join(' ') || 'default farm'})`);
@@ -219,6 +220,11 @@ try {
     console.log(
       `a mutation case next to a plain one, with the taffy candidate: × ${ratio((r) => r.cpu.node)} Node CPU ms a case, × ${ratio((r) => r.casesPerSecond)} cases/s; ` +
         `in process: × ${(taffyMutations.ms / taffy.ms).toFixed(2)} CPU ms a case (${taffyMutations.refused} of ${taffyMutations.count} unsupported)`,
+    );
+  // Yoga's own cases are drawn inside what it supports: its ratio is in process only.
+  if (yogaMutations)
+    console.log(
+      `a mutation case next to a plain one, yoga in process: × ${(yogaMutations.ms / yoga.ms).toFixed(2)} CPU ms a case (${yogaMutations.refused} of ${yogaMutations.count} unsupported)`,
     );
   console.log(
     `load average after: ${loadavg()

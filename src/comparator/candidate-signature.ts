@@ -75,14 +75,25 @@ export const isSelfSignature = (signature: string): boolean => /^candidate .* \|
 export function candidateSelfSignature(name: string, fresh: FreshResult, candidate: ColumnarDump): string | null {
   if (fresh.self === 'agrees') return null;
   const head = `candidate ${name} | self`;
-  const { divergence, failures, style_mismatches: styles } = fresh.selfCompare;
+  const { divergence } = fresh.selfCompare;
   if (divergence) return `${head} | shape | ${[...new Set([divergence.a?.tag ?? '(end)', divergence.b?.tag ?? '(end)'])].sort().join('/')}`;
-  const tag = (index: number) => candidate.tagTable.name(candidate.tags[index]!);
-  const node = firstFailing(failures, candidate);
-  if (node) return `${head} | ${tag(node.index)} | ${PROPERTY_ORDER.filter((p) => node.properties.has(p)).join(',') || '-'}`;
-  const first = styles[0]!;
-  const properties = styles.filter((m) => m.index === first.index).map((m) => m.property);
-  return `${head} | ${tag(first.index)} | style ${properties.join(',')}`;
+  const { index, properties } = selfFirst(fresh, candidate)!;
+  return `${head} | ${candidate.tagTable.name(candidate.tags[index]!)} | ${properties}`;
+}
+
+/** The node a self-disagreement's signature names (where the incremental dump starts to differ from the fresh one), if the trees are alike. */
+export function candidateSelfIndex(fresh: FreshResult, candidate: ColumnarDump): number | null {
+  return fresh.self === 'differs' && !fresh.selfCompare.divergence ? selfFirst(fresh, candidate)!.index : null;
+}
+
+/** The first failing node of a self-disagreement with no divergence, and what differs there: geometry first, else styles. */
+function selfFirst({ selfCompare }: FreshResult, candidate: ColumnarDump): { index: number; properties: string } | undefined {
+  const node = firstFailing(selfCompare.failures, candidate);
+  if (node) return { index: node.index, properties: PROPERTY_ORDER.filter((p) => node.properties.has(p)).join(',') || '-' };
+  const first = selfCompare.style_mismatches[0];
+  if (!first) return undefined;
+  const properties = selfCompare.style_mismatches.filter((m) => m.index === first.index).map((m) => m.property);
+  return { index: first.index, properties: `style ${properties.join(',')}` };
 }
 
 /** The index of the node where a candidate's geometry failures against the majority start (the one its signature names), if any. */

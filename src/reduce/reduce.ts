@@ -14,6 +14,8 @@ import { statements, scriptSubject } from './passes/statements.js';
 import { mutationEntries, mutationsSubject } from './passes/mutations.js';
 import { textNodes, words } from './passes/text.js';
 import { Tester } from './tester.js';
+import { renumberMutations } from './renumber.js';
+import type { Mutation } from '../protocol/mutations-schema.js';
 import type { CaseSize, CaseTexts, Predicate, ReduceOptions, ReduceResult, ReducibleRequest } from './types.js';
 
 /** The case does not satisfy the predicate in every one of its runs before any reduction. */
@@ -109,12 +111,25 @@ export async function reduce<R extends ReducibleRequest>(
   const original = await tester.count(current, parallel);
   if (original.held < original.ran) throw new NotReproducibleError(original.held, original.ran);
 
+  /**
+   * The case with `text` as its `field`: a new html takes the mutations renumbered to its
+   * elements (renumber.ts); undefined when one names an element the html no longer has.
+   */
+  const trialOf = (field: Field, text: string): CaseTexts | undefined => {
+    if (field !== 'html' || current.mutations === undefined || current.html === undefined) return { ...current, [field]: text };
+    const mutations = renumberMutations(current.html, text, JSON.parse(current.mutations) as Mutation[]);
+    return mutations && { ...current, html: text, mutations: JSON.stringify(mutations) };
+  };
+
   /** Whether `text` would be progress for `field` and passes; no test when it would not. */
   const passes = (field: Field, text: string | undefined): Promise<boolean> => {
     const base = current[field]!;
     if (text === undefined || text === base || bytes(text) >= bytes(base)) return Promise.resolve(false);
-    return tester.test({ ...current, [field]: text });
+    const trial = trialOf(field, text);
+    return trial ? tester.test(trial) : Promise.resolve(false);
   };
+  /** The case is now `text` as its `field` (a trial that passed). */
+  const accept = (field: Field, text: string) => Object.assign(current, trialOf(field, text));
 
   // The html is edited as parse5 prints it; that print must itself keep the signature, or
   // the html is kept verbatim.
@@ -123,8 +138,9 @@ export async function reduce<R extends ReducibleRequest>(
     const mode = modeOf(parseHtml(current.html, kind));
     const subject = htmlSubject(kind, mode);
     const canonical = canonicalHtml(parseHtml(current.html, kind), mode);
-    if (canonical === current.html || (canonical !== undefined && (await tester.test({ ...current, html: canonical })))) {
-      current.html = canonical;
+    const trial = canonical === undefined ? undefined : trialOf('html', canonical);
+    if (canonical === current.html || (trial !== undefined && (await tester.test(trial)))) {
+      accept('html', canonical!);
       html = subject;
     }
   }
@@ -148,11 +164,11 @@ export async function reduce<R extends ReducibleRequest>(
       const keep = await ddmin(units.size, (k) => passes(s.field, units.build(k)), {
         parallel,
         halted,
-        onAccept: (k) => report(label, { ...current, [s.field]: units.build(k) }),
+        onAccept: (k) => report(label, trialOf(s.field, units.build(k)!)),
       });
       const reduced = units.build(keep);
       if (reduced !== undefined && reduced !== base && bytes(reduced) < bytes(base)) {
-        current[s.field] = reduced;
+        accept(s.field, reduced);
         changed = true;
       }
       if (tester.stopped) break;
@@ -166,7 +182,7 @@ export async function reduce<R extends ReducibleRequest>(
     report('one-minimal');
     const hit = await firstSuccess(removals, (build) => passes('html', build()), parallel, halted);
     if (hit < 0) return false;
-    current.html = removals[hit]!()!;
+    accept('html', removals[hit]!()!);
     return true;
   };
 

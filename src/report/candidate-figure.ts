@@ -27,7 +27,7 @@ export function candidateFigure(c: ReportCase): Html | null {
   const said = k.unsupported ?? k.error;
   // A case with mutations: its layout from scratch beside its incremental one, over the same screenshot.
   const fresh = k.fresh
-    ? html`<div class="view fresh">${picture}${overlay(k.fresh.dump, null, 'candidate')}</div>
+    ? html`<div class="view fresh">${picture}${overlay(k.fresh.dump, k.node?.index ?? null, 'candidate')}</div>
 <p>Left: after the mutations, incrementally; right: from scratch — ${k.fresh.self}${k.fresh.signature ? html` (<code>${k.fresh.signature}</code>)` : null}</p>`
     : null;
   return html`<figure class="engine candidate" data-engine="candidate">

@@ -13,7 +13,7 @@ import type { ReportCandidate, ReportCase, ReportEngine, ReportInput, Shoot } fr
 
 export type { Shoot, Shots } from './input.js';
 import { rejudged, type CandidateRecord } from '../campaign/loop/candidate-record.js';
-import { candidateFailingIndex } from '../comparator/candidate-signature.js';
+import { candidateFailingIndex, candidateSelfIndex, isSelfSignature } from '../comparator/candidate-signature.js';
 import type { CandidateDump } from '../protocol/candidate-schema.js';
 import type { Mutation } from '../protocol/mutations-schema.js';
 import { mutationScript } from '../page/mutation-script.js';
@@ -47,7 +47,7 @@ export async function reportInput(journal: ReportJournal, shoot: Shoot, generate
       const example = await exampleOf(recorded, reduction, shoot, signature);
       // A reduced case shows the candidate's answer to the reduced request; it has one when the reduction kept a candidate's finding.
       const answer = who && (reduction ? reduction.candidate : journal.candidate(recorded, who));
-      if (answer) example.candidate = candidateOf(answer, (reduction ?? recorded).outcomes);
+      if (answer) example.candidate = candidateOf(answer, (reduction ?? recorded).outcomes, isSelfSignature(signature));
       const authored = journal.authored(recorded);
       if (authored.length) example.authored = authored;
       examples.set(signature, example);
@@ -105,8 +105,12 @@ function screenshotRequest(id: string, text: string): ScreenshotRequest {
   return { id: `report:${id}`, op: 'screenshot', html, ...(script === undefined ? {} : { script }), ...(engines ? { engines } : {}) };
 }
 
-/** The candidate's column: its dump, drawn over the majority's first engine, and the node its signature names with its failures there. */
-function candidateOf(record: CandidateRecord, outcomes: readonly EngineOutcome[]): ReportCandidate {
+/**
+ * The candidate's column: its dump, drawn over the majority's first engine, and the node its
+ * signature names with its failures there; in a self-disagreement's bucket (`self`), the node where
+ * its incremental dump starts to differ from its fresh one.
+ */
+function candidateOf(record: CandidateRecord, outcomes: readonly EngineOutcome[], self: boolean): ReportCandidate {
   const { name, version, verdict, signature, unsupported, error } = record;
   const fresh = record.fresh && {
     dump: JSON.parse(record.fresh.dump) as CandidateDump,
@@ -117,7 +121,7 @@ function candidateOf(record: CandidateRecord, outcomes: readonly EngineOutcome[]
   const judged = rejudged(record, outcomes);
   if (!judged) return { ...base, over: null, node: null };
   const { result, dump } = judged;
-  const index = candidateFailingIndex(result, dump);
+  const index = self && result.fresh ? candidateSelfIndex(result.fresh, dump) : candidateFailingIndex(result, dump);
   // Every engine it was compared with, those it matches at the node too (no failures: the outlier it sides with, say).
   const against = ENGINE_NAMES.flatMap((engine) => {
     const compared = result.compares[engine];

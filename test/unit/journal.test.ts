@@ -12,6 +12,7 @@ import { Journal, type CaseRecord, type ReductionRecord, type RunInfo } from '..
 import { APPLICATION_ID, MIGRATIONS } from '../../src/campaign/journal/journal-schema.js';
 import { openCorpus, type CorpusItem } from '../../src/campaign/corpus/corpus.js';
 import { invalidRecord, votedRecord } from '../../src/campaign/loop/case-record.js';
+import type { CandidateRecord } from '../../src/campaign/loop/candidate-record.js';
 import { answered } from '../support/answers.js';
 import { Expectations } from '../../src/campaign/loop/expectations.js';
 import { CampaignError } from '../../src/campaign/campaign-error.js';
@@ -285,6 +286,35 @@ test('a reduced case is stored beside the original, with its outcomes', async ()
   sql.close();
 });
 
+test("a reduced mutation case's candidate answer is stored with its fresh layout, as the original's is; a later reduction replaces both", async () => {
+  const db = join(temp(), 'run.sqlite');
+  await campaign(db, await corpusFile());
+  const journal = Journal.open(db);
+  const [item] = await itemsOf(CORPUS[0]!);
+  const candidate: CandidateRecord = {
+    name: 'mine',
+    version: '1',
+    verdict: 'pass',
+    signature: null,
+    sidesWithOutlier: false,
+    subpixel: false,
+    unsupported: null,
+    error: null,
+    dump: '{"engine":"mine"}',
+    roots: null,
+    against: {},
+    ms: 3,
+    fresh: { verdict: 'pass', self: 'differs', signature: 'candidate mine | self | P | width', dump: '{"engine":"mine","fresh":1}' },
+  };
+  const reduced = { ...reductionOf('<p>x</p>', 'outlier firefox | size | P | height'), candidate };
+  assert.equal(journal.addReduction(item!, reduced), true);
+  assert.deepEqual(journal.reduction(item!)?.candidate?.fresh, candidate.fresh);
+  const { fresh: _, ...withoutFresh } = candidate;
+  assert.equal(journal.addReduction(item!, { ...reduced, candidate: withoutFresh }), true);
+  assert.equal(journal.reduction(item!)?.candidate?.fresh, undefined, "the later reduction's answer has none");
+  journal.close();
+});
+
 test('a recorded case reads back as it was recorded; a bucket gives its first case; runs and reports are listed', async () => {
   const db = join(temp(), 'run.sqlite');
   await campaign(db, await corpusFile());
@@ -402,6 +432,7 @@ test('an empty file becomes a journal, and reopening keeps its schema', () => {
     'finding_members',
     'findings',
     'outcomes',
+    'reduction_candidate_fresh',
     'reduction_candidates',
     'reduction_outcomes',
     'reductions',

@@ -7,7 +7,8 @@ import { invalidRecord, votedRecord } from '../../src/campaign/loop/case-record.
 import { answered } from '../support/answers.js';
 import type { CorpusItem } from '../../src/campaign/corpus/corpus.js';
 import type { CaseKey, CaseRecord, Reduction, RunRecord } from '../../src/campaign/journal/journal.js';
-import { summarize } from '../../src/campaign/journal/summary.js';
+import { summarize, type CandidateSummary } from '../../src/campaign/journal/summary.js';
+import type { CandidateRecord } from '../../src/campaign/loop/candidate-record.js';
 import { reportInput, type ReportJournal, type Shots } from '../../src/report/from-journal.js';
 import type { ScreenshotRequest } from '../../src/protocol/screenshot-schema.js';
 import { response } from '../fixtures/dumps/load.js';
@@ -106,4 +107,52 @@ test('each bucket gets its first case; geometry cases are pictured from the requ
     assert.equal(trace.engines[engine]!.dump, undefined);
   }
   assert.deepEqual(input.examples.get(INVALID.signature!)!.engines, {}, 'an invalid item never ran');
+});
+
+test("a candidate's self-disagreement bucket highlights where its incremental dump leaves its fresh one, not where the vote fails it", async () => {
+  const fresh = response('text-line').dumps.firefox!;
+  // The fresh dump is the outlier's (failing the vote at its own node); the incremental one is that, one node wider.
+  const selfNode = 0;
+  const stale = {
+    ...fresh,
+    nodes: fresh.nodes.map((n) => (n.index === selfNode ? { ...n, rects: n.rects.map((r) => ({ ...r, w: r.w + 9 })) } : n)),
+  };
+  const signature = `candidate mine | self | ${fresh.nodes[selfNode]!.tag} | width`;
+  const record: CandidateRecord = {
+    name: 'mine',
+    version: '1',
+    verdict: 'fail',
+    signature: 'candidate mine | fail | vote',
+    sidesWithOutlier: true,
+    subpixel: false,
+    unsupported: null,
+    error: null,
+    dump: JSON.stringify(stale),
+    roots: null,
+    against: {},
+    ms: null,
+    fresh: { verdict: 'fail', self: 'differs', signature, dump: JSON.stringify(fresh) },
+  };
+  const candidate: CandidateSummary = {
+    name: 'mine',
+    version: '1',
+    verdicts: {} as CandidateSummary['verdicts'],
+    sides_with_outlier: 1,
+    subpixel: 0,
+    self: { agrees: 0, differs: 1 },
+    buckets: [
+      { signature: record.signature!, count: 1, example: 'text-line' },
+      { signature, count: 1, example: 'text-line' },
+    ],
+  };
+  const journal: ReportJournal = {
+    ...journalOf([TEXT_LINE], new Map()),
+    summary: () => ({ ...summarize([], 0, []), candidate }),
+    candidate: () => record,
+    firstInCandidateBucket: () => TEXT_LINE,
+  };
+  const input = await reportInput(journal, async () => ({ images: {} }), 'now');
+  const voteNode = input.examples.get(record.signature!)!.candidate!.node!.index;
+  assert.notEqual(voteNode, selfNode, 'the vote fails it elsewhere first');
+  assert.equal(input.examples.get(signature)!.candidate!.node!.index, selfNode);
 });

@@ -17,6 +17,9 @@ const CANDIDATE_FINDINGS = `SELECT co.signature AS signature, c.id AS example, c
 
 function prepared(db: Database.Database) {
   return {
+    insertReduced: db.prepare('INSERT INTO reduction_candidate_fresh (case_seq, verdict, self, signature, dump) VALUES (?, ?, ?, ?, ?)'),
+    dropReduced: db.prepare<[number]>('DELETE FROM reduction_candidate_fresh WHERE case_seq = ?'),
+    ofReduced: db.prepare<[number], FreshRecord>('SELECT verdict, self, signature, dump FROM reduction_candidate_fresh WHERE case_seq = ?'),
     insert: db.prepare(
       'INSERT OR IGNORE INTO candidate_fresh (case_seq, name, version, verdict, self, signature, dump) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
@@ -51,6 +54,19 @@ export function insertFresh(db: Database.Database, seq: number, c: CandidateReco
 /** A candidate's record of the case `seq` with its fresh layout, when one was recorded. */
 export function withFresh(db: Database.Database, seq: number, record: CandidateRecord): CandidateRecord {
   const fresh = of(db).of.get(seq, record.name, record.version);
+  return fresh ? { ...record, fresh } : record;
+}
+
+/** Drops the fresh layout stored with the reduction of the case `seq`, then stores `c`'s when it has one (inside the caller's transaction). */
+export function replaceReducedFresh(db: Database.Database, seq: number, c: CandidateRecord | undefined): void {
+  of(db).dropReduced.run(seq);
+  const f = c?.fresh;
+  if (f) of(db).insertReduced.run(seq, f.verdict, f.self, f.signature, f.dump);
+}
+
+/** The candidate's record of the reduction of the case `seq`, with its fresh layout when one was stored. */
+export function withReducedFresh(db: Database.Database, seq: number, record: CandidateRecord): CandidateRecord {
+  const fresh = of(db).ofReduced.get(seq);
   return fresh ? { ...record, fresh } : record;
 }
 

@@ -197,6 +197,14 @@ export const MIGRATIONS = [
    ALTER TABLE reduction_outcomes ADD COLUMN scrollbars TEXT;
    ALTER TABLE candidate_outcomes ADD COLUMN placed INTEGER;  -- 0: its roots laid out alone, away from the page (placed: false)
    ALTER TABLE reduction_candidates ADD COLUMN placed INTEGER;`,
+  // 9: the candidate's fresh layout of a reduced case with mutations, as candidate_fresh holds the original's.
+  `CREATE TABLE reduction_candidate_fresh (
+     case_seq    INTEGER PRIMARY KEY REFERENCES reduction_candidates(case_seq),
+     verdict     TEXT NOT NULL,            -- as candidate_fresh's columns
+     self        TEXT NOT NULL,
+     signature   TEXT,
+     dump        TEXT NOT NULL
+   );`,
 ];
 
 /** How a journal is opened: `mustExist` refuses an empty file; `readonly` neither migrates nor writes it. */
@@ -274,6 +282,7 @@ const TABLES = [
   'authored',
   'authored_findings',
   'candidate_fresh',
+  'reduction_candidate_fresh',
 ] as const;
 
 /**

@@ -14,7 +14,14 @@ import { existsSync } from 'node:fs';
 import { errorCode } from '../../comparator/signature.js';
 import { CampaignError } from '../campaign-error.js';
 import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
-import { candidateSummary, firstInCandidateBucket, insertFresh, withFresh } from './candidate-fresh.js';
+import {
+  candidateSummary,
+  firstInCandidateBucket,
+  insertFresh,
+  replaceReducedFresh,
+  withFresh,
+  withReducedFresh,
+} from './candidate-fresh.js';
 import { journalDamage, prepare, refuseTruncated } from './journal-schema.js';
 import { authoredFailures, caseAuthored, insertAuthored, wptSummary, type AuthoredFailures } from './authored-rows.js';
 import { JournalRows } from './journal-rows.js';
@@ -326,6 +333,7 @@ export class Journal {
     const seq = this.statements.seqOf.get(key.id, key.hash);
     if (seq === undefined) return false;
     this.db.transaction(() => {
+      replaceReducedFresh(this.db, seq, undefined);
       this.statements.dropReducedCandidate.run(seq);
       this.statements.dropReducedOutcomes.run(seq);
       this.statements.reduce.run(
@@ -345,6 +353,7 @@ export class Journal {
       );
       for (const o of r.outcomes) this.insertOutcome(this.statements.insertReducedOutcome, seq, o);
       if (r.candidate) this.statements.insertReducedCandidate.run(seq, ...candidateValues(r.candidate));
+      replaceReducedFresh(this.db, seq, r.candidate);
     })();
     return true;
   }
@@ -355,7 +364,8 @@ export class Journal {
     const row = seq === undefined ? undefined : this.statements.reduction.get(seq);
     if (!row) return undefined;
     const candidate = this.statements.reducedCandidate.get(seq!);
-    return { ...row, outcomes: this.statements.reducedOutcomes.all(seq!), ...(candidate ? { candidate: candidateOfRow(candidate) } : {}) };
+    const withCandidate = candidate ? { candidate: withReducedFresh(this.db, seq!, candidateOfRow(candidate)) } : {};
+    return { ...row, outcomes: this.statements.reducedOutcomes.all(seq!), ...withCandidate };
   }
 
   /** Every recorded case with this id (one per content it was recorded with), oldest first. */

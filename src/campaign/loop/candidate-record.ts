@@ -214,7 +214,8 @@ function authoredJudgement(
 
 /**
  * A recorded answer with a dump judged again against the engines' recorded outcomes (what a report
- * shows of it), as it was judged when recorded; undefined without a dump.
+ * shows of it), as it was judged when recorded, its fresh layout held to it again when it has one; undefined
+ * without a dump.
  */
 export function rejudged(
   record: CandidateRecord,
@@ -223,6 +224,13 @@ export function rejudged(
   if (record.dump === null) return undefined;
   const dump = columnarFromDump(JSON.parse(record.dump) as Dump, CANDIDATE_SCROLLBARS);
   const { roots, placed } = record;
-  const judged = { kind: 'dump', dump, ...(roots ? { roots } : {}), ...(placed === false ? { placed } : {}) } as const;
+  const fresh = record.fresh && columnarFromDump(JSON.parse(record.fresh.dump) as Dump, CANDIDATE_SCROLLBARS);
+  const judged = {
+    kind: 'dump',
+    dump,
+    ...(roots ? { roots } : {}),
+    ...(placed === false ? { placed } : {}),
+    ...(fresh ? { fresh } : {}),
+  } as const;
   return { result: judgeOn(judged, outcomes, {}).result, dump };
 }

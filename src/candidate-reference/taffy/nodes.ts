@@ -6,6 +6,7 @@
 // the parent dirty) — so that the layout after it is Taffy's incremental one, with its cache.
 import type { Style, TaffyTree } from 'taffy-layout';
 import type { MeasuredText } from '../web/text.js';
+import { KeptByKey, sameChildren, textKey } from '../kept.js';
 
 export interface Nodes {
   /** A leaf of `style` (freed here: Taffy keeps its own copy), measured by `text` when it has one. */
@@ -95,68 +96,50 @@ const STYLE_KEYS = [
 // Style.get is declared in a module augmentation that the package's own entry point leaves out.
 const styleText = (style: Style) => JSON.stringify((style as unknown as { get(...keys: string[]): unknown }).get(...STYLE_KEYS));
 
-/** A node as kept: what it was made of, to tell what changed. */
-interface Kept {
-  id: bigint;
-  leaf: boolean;
-  style: string;
-  text: string | undefined;
-  children: readonly bigint[];
-}
-
 /**
- * Nodes kept by key in one tree across layouts: `nodes` makes or reuses them, changing in a kept
- * node only what changed. A node whose key is not asked again stays in the tree, detached from
- * the layout (the tree is freed with the case).
+ * Nodes kept by key in one tree across layouts (kept.ts): `nodes` makes or reuses them, changing
+ * in a kept node only what changed.
  */
 export class KeptNodes {
-  private readonly kept = new Map<string, Kept>();
   readonly nodes: Nodes;
 
   constructor(tree: TaffyTree) {
     const made = newNodes(tree);
-    const reuse = (key: string, style: Style, leaf: boolean): Kept | undefined => {
-      const k = this.kept.get(key);
-      if (!k || k.leaf !== leaf) return undefined;
-      const text = styleText(style);
-      if (text !== k.style) {
-        tree.setStyle(k.id, style);
-        k.style = text;
-      }
-      style.free();
-      return k;
-    };
+    const byKey = new KeptByKey<bigint>();
+    /** The style each kept node was last given, as text. */
+    const styles = new Map<bigint, string>();
     this.nodes = {
       leaf: (key, style, measured) => {
-        const text = measured && JSON.stringify(measured);
-        const k = reuse(key, style, true);
-        if (!k) {
-          const kept: Kept = { id: 0n, leaf: true, style: styleText(style), text, children: [] };
-          kept.id = made.leaf(key, style, measured);
-          this.kept.set(key, kept);
-          return kept.id;
+        const styled = styleText(style);
+        const { kept, made: isNew } = byKey.take(key, true, measured, () => made.leaf(key, style, measured));
+        if (!isNew) {
+          restyle(kept.node, style, styled);
+          const text = textKey(measured);
+          if (text !== kept.text) {
+            tree.setNodeContext(kept.node, measured);
+            tree.markDirty(kept.node);
+            kept.text = text;
+          }
         }
-        if (text !== k.text) {
-          tree.setNodeContext(k.id, measured);
-          tree.markDirty(k.id);
-          k.text = text;
-        }
-        return k.id;
+        styles.set(kept.node, styled);
+        return kept.node;
       },
       container: (key, style, children) => {
-        const k = reuse(key, style, false);
-        if (!k) {
-          const kept: Kept = { id: 0n, leaf: false, style: styleText(style), text: undefined, children };
-          kept.id = made.container(key, style, children);
-          this.kept.set(key, kept);
-          return kept.id;
+        const styled = styleText(style);
+        const { kept, made: isNew } = byKey.take(key, false, undefined, () => made.container(key, style, children));
+        if (!isNew) {
+          restyle(kept.node, style, styled);
+          if (!sameChildren(kept.children, children)) tree.setChildren(kept.node, [...children]);
         }
-        if (children.length !== k.children.length || children.some((c, i) => c !== k.children[i])) {
-          tree.setChildren(k.id, [...children]);
-          k.children = children;
-        }
-        return k.id;
+        kept.children = children;
+        styles.set(kept.node, styled);
+        return kept.node;
       },
+    };
+    /** A kept node given `style` (which marks it dirty) when it differs from its last; `style` freed. */
+    const restyle = (id: bigint, style: Style, styled: string) => {
+      if (styled !== styles.get(id)) tree.setStyle(id, style);
+      style.free();
     };
   }
 }

@@ -5,18 +5,7 @@
 // container the size of the viewport. Text is a leaf measured by the square-font measurement.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import Yoga, {
-  Align,
-  Direction,
-  Edge,
-  Errata,
-  FlexDirection,
-  Justify,
-  MeasureMode,
-  PositionType,
-  type Config,
-  type Node,
-} from 'yoga-layout';
+import { Align, Direction, Edge, FlexDirection, Justify, PositionType, type Node } from 'yoga-layout';
 import type { Box } from '../web/boxes.js';
 import type { Element } from '../web/document.js';
 import type { Edges, Placed } from '../web/dump.js';
@@ -24,22 +13,15 @@ import { placedByContent, rootInsets, type Page } from '../web/page.js';
 import { VIEWPORT } from '../../protocol/common.js';
 import { supportsOf } from '../web/supports.js';
 import { laidOutSize } from '../web/sizing.js';
-import { lineBox, measureText, type Fonts } from '../web/text.js';
+import { measureText, type Fonts } from '../web/text.js';
 import { Unsupported } from '../web/unsupported.js';
 import type { LayoutEngine } from '../engine.js';
 import { childContext, setYogaStyle, type Context } from './style.js';
+import { KeptNodes, newNodes, YogaTree, type YogaNodes } from './nodes.js';
 
 const { version } = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.resolve('yoga-layout'))), 'utf8')) as {
   version: string;
 };
-
-/** Web semantics: no errata, and no rounding to whole pixels (browsers lay out in 1/60 or 1/64 px). */
-function webConfig(): Config {
-  const config = Yoga.Config.create();
-  config.setErrata(Errata.None);
-  config.setPointScaleFactor(0);
-  return config;
-}
 
 const EDGES = [Edge.Top, Edge.Right, Edge.Bottom, Edge.Left] as const;
 
@@ -47,8 +29,8 @@ export const yoga: LayoutEngine = {
   name: 'yoga',
   version: `yoga-layout ${version}`,
   keepsContents: true,
-  supports: (fonts) =>
-    supportsOf(fonts, {
+  supports: (fonts) => ({
+    ...supportsOf(fonts, {
       drop: {
         // A block box only as a leaf (style.ts): declared, it would let a generator nest boxes in one.
         display: ['block', 'flow-root', 'grid'],
@@ -77,79 +59,88 @@ export const yoga: LayoutEngine = {
         'grid-area': true,
       },
     }),
+    mutations: true,
+  }),
   layout(page, fonts) {
-    const config = webConfig();
-    const made: Node[] = [];
-    const create = () => {
-      const n = Yoga.Node.create(config);
-      made.push(n);
-      return n;
-    };
+    const tree = new YogaTree();
     try {
-      return layOut(page, fonts, create);
+      return layOut(page, fonts, newNodes(tree), (e) => e.index);
     } finally {
-      for (const n of made) n.free();
-      config.free();
+      tree.free();
     }
+  },
+  // One tree for the layouts of a case before and after its mutations, its nodes kept by element name (nodes.ts).
+  incremental() {
+    const tree = new YogaTree();
+    const kept = new KeptNodes(tree);
+    return { layout: (page, fonts, name) => layOut(page, fonts, kept.nodes, name), free: () => tree.free() };
   },
 };
 
-function layOut(page: Page, fonts: Fonts, create: () => Node): Map<Element, Placed> {
-  const nodes = new Map<Box, Node>();
-  const build = (box: Box, context: Context): Node => {
-    const node = create();
-    nodes.set(box, node);
+/** `page` laid out in nodes made by `nodes` under keys from the elements' names (their indices in the original document). */
+function layOut(page: Page, fonts: Fonts, nodes: YogaNodes, name: (e: Element) => number): Map<Element, Placed> {
+  const built = new Map<Box, Node>();
+  const keyOf = (box: Box, anonymous: string) => (box.element ? `e${name(box.element)}` : anonymous);
+  const build = (box: Box, context: Context, key = keyOf(box, ''), more?: (node: Node) => void): Node => {
     if (box.text !== undefined) {
-      const text = measureText(box, fonts);
-      node.setDirection(box.style.direction === 'rtl' ? Direction.RTL : Direction.LTR);
-      node.setFlexShrink(1);
-      node.setMeasureFunc((width, widthMode, height, heightMode) => {
-        const size = lineBox(text, widthMode === MeasureMode.Undefined ? Number.POSITIVE_INFINITY : width);
-        return {
-          width: widthMode === MeasureMode.Exactly ? width : size.width,
-          height: heightMode === MeasureMode.Exactly ? height : size.height,
-        };
-      });
-      return node;
+      const leaf = nodes.leaf(
+        key,
+        (node) => {
+          node.setDirection(box.style.direction === 'rtl' ? Direction.RTL : Direction.LTR);
+          node.setFlexShrink(1);
+        },
+        measureText(box, fonts),
+      );
+      built.set(box, leaf);
+      return leaf;
     }
-    setYogaStyle(node, box, context);
     // The children of a display: contents box are its flex container's items (Yoga lays them out so).
     const inside: Context = box.style.display === 'contents' ? { ...context, root: false, insets: undefined } : childContext(box);
-    box.children.forEach((child, i) => {
-      node.insertChild(build(child, inside), i);
-    });
+    const children = box.children.map((child, i) => build(child, inside, keyOf(child, `${key}/${i}`)));
+    const node = nodes.container(
+      key,
+      (n) => {
+        setYogaStyle(n, box, context);
+        more?.(n);
+      },
+      children,
+    );
+    built.set(box, node);
     return node;
   };
-  const viewport = () => {
-    const node = create();
-    node.setWidth(VIEWPORT.width);
-    node.setHeight(VIEWPORT.height);
-    node.setFlexDirection(FlexDirection.Column);
-    node.setJustifyContent(Justify.FlexStart);
-    node.setAlignItems(Align.Stretch);
-    node.setPositionType(PositionType.Relative);
-    return node;
-  };
+  const viewport = (key: string, children: readonly Node[]) =>
+    nodes.container(
+      key,
+      (node) => {
+        node.setWidth(VIEWPORT.width);
+        node.setHeight(VIEWPORT.height);
+        node.setFlexDirection(FlexDirection.Column);
+        node.setJustifyContent(Justify.FlexStart);
+        node.setAlignItems(Align.Stretch);
+        node.setPositionType(PositionType.Relative);
+      },
+      children,
+    );
 
   // In flow: the body as a column of its boxes, margins collapsed as block layout would.
-  const inFlow = viewport();
-  const body = bodyColumn(page, create);
-  inFlow.insertChild(body.node, 0);
-  page.inFlow.forEach((box, i) => {
+  const margins = bodyMargins(page);
+  const inBody = page.inFlow.map((box, i) => {
     if (!box.element) throw new Unsupported('text in the body (Yoga has no block layout)');
     if (box.style.float !== 'none') throw new Unsupported(`float: ${box.style.float} (Yoga has no block layout)`);
-    const node = build(box, { parentWrap: 'nowrap', inBlock: true, root: false });
-    asBlockInBody(node, box, body.margins[i]!);
-    body.node.insertChild(node, i);
+    return build(box, { parentWrap: 'nowrap', inBlock: true, root: false }, keyOf(box, ''), (node) =>
+      asBlockInBody(node, box, margins.boxes[i]!),
+    );
   });
+  const body = nodes.container(keyOf(page.body, 'body'), (node) => bodyColumn(node, page, margins), inBody);
+  const inFlow = viewport('viewport in flow', [body]);
   inFlow.calculateLayout(VIEWPORT.width, VIEWPORT.height, Direction.LTR);
   const placed = new Map<Element, Placed>();
-  const b = body.node.getComputedLayout();
-  for (const box of page.inFlow) read(box, b.left, b.top, nodes, placed);
-  placed.set(page.html.element!, edgeless(0, 0, VIEWPORT.width, b.top + b.height + body.node.getComputedMargin(Edge.Bottom)));
-  placed.set(page.body.element!, placedOf(body.node, b.left, b.top));
+  const b = body.getComputedLayout();
+  for (const box of page.inFlow) read(box, b.left, b.top, built, placed);
+  placed.set(page.html.element!, edgeless(0, 0, VIEWPORT.width, b.top + b.height + body.getComputedMargin(Edge.Bottom)));
+  placed.set(page.body.element!, placedOf(body, b.left, b.top));
   for (const box of page.inFlow) {
-    const n = nodes.get(box)!;
+    const n = built.get(box)!;
     if (n.getComputedHeight() === 0 && box.style['margin-top'] !== 'auto' && box.style['margin-bottom'] !== 'auto') {
       const mt = box.style['margin-top'];
       const mb = box.style['margin-bottom'];
@@ -169,33 +160,34 @@ function layOut(page: Page, fonts: Fonts, create: () => Node): Map<Element, Plac
       // width in a root sized by its min-width resolved there, and Yoga's own tests fail on it).
       const byContent = placedByContent(box, insets);
       if (byContent) {
+        nodes.detach(root);
         root.calculateLayout(undefined, undefined, Direction.LTR);
         const at = byContent(root.getComputedWidth(), root.getComputedHeight());
         if (at) {
-          read(box, at.x - root.getComputedLeft(), at.y - root.getComputedTop(), nodes, placed);
+          read(box, at.x - root.getComputedLeft(), at.y - root.getComputedTop(), built, placed);
           continue;
         }
       }
       againstViewport.push(box);
     }
     if (againstViewport.length) {
-      const outOfFlow = viewport();
-      againstViewport.forEach((box, i) => {
-        outOfFlow.insertChild(nodes.get(box)!, i);
-      });
+      const outOfFlow = viewport(
+        'viewport out of flow',
+        againstViewport.map((box) => built.get(box)!),
+      );
       outOfFlow.calculateLayout(VIEWPORT.width, VIEWPORT.height, Direction.LTR);
-      for (const box of againstViewport) read(box, 0, 0, nodes, placed);
+      for (const box of againstViewport) read(box, 0, 0, built, placed);
     }
   }
   return placed;
 }
 
 /**
- * The body as a column: its margins, borders and padding, with the top margin of its first box
- * and the bottom margin of its last collapsed into its own where no border or padding separates
- * them, and adjacent margins of its boxes collapsed into one. Returns each box's vertical margins.
+ * The body's vertical margins and each of its boxes', with the top margin of its first box and
+ * the bottom margin of its last collapsed into its own where no border or padding separates them,
+ * and adjacent margins of its boxes collapsed into one.
  */
-function bodyColumn(page: Page, create: () => Node): { node: Node; margins: [number, number][] } {
+function bodyMargins(page: Page): { top: number; bottom: number; boxes: [number, number][] } {
   const { margin, border, padding } = page.bodyEdges;
   const contentWidth = VIEWPORT.width - margin[1] - margin[3] - border[1] - border[3] - padding[1] - padding[3];
   const vertical = page.inFlow.map((box): [number, number] => [
@@ -215,7 +207,12 @@ function bodyColumn(page: Page, create: () => Node): { node: Node; margins: [num
     bottom = collapse(bottom, vertical.at(-1)![1]);
     vertical.at(-1)![1] = 0;
   }
-  const node = create();
+  return { top, bottom, boxes: vertical };
+}
+
+/** The body as a column: its margins (collapsed with its boxes', `margins`), borders and padding. */
+function bodyColumn(node: Node, page: Page, { top, bottom }: { top: number; bottom: number }): void {
+  const { margin, border, padding } = page.bodyEdges;
   node.setFlexDirection(FlexDirection.Column);
   node.setAlignItems(Align.Stretch);
   node.setJustifyContent(Justify.FlexStart);
@@ -228,7 +225,6 @@ function bodyColumn(page: Page, create: () => Node): { node: Node; margins: [num
     node.setBorder(edge, border[i]!);
     node.setPadding(edge, padding[i]!);
   });
-  return { node, margins: vertical };
 }
 
 const resolve = (l: Box['style']['margin-top'], basis: number) => (l === 'auto' ? 0 : l.unit === '%' ? (l.n * basis) / 100 : l.n);
@@ -270,11 +266,11 @@ function placedOf(node: Node, x: number, y: number): Placed {
 }
 
 /** Every element box of `box`'s subtree, in viewport coordinates (Yoga places a node relative to its parent's box). */
-function read(box: Box, x: number, y: number, nodes: ReadonlyMap<Box, Node>, placed: Map<Element, Placed>): void {
-  const node = nodes.get(box)!;
+function read(box: Box, x: number, y: number, built: ReadonlyMap<Box, Node>, placed: Map<Element, Placed>): void {
+  const node = built.get(box)!;
   const left = x + node.getComputedLeft();
   const top = y + node.getComputedTop();
   // A display: contents node has no box: Yoga places its children relative to its parent's, and it sits at 0, 0.
   if (box.element && box.style.display !== 'contents') placed.set(box.element, placedOf(node, left, top));
-  for (const child of box.children) read(child, left, top, nodes, placed);
+  for (const child of box.children) read(child, left, top, built, placed);
 }
