@@ -97,8 +97,14 @@ const SELF_CHECK = html`<script>(() => {
     document.documentElement.dataset.reproduces = data.majority.length ? String(!expected) : 'unknown';
   };
   // After the test case's own work on load (its fonts, its fresh layout, its script); no animation frame, which a
-  // browser gives no hidden page (the oracle's engines and a background tab alike).
-  const measure = () => frame.contentDocument.fonts.ready.then(() => setTimeout(check));
+  // browser gives no hidden page (the oracle's engines and a background tab alike). Firefox holds fonts.ready while a
+  // reflow is pending, and a page not shown may not reflow by itself: the test case is laid out until it is ready.
+  const measure = () => {
+    const flush = () => frame.contentDocument.documentElement.getBoundingClientRect();
+    flush();
+    const poke = setInterval(flush, 50);
+    frame.contentDocument.fonts.ready.then(() => { clearInterval(poke); setTimeout(check); });
+  };
   if (frame.contentDocument && frame.contentDocument.readyState === 'complete' && frame.contentDocument.URL === 'about:srcdoc') measure();
   else frame.addEventListener('load', measure);
 })();</script>`;
