@@ -147,7 +147,15 @@ export async function reduce<R extends ReducibleRequest>(
   const htmlVerbatim = current.html !== undefined && html === undefined && !tester.stopped;
   // The mutations first: a shorter list leaves the document's passes fewer elements it names.
   const stages: Stage[] = [
-    ...(current.mutations !== undefined ? [stage('mutations', mutationsSubject, mutationEntries)] : []),
+    ...(current.mutations !== undefined
+      ? [
+          stage(
+            'mutations',
+            mutationsSubject(() => current.html ?? ''),
+            mutationEntries,
+          ),
+        ]
+      : []),
     ...(html ? htmlStages(html) : []),
     ...(current.script !== undefined ? [stage('script', scriptSubject, statements)] : []),
   ];

@@ -154,3 +154,50 @@ export function renumberMutations(before: string, after: string, mutations: read
   }
   return out;
 }
+
+/**
+ * `mutations` of the document `html` with those at `dropped` left out, the rest renumbered: an
+ * element a dropped insert made is gone, the ones inserted after it move down, and an insert goes
+ * before the same sibling as before (or the next one left); undefined when a kept mutation names
+ * an element that a dropped one made.
+ */
+export function dropMutations(html: string, mutations: readonly Mutation[], dropped: ReadonlySet<number>): Mutation[] | undefined {
+  const entries = elementsOf(html);
+  const was = new Tree(entries);
+  const is = new Tree(entries);
+  /** Inserted elements by their name with every mutation applied, to their name with the kept ones. */
+  const inserted = new Map<number, number>();
+  const rename = (name: number): number | undefined => (name < entries.length ? name : inserted.get(name));
+  const out: Mutation[] = [];
+  for (const [i, m] of mutations.entries()) {
+    const keep = !dropped.has(i);
+    const target = m.op === 'insert' ? m.parent : m.node;
+    const renamed = rename(target);
+    if (keep && renamed === undefined) return undefined;
+    if (m.op === 'insert') {
+      const size = fragmentSize(m.html);
+      const from = was.next;
+      if (keep) {
+        const following = was.childrenOf(target).slice(m.position);
+        const siblings = is.childrenOf(renamed!);
+        const anchor = following.map(rename).find((s) => s !== undefined && siblings.includes(s));
+        // An inserted parent's children are its fragment's, which no drop changes: its position stays.
+        const position = target >= entries.length ? m.position : anchor === undefined ? siblings.length : siblings.indexOf(anchor);
+        for (let k = 0; k < size; k++) inserted.set(from + k, is.next + k);
+        is.insert(renamed!, position, size);
+        out.push({ ...m, parent: renamed!, position });
+      }
+      was.insert(target, m.position, size);
+      continue;
+    }
+    if (m.op === 'remove') {
+      was.remove(target);
+      if (keep) is.remove(renamed!);
+    } else if (m.op === 'text') {
+      was.clear(target);
+      if (keep) is.clear(renamed!);
+    }
+    if (keep) out.push({ ...m, node: renamed! });
+  }
+  return out;
+}

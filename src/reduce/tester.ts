@@ -113,6 +113,7 @@ export class Tester {
   }
 }
 
+/** A trial's identity: every text it sends (a mutation trial differs from the case only in its mutations). */
 function keyOf(texts: CaseTexts): string {
-  return JSON.stringify([texts.html ?? null, texts.script ?? null]);
+  return JSON.stringify([texts.html ?? null, texts.script ?? null, texts.mutations ?? null]);
 }

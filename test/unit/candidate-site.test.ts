@@ -89,6 +89,45 @@ test('an import cycle ends; media, supports and layers on a sheet are not modell
   assert.deepEqual(styles('<link rel=stylesheet media="all" href=/a.css>', '<div id="x"></div>', files).x!.width, px(1));
 });
 
+test("the page's URLs resolve against its first <base href>, as a browser's do", () => {
+  const files = {
+    'css/support/w.css': '#x { width: 5px }',
+    'css/support/h.css': '#x { height: 6px }',
+    'css/css-flexbox/w.css': '#x { width: 7px }',
+  };
+  const x = (head: string) => styles(head, '<div id="x"></div>', files).x!;
+  assert.deepEqual(x('<base href="/css/support/"><link rel=stylesheet href=w.css>').width, px(5));
+  assert.deepEqual(x('<base href="../support/x.html"><style>@import "h.css";</style>').height, px(6), "a <style>'s @import too");
+  assert.deepEqual(
+    x('<base target=_self><base href="/css/support/"><base href="/"><link rel=stylesheet href=w.css>').width,
+    px(5),
+    'the first with an href',
+  );
+  assert.deepEqual(x('<link rel=stylesheet href=w.css>').width, px(7), "the control: without one, the page's own path");
+  assert.equal(
+    x('<base href="http://elsewhere.test/css/support/"><link rel=stylesheet href=w.css>').width,
+    'auto',
+    'another origin serves nothing',
+  );
+});
+
+test('an @font-face defines its family only when a browser gets its font: a data: URL, or a file of the site', () => {
+  const ahemCss = "@font-face { font-family: Ahem; src: url('/fonts/Ahem.ttf'); }";
+  const faces = (head: string, files: Site['files'] | null) => {
+    const site = files === null ? undefined : { path: PAGE, files };
+    return [...cascade(parseDocument(`<!doctype html><html><head>${head}</head><body></body></html>`, site), USER_AGENT_SHEET).fontFaces];
+  };
+  const link = '<link rel=stylesheet href=/fonts/ahem.css>';
+  assert.deepEqual(faces(link, { 'fonts/ahem.css': ahemCss, 'fonts/Ahem.ttf': { base64: 'AAAA' } }), ['ahem']);
+  assert.deepEqual(faces(link, { 'fonts/ahem.css': ahemCss }), [], 'the font file is not in the site: a 404');
+  assert.deepEqual(faces(`<style>${ahemCss}</style>`, null), [], 'no site: nothing is served');
+  assert.deepEqual(faces('<style>@font-face { font-family: "Ahem"; src: url(data:font/ttf;base64,AAAA) }</style>', null), ['ahem']);
+  assert.deepEqual(faces('<style>@font-face { font-family: Ahem; src: local(Ahem) }</style>', {}), [], 'local() is no font of the case');
+  const relative = { 'css/support/f.css': '@font-face { font-family: X; src: url(Ahem.ttf) }', 'css/support/Ahem.ttf': { base64: 'AAAA' } };
+  assert.deepEqual(faces('<link rel=stylesheet href=../support/f.css>', relative), ['x'], 'relative to the sheet that holds it');
+  assert.deepEqual(faces('<base href=/css/support/><style>@font-face { font-family: X; src: url(Ahem.ttf) }</style>', relative), ['x']);
+});
+
 for (const name of ['taffy', 'yoga'] as const) {
   test(`${name}: a page laid out by its linked support sheet, and an image it cannot size is unsupported`, async () => {
     const engine = await referenceEngine(name);

@@ -59,9 +59,19 @@ test('which fonts are square: Ahem from the case, or any family under --fonts=sq
   assert.deepEqual(measured('font-family: ahem; font-size: 10px; line-height: 1', 'HH', 'liberation', AHEM).words, [20]);
   refused(() => measured('font-family: serif; line-height: 1', 'HH', 'liberation'), /^font-family: serif/);
   refused(
-    () => measured('font-family: Other; line-height: 1', 'HH', 'square', `@font-face { font-family: Other; src: url(x) }`),
+    () =>
+      measured(
+        'font-family: Other; line-height: 1',
+        'HH',
+        'square',
+        `@font-face { font-family: Other; src: url(data:font/ttf;base64,AAAA) }`,
+      ),
     /web font other than Ahem/,
   );
+  // A face whose font no browser gets defines nothing: the family falls back as any other does.
+  const unloaded = `@font-face { font-family: Ahem; src: local(Ahem), url(x) } @font-face { font-family: Other; src: url(x) }`;
+  refused(() => measured('font-family: ahem; line-height: 1', 'HH', 'liberation', unloaded), /^font-family: ahem \(text is measured only/);
+  assert.deepEqual(measured('font-family: Other; font-size: 10px; line-height: normal', 'HH', 'square', unloaded).lineHeight, 12);
   refused(
     () => measured('font-family: ahem; line-height: 1; font-weight: bold', 'HH', 'liberation', AHEM),
     /^font-weight: 700 \(with Ahem\)/,

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reduce } from '../../src/reduce/index.js';
-import { renumberMutations } from '../../src/reduce/renumber.js';
+import { dropMutations, renumberMutations } from '../../src/reduce/renumber.js';
 import type { Mutation } from '../../src/protocol/mutations-schema.js';
 import { attr, dom, elements } from './support/dom.js';
 
@@ -56,4 +56,63 @@ test('reduce: elements before the one a mutation names go, the mutation followin
   });
   assert.equal(elements(dom(result.request.html)).length, 4, result.request.html);
   assert.deepEqual(result.request.mutations, [{ op: 'style', node: 3, property: 'width', value: '1px' }]);
+});
+
+// #a's children after both inserts: <i> 7, #b 4, <u> 8, #c 5, #d 6.
+const INSERTS: Mutation[] = [
+  { op: 'insert', parent: 3, position: 0, html: '<i></i>' },
+  { op: 'insert', parent: 3, position: 2, html: '<u></u>' },
+  { op: 'style', node: 8, property: 'width', value: '1px' },
+];
+
+test('a dropped insert takes its elements with it: those inserted later move down, and keep their siblings', () => {
+  assert.deepEqual(dropMutations(BEFORE, INSERTS, new Set([0])), [
+    { op: 'insert', parent: 3, position: 1, html: '<u></u>' },
+    { op: 'style', node: 7, property: 'width', value: '1px' },
+  ]);
+  assert.deepEqual(dropMutations(BEFORE, INSERTS, new Set([2])), INSERTS.slice(0, 2), 'nothing dropped before them: as they were');
+  assert.equal(dropMutations(BEFORE, INSERTS, new Set([1])), undefined, 'the style names the element the dropped insert made');
+  // #b removed first: <u> goes last (after #d), and is element 7.
+  const removed: Mutation[] = [
+    { op: 'remove', node: 4 },
+    { op: 'insert', parent: 3, position: 2, html: '<u></u>' },
+    { op: 'style', node: 7, property: 'width', value: '1px' },
+  ];
+  assert.deepEqual(
+    dropMutations(BEFORE, removed, new Set([0])),
+    [
+      { op: 'insert', parent: 3, position: 3, html: '<u></u>' },
+      { op: 'style', node: 7, property: 'width', value: '1px' },
+    ],
+    'a dropped remove leaves its element among the siblings',
+  );
+});
+
+test('reduce: an insert the signature does not need goes, and the mutations after it follow their elements', async () => {
+  const html = '<!doctype html><div id="a"><p id="b"></p><p id="c"></p><span id="d"></span></div>';
+  const result = await reduce({ id: 'm', html, mutations: INSERTS }, async (c) => {
+    const list = c.mutations as Mutation[];
+    const made = new Map<number, string>();
+    let next = elements(dom(c.html)).length;
+    for (const m of list) if (m.op === 'insert') made.set(next++, m.html);
+    return list.some((m) => m.op === 'style' && made.get(m.node) === '<u></u>');
+  });
+  assert.deepEqual(result.request.mutations, [
+    { op: 'insert', parent: 3, position: 0, html: '<u></u>' },
+    { op: 'style', node: 4, property: 'width', value: '1px' },
+  ]);
+});
+
+test('reduce: a trial that differs only in its mutations is run, not answered by the case it came from', async () => {
+  const html = '<!doctype html><div id="a"><p id="b"></p><p id="c"></p><span id="d"></span></div>';
+  const seen: number[] = [];
+  const result = await reduce({ id: 'm', html, mutations: INSERTS }, async (c) => {
+    seen.push(c.mutations.length);
+    return c.mutations.length === INSERTS.length;
+  });
+  assert.equal(result.request.mutations?.length, INSERTS.length, 'every shorter list fails the predicate');
+  assert.ok(
+    seen.some((n) => n < INSERTS.length),
+    `the shorter lists were tried: ${seen}`,
+  );
 });

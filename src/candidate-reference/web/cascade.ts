@@ -4,7 +4,7 @@
 // A logical property competes with the physical one it maps to on the element (logical.ts).
 import { isWide } from './declarations.js';
 import type { Document, Element } from './document.js';
-import { authorSheets } from './links.js';
+import { authorSheets, loadedFontFaces } from './links.js';
 import { LOGICAL } from './logical.js';
 import { matches } from './selectors.js';
 import { inlineSettings, selectorsFor, sheetOf } from './sheets.js';
@@ -28,7 +28,7 @@ const INLINE = 1e9;
 export interface Cascaded {
   /** Every element's winning setting per property (longhands of Values, and properties the candidates do not model). */
   readonly settings: ReadonlyMap<Element, ReadonlyMap<string, unknown>>;
-  /** The families the case's @font-face rules define, lower-case. */
+  /** The families the case's @font-face rules define with a font the browsers get, lower-case. */
   readonly fontFaces: ReadonlySet<string>;
 }
 
@@ -36,11 +36,13 @@ export interface Cascaded {
 const SHEET_ORDER = 1e7;
 
 export function cascade(document: Document, userAgentSheet: string): Cascaded {
-  const fontFaces = new Set<string>();
-  const sheets = [sheetOf(userAgentSheet), ...authorSheets(document)].map((sheet, i) => {
-    for (const family of sheet.fontFaces) fontFaces.add(family);
-    return { layer: i === 0 ? Layer.UserAgent : Layer.Author, sheet, offset: i * SHEET_ORDER };
-  });
+  const authored = authorSheets(document);
+  const fontFaces = loadedFontFaces(authored, document.site);
+  const sheets = [sheetOf(userAgentSheet), ...authored.map((a) => a.sheet)].map((sheet, i) => ({
+    layer: i === 0 ? Layer.UserAgent : Layer.Author,
+    sheet,
+    offset: i * SHEET_ORDER,
+  }));
   const result = new Map<Element, Map<string, unknown>>();
   for (const element of document.elements) {
     const winners = new Map<string, Contender>();

@@ -4,7 +4,9 @@
 // /css/support/grid.css, ../support/x.css), found as the case server serves it to the browsers
 // (src/protocol/site-paths.ts): resolved against the page's path or the importing sheet's, served
 // only as a key of the site's files, applied only as text/css. What no browser gets (no site, a
-// missing file, another origin, an import cycle) applies nothing here either.
+// missing file, another origin, an import cycle) applies nothing here either. The page's URLs
+// resolve against its first `<base href>`, as a browser's do. An @font-face defines its family
+// only when a browser gets its font: some `src` is a data: URL or a file of the site.
 import { resolveSiteHref, fileType } from '../../protocol/site-paths.js';
 import { siteFileBytes, type Site } from '../../protocol/site-schema.js';
 import type { Document } from './document.js';
@@ -17,12 +19,19 @@ const MAX_SHEETS = 1024;
 /** A `media` the 800 × 600 screen viewport always matches. */
 const ALL_MEDIA = /^\s*(all|screen)?\s*$/i;
 
+/** A sheet of the page, and the site key its URLs resolve against (null: nothing it names is served). */
+export interface PageSheet {
+  readonly sheet: Sheet;
+  readonly at: string | null;
+}
+
 /** The page's author sheets, parsed, in the order the cascade takes them; Unsupported for what decides it that is not modelled. */
-export function authorSheets(document: Document): Sheet[] {
+export function authorSheets(document: Document): PageSheet[] {
   const { site } = document;
-  const sheets: Sheet[] = [];
+  const base = documentBase(document);
+  const sheets: PageSheet[] = [];
   let loaded = 0;
-  /** `sheet`, found at site key `at` (the page's own path for a `<style>`), after what it imports; `chain`: the keys importing it. */
+  /** `sheet`, found at site key `at` (the document's base for a `<style>`), after what it imports; `chain`: the keys importing it. */
   const add = (sheet: Sheet, at: string | null, chain: readonly string[]) => {
     for (const href of sheet.imports) {
       const key = at === null ? null : resolveSiteHref(href, at);
@@ -31,14 +40,14 @@ export function authorSheets(document: Document): Sheet[] {
       if (++loaded > MAX_SHEETS) throw new Unsupported(`more than ${MAX_SHEETS} style sheets through @import`);
       add(sheetOf(text), key, [...chain, key!]);
     }
-    sheets.push(sheet);
+    sheets.push({ sheet, at });
   };
   for (const s of document.styleSheets) {
     if (typeof s === 'string') {
-      add(sheetOf(s), site?.path ?? null, []);
+      add(sheetOf(s), base, []);
       continue;
     }
-    const key = site ? resolveSiteHref(s.href, site.path) : null;
+    const key = base === null ? null : resolveSiteHref(s.href, base);
     const text = key === null ? null : served(site, key);
     if (text === null) continue;
     if (s.media !== null && !ALL_MEDIA.test(s.media)) throw new Unsupported(`<link media="${s.media}">`);
@@ -46,6 +55,26 @@ export function authorSheets(document: Document): Sheet[] {
     add(sheetOf(text), key, [key!]);
   }
   return sheets;
+}
+
+/** The families, lower-case, of the @font-face rules of `sheets` whose font a browser gets. */
+export function loadedFontFaces(sheets: readonly PageSheet[], site: Site | undefined): Set<string> {
+  const loads = (url: string, at: string | null) => {
+    if (/^\s*data:/i.test(url)) return true;
+    const key = at === null ? null : resolveSiteHref(url, at);
+    return key !== null && site !== undefined && Object.hasOwn(site.files, key);
+  };
+  const families = new Set<string>();
+  for (const { sheet, at } of sheets)
+    for (const face of sheet.fontFaces) if (face.urls.some((url) => loads(url, at))) families.add(face.family);
+  return families;
+}
+
+/** The site key the page's relative URLs resolve against: its first `<base href>` resolved, else its own path; null without a site. */
+function documentBase({ site, elements }: Document): string | null {
+  if (!site) return null;
+  const base = elements.find((e) => e.html && e.name === 'base' && e.attributes.has('href'));
+  return base ? resolveSiteHref(base.attributes.get('href')!, site.path) : site.path;
 }
 
 /** The text of the sheet at site key `key`, as a browser applies it; null when the site serves none there (a 404, or not text/css). */

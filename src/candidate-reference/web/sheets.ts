@@ -129,10 +129,18 @@ export interface Sheet {
   rest: Indexed[];
   /** `rest` and the tag's own merged, in sheet order, per tag (made on first use). */
   forTag: Map<string, Indexed[]>;
-  fontFaces: Set<string>;
+  fontFaces: FontFace[];
   /** The URLs its @import rules load, in order, as written. */
   imports: string[];
 }
+
+/** An @font-face rule: the family it defines, lower-case, and the URLs its `src` names, as written. */
+export interface FontFace {
+  family: string;
+  urls: string[];
+}
+
+const URL_TOKEN = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]*))\s*\)/gi;
 
 const bySheetOrder = (a: Indexed, b: Indexed) => a.rule - b.rule;
 
@@ -188,7 +196,7 @@ function indexRules(rules: Rule[]): Omit<Sheet, 'rules' | 'fontFaces' | 'imports
 function parseSheet(text: string): Sheet {
   let order = 0;
   const next = () => order++;
-  const fontFaces = new Set<string>();
+  const fontFaces: FontFace[] = [];
   const rules: Rule[] = [];
   const imports: string[] = [];
   // An @import after any other rule but @charset is dropped, as CSS has it.
@@ -206,15 +214,20 @@ function parseSheet(text: string): Sheet {
       }
       if (name !== 'charset') importsEnd = true;
       if (name === 'font-face') {
+        let family: string | undefined;
+        let urls: string[] = [];
+        // The last of each descriptor counts, as for a property.
         for (const d of node.nodes ?? []) {
-          if (d.type === 'decl' && d.prop.toLowerCase() === 'font-family')
-            fontFaces.add(
-              d.value
-                .trim()
-                .replace(/^(['"])(.*)\1$/, '$2')
-                .toLowerCase(),
-            );
+          if (d.type !== 'decl') continue;
+          const descriptor = d.prop.toLowerCase();
+          if (descriptor === 'font-family')
+            family = d.value
+              .trim()
+              .replace(/^(['"])(.*)\1$/, '$2')
+              .toLowerCase();
+          else if (descriptor === 'src') urls = [...d.value.matchAll(URL_TOKEN)].map(([, a, b, c]) => (a ?? b ?? c)!);
         }
+        if (family !== undefined) fontFaces.push({ family, urls });
         continue;
       }
       // @charset and @keyframes move no box by themselves (an animation is unsupported).

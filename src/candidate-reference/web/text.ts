@@ -12,7 +12,7 @@ export type FontMode = 'square' | 'liberation';
 
 export interface Fonts {
   readonly mode: FontMode;
-  /** The families the case's @font-face rules define, lower-case. */
+  /** The families the case's @font-face rules define with a font the browsers get, lower-case (links.ts). */
   readonly fontFaces: ReadonlySet<string>;
 }
 

@@ -2,7 +2,7 @@
 // each is a pair, in a process group of its own (a hung pair dies together), with a HOME of its
 // own that is removed with it (MiniBrowser saves downloads and website data under HOME).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pTimeout from 'p-timeout';
@@ -69,7 +69,7 @@ export class WebKitSession {
       return new WebKitSession(driver, client, String(version), home);
     } catch (error) {
       killGroup(driver.pid);
-      rmSync(home, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
       throw error;
     }
   }
@@ -94,7 +94,8 @@ export class WebKitSession {
       killGroup(this.driver.pid);
     }
     await this.closed;
-    rmSync(this.home, { recursive: true, force: true });
+    // Off the worker's thread: a browser's data folder takes a while to remove, and the thread serves other pages meanwhile.
+    await rm(this.home, { recursive: true, force: true });
   }
 }
 
