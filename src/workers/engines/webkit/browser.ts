@@ -2,7 +2,8 @@
 // MiniBrowser (session.ts). A page is a window of a session; when a page is done, its session
 // opens a new window and closes the old one — a new browsing context with nothing of the old
 // one's (the closed window's web process goes with it, a deferred hang included) — and the next
-// page reuses the session. A page that must have fresh storage gets a new session instead:
+// page reuses the session, waiting for a session being so released rather than starting one (a
+// session's start costs the CPU of about ten pages). A page that must have fresh storage gets a new session instead:
 // WebKit's website data (IndexedDB, the Cache API, service workers) is shared by the windows of a
 // session.
 import type { Executables } from '../../../protocol/launch-options.js';
@@ -29,6 +30,8 @@ export class WebKitBrowser implements EngineBrowser {
   /** Sessions whose page is done, each with a fresh window, ready for the next page. */
   private readonly spare: WebKitSession[] = [];
   private readonly sessions = new Set<WebKitSession>();
+  /** The releases of pages under way: each ends with its session spare, or closed. */
+  private readonly releasing = new Set<Promise<void>>();
   private closing = false;
 
   constructor(
@@ -45,6 +48,7 @@ export class WebKitBrowser implements EngineBrowser {
   }
 
   async newPage({ freshStorage }: { freshStorage: boolean }): Promise<EnginePage> {
+    if (!freshStorage && this.spare.length === 0 && this.releasing.size > 0) await Promise.race(this.releasing);
     let session = this.spare.pop();
     if (session && (freshStorage || !session.alive)) {
       void session.close();
@@ -57,7 +61,16 @@ export class WebKitBrowser implements EngineBrowser {
       void session.close();
       throw error;
     }
-    return new WebKitPage(session, (page) => this.release(page));
+    return new WebKitPage(session, (page) => {
+      const released = this.release(page);
+      const settled = released.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.releasing.add(settled);
+      void settled.then(() => this.releasing.delete(settled));
+      return released;
+    });
   }
 
   processGroups(): readonly number[] {
