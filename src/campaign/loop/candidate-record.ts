@@ -14,12 +14,12 @@ import {
 import type { AuthoredReading } from '../../protocol/authored-schema.js';
 import { readingsOf, type AuthoredRecord } from './authored-record.js';
 import { candidateSelfSignature, candidateSignature } from '../../comparator/candidate-signature.js';
-import { CANDIDATE_SCROLLBARS, columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
+import { CANDIDATE_SCROLLBARS, columnarFromDump, columnarFromPacked, type ColumnarDump } from '../../comparator/columnar.js';
 import { voteColumnar, type EngineDumps } from '../../comparator/vote.js';
 import type { CandidateCase } from '../../protocol/candidate-schema.js';
 import type { CompareVerdict, VoteResult } from '../../protocol/vote-schema.js';
 import type { Dump, EngineName } from '../../protocol/schema.js';
-import { unpackColumns, type EngineColumns } from '../../protocol/walk-columns.js';
+import type { EngineColumns } from '../../protocol/walk-columns.js';
 import { judgedOutcome, type SourceOutcome } from '../../candidate-client/source.js';
 import { OPS } from '../../protocol/ops.js';
 import { opOf, type CaseRequest } from '../corpus/corpus.js';
@@ -118,7 +118,7 @@ function recordedResponse(outcomes: readonly RecordedOutcome[], columns?: Engine
     const walk = columns?.[o.engine];
     const scrollbars = o.scrollbars ? (JSON.parse(o.scrollbars) as { x: number; y: number }) : undefined;
     if (o.result !== null)
-      dumps[o.engine] = walk ? columnarFromRaw(unpackColumns(walk), o.engine) : columnarFromDump(JSON.parse(o.result) as Dump, scrollbars);
+      dumps[o.engine] = walk ? columnarFromPacked(walk, o.engine) : columnarFromDump(JSON.parse(o.result) as Dump, scrollbars);
     else if (o.error !== null) errors[o.engine] = o.error;
   }
   return { dumps, errors };
