@@ -92,7 +92,12 @@ async function campaign(label: string, round: number, candidate: string[], from 
   const oracleBefore = oracleCpu(cli.pid);
   // The candidate's process: `… candidate taffy …`, or the replaying script (not the oracle's own `--candidate …`).
   const candidatePid = cli.descendants().find((pid) => {
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      return false; // gone since it was listed (a browser's short-lived helper)
+    }
     return argv.includes('candidate') || argv.some((a) => a.endsWith('candidate-replay.js'));
   });
   const candidateBefore = candidatePid === undefined ? null : processCpuMs(candidatePid);
