@@ -18,8 +18,8 @@ import { answerOutcome } from '../src/candidate-client/process-source.js';
 import type { ReferenceCandidate } from '../src/protocol/candidate-schema.js';
 import { ENGINE_NAMES } from '../src/protocol/schema.js';
 import { packResult, unpackResult } from '../src/protocol/wire.js';
-import { packColumns, unpackColumns } from '../src/protocol/walk-columns.js';
-import { columnarFromRaw } from '../src/comparator/columnar.js';
+import { packColumns } from '../src/protocol/walk-columns.js';
+import { columnarFromPacked } from '../src/comparator/columnar.js';
 import { voteColumnar } from '../src/comparator/vote.js';
 import { rawFromDump } from '../test/fixtures/dumps/load.js';
 
@@ -73,7 +73,7 @@ for (let round = 0; round <= rounds; round++) {
     const walks = Object.fromEntries(ENGINE_NAMES.map((e) => [e, packColumns(rawFromDump({ ...outcome.dump, engine: e }))]));
     const columns = time('columns', () => unpackResult<typeof walks>(packResult(walks)));
     // The engines' vote, which a campaign's worker takes beside the engines and the judge reuses.
-    const vote = voteColumnar({ dumps: Object.fromEntries(ENGINE_NAMES.map((e) => [e, columnarFromRaw(unpackColumns(walks[e]!), e)])) });
+    const vote = voteColumnar({ dumps: Object.fromEntries(ENGINE_NAMES.map((e) => [e, columnarFromPacked(walks[e]!, e)])) });
     time('judge', () => candidateRecord({ name: engine.name, version: engine.version }, outcome, outcomes, { columns, vote }));
   }
 }

@@ -1,8 +1,8 @@
-// node dist/bench/candidate.js [--cases=N] [--seed=S] [--rounds=R] [--workers=W] [--pages=P] [--no-mutations]
+// node dist/bench/candidate.js [--cases=N] [--seed=S] [--rounds=R] [--workers=W] [--pages=P] [--no-mutations] [--own-only]
 //
 // What an engine under test costs a campaign, split where it can be changed. One corpus
 // (generated inside what the reference Taffy candidate supports, so that it lays most cases out)
-// through `browser-oracle campaign` into fresh journals, alternately, `rounds` times each:
+// through `browser-oracle campaign` into fresh journals, `rounds` times each, in rounds:
 //
 //   campaign                     no candidate: the browsers' and the oracle's own CPU per case
 //   campaign --candidate replay  a candidate that answers instantly from Taffy's recorded answers
@@ -15,14 +15,18 @@
 // CPU is read from /proc for the campaign's process tree, by owner (each engine's processes, and
 // Node: the oracle and the candidate's process), from its first progress line (engines and
 // candidate up) to its last (every case recorded), so start-up and shutdown are left out; cases/s
-// is the campaign's own closing figure. Then each reference candidate's own CPU per case, in this
+// is the campaign's own closing figure. The first two runs of a round are next to each other, in
+// turn one first and then the other, and the oracle's own work is taken round by round, of the
+// two: its median over the rounds and their spread are printed, and the oracle's process thread
+// by thread (its main thread, its other threads). Then each reference candidate's own CPU per case, in this
 // process, on cases generated inside what it supports (bench/candidate-stages.js splits it into
 // stages). The goal: the oracle's own work per candidate case under 5 % of the browsers' CPU per case.
 // Beside them, the same cases with mutations (the same documents: the generator draws them after
 // the tree; no relayout check, so that the mutations alone differ), through the campaign with the
 // Taffy candidate and in process (Taffy and Yoga), where a mutation case is laid out three times (the original, the
 // mutated one in its kept tree, and from scratch): what a mutation case costs next to a plain one.
-// --no-mutations leaves those out (a mutation campaign is the slowest of the four on a loaded machine).
+// --no-mutations leaves those out (a mutation campaign is the slowest of the four on a loaded machine);
+// --own-only runs the first two alone, for the oracle's own work.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +45,8 @@ const flag = (name: string, fallback: number) => Number(args.find((a) => a.start
 const cases = flag('cases', 1000);
 const seed = flag('seed', 3);
 const rounds = flag('rounds', 2);
-const mutations = !args.includes('--no-mutations');
+const ownOnly = args.includes('--own-only');
+const mutations = !ownOnly && !args.includes('--no-mutations');
 const farmArgs = args.filter((a) => a.startsWith('--workers=') || a.startsWith('--pages='));
 const REPLAY = fileURLToPath(new URL('./candidate-replay.js', import.meta.url));
 
@@ -50,16 +55,17 @@ const corpus = join(dir, 'corpus.ndjson');
 const recorded = join(dir, 'taffy-answers.ndjson');
 const mutationCorpus = join(dir, 'mutations.ndjson');
 
-/** A process's own CPU ms so far (utime + stime), or null once it is gone. */
-function processCpuMs(pid: number): number | null {
+/** CPU ms so far (utime + stime) of a process, or of one of its threads (`/proc/PID/task/TID`), or null once it is gone. */
+function cpuMsOf(path: string): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(`${path}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(f[11]) + Number(f[12])) * 10;
   } catch {
     return null;
   }
 }
+const processCpuMs = (pid: number) => cpuMsOf(`/proc/${pid}`);
 
 interface Run {
   casesPerSecond: number;
@@ -67,6 +73,15 @@ interface Run {
   cpu: CpuSample;
   /** The candidate process's own CPU ms per case over the same span, when it could be told apart. */
   candidate: number | null;
+  /** The oracle's own Node process alone, CPU ms per case: its main thread (the loop, the judge, the journal) and its other threads (workers, GC, I/O). */
+  oracle: { main: number; others: number };
+}
+
+/** The oracle process's CPU ms so far: its main thread (whose id is the process's) and the sum of its other threads. */
+function oracleCpu(pid: number): { main: number; others: number } {
+  const main = cpuMsOf(`/proc/${pid}/task/${pid}`) ?? 0;
+  // Its own utime and stime, without its children's: every thread's, those that ended included.
+  return { main, others: (processCpuMs(pid) ?? 0) - main };
 }
 
 async function campaign(label: string, round: number, candidate: string[], from = corpus): Promise<Run> {
@@ -74,14 +89,21 @@ async function campaign(label: string, round: number, candidate: string[], from 
   const cli = new CliProcess(['campaign', '--db', db, '--corpus', from, '--fonts=square', ...farmArgs, ...candidate]);
   await cli.saidOnStderr(/campaign: 0\/\d+ cases/);
   const before = sampleCpu(cli.pid);
+  const oracleBefore = oracleCpu(cli.pid);
   // The candidate's process: `… candidate taffy …`, or the replaying script (not the oracle's own `--candidate …`).
   const candidatePid = cli.descendants().find((pid) => {
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      return false; // gone since it was listed (a browser's short-lived helper)
+    }
     return argv.includes('candidate') || argv.some((a) => a.endsWith('candidate-replay.js'));
   });
   const candidateBefore = candidatePid === undefined ? null : processCpuMs(candidatePid);
   await cli.saidOnStderr(new RegExp(`campaign: ${cases}/${cases} cases`));
   const cpu = cpuBetween(before, sampleCpu(cli.pid));
+  const oracle = cpuBetween(oracleBefore, oracleCpu(cli.pid));
   // Still running, or gone already (its CPU then in the oracle's, and said by the replaying candidate as it ended).
   const candidateAfter = candidatePid === undefined ? null : processCpuMs(candidatePid);
   const code = await cli.exited;
@@ -100,6 +122,7 @@ async function campaign(label: string, round: number, candidate: string[], from 
     casesPerSecond: Number(done[2]),
     cpu: Object.fromEntries(Object.entries(cpu).map(([owner, ms]) => [owner, ms / cases])) as CpuSample,
     candidate: candidateMs === null ? null : candidateMs / cases,
+    oracle: { main: oracle.main / cases, others: oracle.others / cases },
   };
 }
 
@@ -159,17 +182,27 @@ try {
     '  the same, with mutations': [],
   };
   for (let round = 0; round < rounds; round++) {
-    runs.campaign.push(await campaign('without', round, []));
-    runs['campaign --candidate replay'].push(await campaign('replay', round, ['--candidate', `node ${REPLAY} ${recorded} ${corpus}`]));
-    runs['campaign --candidate taffy'].push(await campaign('taffy', round, ['--candidate', 'taffy']));
+    // The two routes whose difference is the oracle's own work run next to each other, first one then
+    // the other in turn: a load that rises or falls over a round then favours neither route.
+    const without = () => campaign('without', round, []);
+    const replay = () => campaign('replay', round, ['--candidate', `node ${REPLAY} ${recorded} ${corpus}`]);
+    if (round % 2 === 0) {
+      runs.campaign.push(await without());
+      runs['campaign --candidate replay'].push(await replay());
+    } else {
+      runs['campaign --candidate replay'].push(await replay());
+      runs.campaign.push(await without());
+    }
+    if (!ownOnly) runs['campaign --candidate taffy'].push(await campaign('taffy', round, ['--candidate', 'taffy']));
     if (mutations) runs['  the same, with mutations'].push(await campaign('mutations', round, ['--candidate', 'taffy'], mutationCorpus));
   }
   const mean = (list: Run[], of: (r: Run) => number) => list.reduce((n, r) => n + of(r), 0) / list.length;
+  const median = (list: number[]) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
   const browsers = (r: Run) => ENGINE_NAMES.reduce((n, e) => n + r.cpu[e], 0);
-  const taffy = await inProcess('taffy');
-  const yoga = await inProcess('yoga');
-  const taffyMutations = mutations ? await inProcess('taffy', true) : undefined;
-  const yogaMutations = mutations ? await inProcess('yoga', true) : undefined;
 
   console.log(`candidate cost: ${cases} cases (seed ${seed}, inside taffy's supports), ${rounds} round(s) each, alternating`);
   console.log(`load average before: ${load.join(' ')} (${farmArgs.join(' ') || 'default farm'})`);
@@ -192,40 +225,54 @@ try {
   const replay = runs['campaign --candidate replay'];
   const browserMs = mean(without, browsers);
   const own = mean(replay, (r) => r.cpu.node - (r.candidate ?? 0)) - mean(without, (r) => r.cpu.node);
-  // Each round's own figure, beside the mean: on a shared machine the spread is part of the result.
+  // Each round's own figure, from the two runs next to each other: on a shared machine the spread
+  // is part of the result, and the median is the figure a slow round or two does not move.
   const perRound = replay.map((r, i) => ((r.cpu.node - (r.candidate ?? 0) - without[i]!.cpu.node) / browsers(without[i]!)) * 100);
   console.log(
-    `the oracle's own work per candidate case: ${own.toFixed(3)} CPU ms, ${((own / browserMs) * 100).toFixed(1)} % of the browsers' ${browserMs.toFixed(2)} ms ` +
-      `(rounds: ${perRound.map((p) => `${p.toFixed(1)} %`).join(', ')}; goal: under 5 %)`,
+    `the oracle's own work per candidate case: median ${median(perRound).toFixed(1)} % of the browsers' CPU a case ` +
+      `(rounds: ${perRound.map((p) => `${p.toFixed(1)} %`).join(', ')}; spread ${(Math.max(...perRound) - Math.min(...perRound)).toFixed(1)} points; goal: under 5 %); ` +
+      `over all rounds ${own.toFixed(3)} CPU ms, ${((own / browserMs) * 100).toFixed(1)} % of the browsers' ${browserMs.toFixed(2)} ms`,
   );
-  // The Taffy process's own CPU, by difference: its run's Node less the oracle's own (the replay run's, whose answers are Taffy's).
-  const taffyProcess = mean(runs['campaign --candidate taffy'], (r) => r.cpu.node) - mean(replay, (r) => r.cpu.node - (r.candidate ?? 0));
-  const share = (ms: number) => `${((ms / browserMs) * 100).toFixed(1)} % of the browsers'`;
+  // The same difference, thread by thread of the oracle's process (the replaying process is not in it).
+  const threads = (of: (o: Run['oracle']) => number) => median(replay.map((r, i) => of(r.oracle) - of(without[i]!.oracle)));
   console.log(
-    `the taffy candidate's process over the cases (its warm-up included): ${taffyProcess.toFixed(2)} CPU ms a case, ${share(taffyProcess)}`,
+    `  in the oracle's process, median of the rounds: main thread ${threads((o) => o.main).toFixed(3)} CPU ms a case, ` +
+      `its other threads (workers, GC, I/O) ${threads((o) => o.others).toFixed(3)}`,
   );
-  const rate = mean(runs['campaign --candidate taffy'], (r) => r.casesPerSecond) / mean(without, (r) => r.casesPerSecond) - 1;
-  console.log(`end to end with the taffy candidate: ${(rate * 100).toFixed(1)} % cases/s`);
-  for (const [name, r] of [
-    ['taffy', taffy],
-    ['yoga', yoga],
-  ] as const)
+  if (!ownOnly) {
+    const taffy = await inProcess('taffy');
+    const yoga = await inProcess('yoga');
+    const taffyMutations = mutations ? await inProcess('taffy', true) : undefined;
+    const yogaMutations = mutations ? await inProcess('yoga', true) : undefined;
+    // The Taffy process's own CPU, by difference: its run's Node less the oracle's own (the replay run's, whose answers are Taffy's).
+    const taffyProcess = mean(runs['campaign --candidate taffy'], (r) => r.cpu.node) - mean(replay, (r) => r.cpu.node - (r.candidate ?? 0));
+    const share = (ms: number) => `${((ms / browserMs) * 100).toFixed(1)} % of the browsers'`;
     console.log(
-      `${name} candidate's own work, warm, in process: ${r.ms.toFixed(3)} CPU ms a case, ${share(r.ms)} (${r.refused} of ${r.count} unsupported; stages: node dist/bench/candidate-stages.js --engine=${name})`,
+      `the taffy candidate's process over the cases (its warm-up included): ${taffyProcess.toFixed(2)} CPU ms a case, ${share(taffyProcess)}`,
     );
-  const mutated = runs['  the same, with mutations'];
-  const plain = runs['campaign --candidate taffy'];
-  const ratio = (of: (r: Run) => number) => (mean(mutated, of) / mean(plain, of)).toFixed(2);
-  if (taffyMutations)
-    console.log(
-      `a mutation case next to a plain one, with the taffy candidate: × ${ratio((r) => r.cpu.node)} Node CPU ms a case, × ${ratio((r) => r.casesPerSecond)} cases/s; ` +
-        `in process: × ${(taffyMutations.ms / taffy.ms).toFixed(2)} CPU ms a case (${taffyMutations.refused} of ${taffyMutations.count} unsupported)`,
-    );
-  // Yoga's own cases are drawn inside what it supports: its ratio is in process only.
-  if (yogaMutations)
-    console.log(
-      `a mutation case next to a plain one, yoga in process: × ${(yogaMutations.ms / yoga.ms).toFixed(2)} CPU ms a case (${yogaMutations.refused} of ${yogaMutations.count} unsupported)`,
-    );
+    const rate = mean(runs['campaign --candidate taffy'], (r) => r.casesPerSecond) / mean(without, (r) => r.casesPerSecond) - 1;
+    console.log(`end to end with the taffy candidate: ${(rate * 100).toFixed(1)} % cases/s`);
+    for (const [name, r] of [
+      ['taffy', taffy],
+      ['yoga', yoga],
+    ] as const)
+      console.log(
+        `${name} candidate's own work, warm, in process: ${r.ms.toFixed(3)} CPU ms a case, ${share(r.ms)} (${r.refused} of ${r.count} unsupported; stages: node dist/bench/candidate-stages.js --engine=${name})`,
+      );
+    const mutated = runs['  the same, with mutations'];
+    const plain = runs['campaign --candidate taffy'];
+    const ratio = (of: (r: Run) => number) => (mean(mutated, of) / mean(plain, of)).toFixed(2);
+    if (taffyMutations)
+      console.log(
+        `a mutation case next to a plain one, with the taffy candidate: × ${ratio((r) => r.cpu.node)} Node CPU ms a case, × ${ratio((r) => r.casesPerSecond)} cases/s; ` +
+          `in process: × ${(taffyMutations.ms / taffy.ms).toFixed(2)} CPU ms a case (${taffyMutations.refused} of ${taffyMutations.count} unsupported)`,
+      );
+    // Yoga's own cases are drawn inside what it supports: its ratio is in process only.
+    if (yogaMutations)
+      console.log(
+        `a mutation case next to a plain one, yoga in process: × ${(yogaMutations.ms / yoga.ms).toFixed(2)} CPU ms a case (${yogaMutations.refused} of ${yogaMutations.count} unsupported)`,
+      );
+  }
   console.log(
     `load average after: ${loadavg()
       .map((l) => l.toFixed(2))

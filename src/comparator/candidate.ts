@@ -107,12 +107,12 @@ export function compareCandidate(
     const error = `roots: node ${badRoot} is not in the candidate's dump of ${candidate.count} nodes`;
     return { verdict: 'error', vote, outlier, majority, engines, compares: {}, sides_with_outlier: false, subpixel: false, error };
   }
-  const inScope = roots ? scopeOf(candidate, roots) : undefined;
-  const b = inScope ? scoped(candidate, inScope) : candidate;
+  // Geometry inside the roots alone, compared in place (no scoped copy of each dump).
+  const options = roots ? { ...GEOMETRY, scope: scopeOf(candidate, roots) } : GEOMETRY;
   const compares: Partial<Record<EngineName, CompareResult>> = {};
   for (const e of ENGINE_NAMES) {
     const dump = response.dumps[e];
-    if (dump) compares[e] = compare(inScope ? scoped(dump, inScope) : dump, b, GEOMETRY);
+    if (dump) compares[e] = compare(dump, candidate, options);
   }
   const verdict: CandidateVerdict = majority.length ? majority.map((e) => compares[e]!.verdict).reduce(worst) : 'no_majority';
   const againstMajority = majority.map((e) => compares[e]!);

@@ -3,6 +3,7 @@
 // each node's reference origin for the relative-offset rule is resolved here, not per compare.
 import { STYLE_PROPERTIES, type Dump } from '../protocol/schema.js';
 import type { WalkColumns } from '../protocol/page-output.js';
+import type { PackedColumns } from '../protocol/walk-columns.js';
 
 const STYLE_COUNT = STYLE_PROPERTIES.length;
 
@@ -120,13 +121,23 @@ export function columnarFromDump(
 
 /** Straight from the page walk's flat arrays, skipping the wire form entirely. */
 export function columnarFromRaw(raw: WalkColumns, engine: string): ColumnarDump {
+  return fromColumns(raw, engine, Float64Array.from(raw.bounding), Float64Array.from(raw.rects));
+}
+
+/** A walk's columns, their coordinates given as the arrays the dump keeps. */
+function fromColumns(
+  raw: Omit<WalkColumns, 'bounding' | 'rects' | 'styles'> & { styles: readonly string[] },
+  engine: string,
+  bounding: Float64Array,
+  fragments: Float64Array,
+): ColumnarDump {
   const count = raw.tags.length;
   const expect = (what: string, actual: number, wanted: number) => {
     if (actual !== wanted) throw new InvalidDumpError(`raw walk: ${what} has ${actual} entries, expected ${wanted}`);
   };
   expect('parents', raw.parents.length, count);
   expect('rectCounts', raw.rectCounts.length, count);
-  expect('bounding', raw.bounding.length, count * 4);
+  expect('bounding', bounding.length, count * 4);
   expect('styles', raw.styles.length, count * STYLE_COUNT);
   const tags = new Int32Array(count);
   const parents = Int32Array.from(raw.parents);
@@ -139,7 +150,7 @@ export function columnarFromRaw(raw: WalkColumns, engine: string): ColumnarDump 
     depths[i] = p >= 0 && p < i ? depths[p]! + 1 : 0;
     fragmentStart[i + 1] = fragmentStart[i]! + raw.rectCounts[i]!;
   }
-  expect('rects', raw.rects.length, fragmentStart[count]! * 4);
+  expect('rects', fragments.length, fragmentStart[count]! * 4);
   return finish({
     engine,
     overflowed: raw.overflowed,
@@ -148,11 +159,38 @@ export function columnarFromRaw(raw: WalkColumns, engine: string): ColumnarDump 
     tags,
     parents,
     depths,
-    bounding: Float64Array.from(raw.bounding),
+    bounding,
     fragmentStart,
-    fragments: Float64Array.from(raw.rects),
+    fragments,
     styles: raw.styles,
   });
+}
+
+/**
+ * From a walk's columns as they crossed from a worker (src/protocol/walk-columns.ts), each array
+ * made once: the coordinates straight from their bytes. The styles did not travel: every value is
+ * empty, as a candidate is judged by geometry alone.
+ */
+export function columnarFromPacked(packed: PackedColumns, engine: string): ColumnarDump {
+  return fromColumns({ ...packed, styles: blankStyles(packed.tags.length) }, engine, float64s(packed.bounding), float64s(packed.rects));
+}
+
+/** The doubles whose bytes these are: a view where they are aligned, else one copy. */
+function float64s(bytes: Uint8Array): Float64Array {
+  if (bytes.byteOffset % 8 === 0) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
+  return new Float64Array(Uint8Array.from(bytes).buffer);
+}
+
+/** Empty styles for `count` nodes, one array per count up to BLANK_CACHED (never written: a dump's arrays are only read). */
+const BLANK_CACHED = 256;
+const blanks = new Map<number, readonly string[]>();
+function blankStyles(count: number): readonly string[] {
+  let blank = blanks.get(count);
+  if (!blank) {
+    blank = new Array<string>(count * STYLE_COUNT).fill('');
+    if (count <= BLANK_CACHED) blanks.set(count, blank);
+  }
+  return blank;
 }
 
 function putRect(into: Float64Array, at: number, rect: { x: number; y: number; w: number; h: number }): void {

@@ -90,6 +90,13 @@ class Tally {
 /** What is compared beyond the geometry: the computed styles, unless `styles` is false (they never change a verdict). */
 export interface CompareOptions {
   styles?: boolean;
+  /**
+   * Per node, 1 when its geometry is compared (a candidate's roots and their subtrees, scopeOf in
+   * candidate.ts: every descendant of a node in scope is in scope). A node out of scope compares as
+   * a node without a box on both sides, and a node in scope whose nearest boxed ancestor is out of
+   * it is measured from the viewport: as if both dumps were copies with no box outside the scope.
+   */
+  scope?: Uint8Array;
 }
 
 export function compare(a: ColumnarDump, b: ColumnarDump, options?: CompareOptions): CompareResult {
@@ -103,7 +110,7 @@ export const discarded = (d: ColumnarDump): boolean => d.overflowed && !d.roomle
  * `compare` without the rule that discards an overflowed dump: for two walks of one engine, whose
  * scrollbars are the same (the relayout check). Its verdict is never `discarded`.
  */
-export function compareOverflowed(a: ColumnarDump, b: ColumnarDump, { styles = true }: CompareOptions = {}): CompareResult {
+export function compareOverflowed(a: ColumnarDump, b: ColumnarDump, { styles = true, scope }: CompareOptions = {}): CompareResult {
   if (a.tagTable !== b.tagTable) {
     throw new Error(
       'compare: the two dumps were made with different tag tables (built in different threads?); convert both in this thread',
@@ -117,6 +124,12 @@ export function compareOverflowed(a: ColumnarDump, b: ColumnarDump, { styles = t
   const ab = a.bounding;
   const bb = b.bounding;
   for (let i = 0, at = 0; i < a.count; i++, at += 4) {
+    if (scope && !inScope(scope, i)) {
+      // Boxless on both sides: a zero size delta and no fragment on either, counted as such.
+      tally.within(0, 0);
+      tally.holds(true);
+      continue;
+    }
     const dw = bb[at + 2]! - ab[at + 2]!;
     const dh = bb[at + 3]! - ab[at + 3]!;
     if (!tally.within(dw, dh)) failures.push({ index: i, kind: 'size', dw, dh });
@@ -138,8 +151,8 @@ export function compareOverflowed(a: ColumnarDump, b: ColumnarDump, { styles = t
     }
 
     if (aCount > 0 && bCount > 0) {
-      const dx = offset(b, i, 0) - offset(a, i, 0);
-      const dy = offset(b, i, 1) - offset(a, i, 1);
+      const dx = offset(b, i, 0, scope) - offset(a, i, 0, scope);
+      const dy = offset(b, i, 1, scope) - offset(a, i, 1, scope);
       if (!tally.within(dx, dy)) failures.push({ index: i, kind: 'offset', dx, dy });
     }
   }
@@ -151,9 +164,16 @@ export function compareOverflowed(a: ColumnarDump, b: ColumnarDump, { styles = t
   };
 }
 
-/** Node i's box origin coordinate (0: x, 1: y) relative to its anchor's, or the viewport's. */
-function offset(d: ColumnarDump, i: number, axis: 0 | 1): number {
-  const anchor = d.anchors[i]!;
+const inScope = (scope: Uint8Array, i: number) => i < scope.length && scope[i] === 1;
+
+/**
+ * Node i's box origin coordinate (0: x, 1: y) relative to its anchor's, or the viewport's. In a
+ * scope, the in-scope ancestors of a node in it are the nearest ones (its scope is closed under
+ * descendants): its anchor out of scope means that no ancestor in scope has a box.
+ */
+function offset(d: ColumnarDump, i: number, axis: 0 | 1, scope: Uint8Array | undefined): number {
+  let anchor = d.anchors[i]!;
+  if (scope && anchor >= 0 && !inScope(scope, anchor)) anchor = -1;
   return d.bounding[i * 4 + axis]! - (anchor < 0 ? 0 : d.bounding[anchor * 4 + axis]!);
 }
 

@@ -4,7 +4,7 @@
 // alone (they never change a verdict), and packing them was most of the packing's and the
 // transfer's time (0.05 of 0.07 ms a case, and half the transfer's, measured on generated cases).
 import type { WalkColumns } from './page-output.js';
-import { STYLE_PROPERTIES, type EngineName } from './common.js';
+import type { EngineName } from './common.js';
 
 export interface PackedColumns {
   overflowed: boolean;
@@ -23,13 +23,6 @@ export type EngineColumns = Partial<Record<EngineName, PackedColumns>>;
 
 const bytesOf = (array: Float64Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 
-/** A copy of `bytes` (which may sit at any offset of a larger buffer) as the typed array it holds. */
-function copied<T>(bytes: Uint8Array, as: new (buffer: ArrayBuffer) => T): T {
-  const own = new Uint8Array(bytes.byteLength);
-  own.set(bytes);
-  return new as(own.buffer);
-}
-
 /** A walk's columns, packed to travel: its styles left behind. */
 export function packColumns({ overflowed, scrollbars, tags, parents, rectCounts, bounding, rects }: WalkColumns): PackedColumns {
   return {
@@ -40,19 +33,5 @@ export function packColumns({ overflowed, scrollbars, tags, parents, rectCounts,
     rectCounts,
     bounding: bytesOf(Float64Array.from(bounding)),
     rects: bytesOf(Float64Array.from(rects)),
-  };
-}
-
-/** The columns a packed walk stands for, every style value empty (the styles did not travel). */
-export function unpackColumns(packed: PackedColumns): WalkColumns {
-  return {
-    overflowed: packed.overflowed,
-    scrollbars: packed.scrollbars,
-    tags: packed.tags,
-    parents: packed.parents,
-    rectCounts: packed.rectCounts,
-    bounding: copied(packed.bounding, Float64Array),
-    rects: copied(packed.rects, Float64Array),
-    styles: new Array<string>(packed.tags.length * STYLE_PROPERTIES.length).fill(''),
   };
 }

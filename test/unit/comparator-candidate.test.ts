@@ -4,8 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Dump } from '../../src/protocol/schema.js';
 import { columnarFromDump } from '../../src/comparator/columnar.js';
-import { compareCandidate } from '../../src/comparator/candidate.js';
+import { compareCandidate, scopeOf, scoped } from '../../src/comparator/candidate.js';
+import { compare } from '../../src/comparator/compare.js';
 import { columnarResponse } from '../../src/comparator/vote.js';
+import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import { dump, response, translated, type FixtureName } from '../fixtures/dumps/load.js';
 
 const candidate = (d: Dump) => columnarFromDump({ ...d, engine: 'my-engine' });
@@ -42,4 +44,25 @@ test('a candidate off by a rigid shift fails once per engine, at the root', () =
   const result = judge(translated(dump('agree', 'chromium'), 0.5, 0), 'agree');
   assert.equal(result.verdict, 'fail');
   for (const e of result.majority) assert.deepEqual(result.compares[e]?.failures, [{ index: 0, kind: 'offset', dx: 0.5, dy: 0 }]);
+});
+
+test('geometry compared inside roots in place is what it is on copies with no box outside them', () => {
+  // Every node as a root, and two at once, over recorded dumps whose engines differ, and one moved.
+  const fixtures: FixtureName[] = ['agree', 'inline-wrap', 'rigid-base', 'text-line', 'fragment-count', 'split'];
+  let compared = 0;
+  for (const name of fixtures) {
+    for (const [x, y] of ENGINE_NAMES.flatMap((a) => ENGINE_NAMES.map((b) => [a, b] as const))) {
+      const a = columnarFromDump(dump(name, x));
+      const b = candidate(translated(dump(name, y), 0, 0.5));
+      for (let r = 0; r < b.count; r++) {
+        for (const roots of [[r], [r, b.count - 1 - r]]) {
+          const scope = scopeOf(b, roots);
+          const inPlace = compare(a, b, { styles: false, scope });
+          assert.deepEqual(inPlace, compare(scoped(a, scope), scoped(b, scope), { styles: false }), `${name} ${x} ${y} roots ${roots}`);
+          compared++;
+        }
+      }
+    }
+  }
+  assert.ok(compared > 100);
 });

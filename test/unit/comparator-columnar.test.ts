@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { dumpJson } from '../../src/protocol/dump.js';
 import type { RawWalk } from '../../src/protocol/page-output.js';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { columnarFromDump, columnarFromRaw, InvalidDumpError } from '../../src/comparator/columnar.js';
+import { columnarFromDump, columnarFromPacked, columnarFromRaw, InvalidDumpError } from '../../src/comparator/columnar.js';
 import { packResult, unpackResult } from '../../src/protocol/wire.js';
-import { packColumns, unpackColumns, type PackedColumns } from '../../src/protocol/walk-columns.js';
+import { packColumns, type PackedColumns } from '../../src/protocol/walk-columns.js';
 import { candidateRecord } from '../../src/campaign/loop/candidate-record.js';
 import { voteColumnar } from '../../src/comparator/vote.js';
 import { columnar, dump, rawFromDump, translated, type FixtureName } from '../fixtures/dumps/load.js';
@@ -39,7 +39,7 @@ test("a walk packed to cross from a worker (msgpack, as results travel) gives th
     const geometry = (d: ReturnType<typeof columnarFromDump>) => ({ ...d, styles: [] });
     for (const engine of ENGINE_NAMES) {
       const [x, y] = rawFromDump(dump(name, engine)).scrollbars;
-      const unpacked = columnarFromRaw(unpackColumns(columns[engine]!), engine);
+      const unpacked = columnarFromPacked(columns[engine]!, engine);
       assert.deepEqual(geometry(unpacked), geometry(columnarFromDump(dump(name, engine), { x, y })), `${name} ${engine}`);
       assert.ok(unpacked.styles.every((value) => value === ''));
     }
@@ -54,7 +54,7 @@ test("a walk packed to cross from a worker (msgpack, as results travel) gives th
       assert.deepEqual(candidateRecord(who, outcome, outcomes, { columns }), alone, name);
       // And on the engines' vote as a worker takes it, over the same walks, instead of taking it again.
       const vote = voteColumnar({
-        dumps: Object.fromEntries(ENGINE_NAMES.map((e) => [e, columnarFromRaw(unpackColumns(columns[e]!), e)])),
+        dumps: Object.fromEntries(ENGINE_NAMES.map((e) => [e, columnarFromPacked(columns[e]!, e)])),
       });
       assert.deepEqual(candidateRecord(who, outcome, outcomes, { columns, vote }), alone, name);
     }

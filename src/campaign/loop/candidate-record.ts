@@ -14,12 +14,12 @@ import {
 import type { AuthoredReading } from '../../protocol/authored-schema.js';
 import { readingsOf, type AuthoredRecord } from './authored-record.js';
 import { candidateSelfSignature, candidateSignature } from '../../comparator/candidate-signature.js';
-import { CANDIDATE_SCROLLBARS, columnarFromDump, columnarFromRaw, type ColumnarDump } from '../../comparator/columnar.js';
+import { CANDIDATE_SCROLLBARS, columnarFromDump, columnarFromPacked, type ColumnarDump } from '../../comparator/columnar.js';
 import { voteColumnar, type EngineDumps } from '../../comparator/vote.js';
 import type { CandidateCase } from '../../protocol/candidate-schema.js';
 import type { CompareVerdict, VoteResult } from '../../protocol/vote-schema.js';
 import type { Dump, EngineName } from '../../protocol/schema.js';
-import { unpackColumns, type EngineColumns } from '../../protocol/walk-columns.js';
+import type { EngineColumns } from '../../protocol/walk-columns.js';
 import { judgedOutcome, type SourceOutcome } from '../../candidate-client/source.js';
 import { OPS } from '../../protocol/ops.js';
 import { opOf, type CaseRequest } from '../corpus/corpus.js';
@@ -118,7 +118,7 @@ function recordedResponse(outcomes: readonly RecordedOutcome[], columns?: Engine
     const walk = columns?.[o.engine];
     const scrollbars = o.scrollbars ? (JSON.parse(o.scrollbars) as { x: number; y: number }) : undefined;
     if (o.result !== null)
-      dumps[o.engine] = walk ? columnarFromRaw(unpackColumns(walk), o.engine) : columnarFromDump(JSON.parse(o.result) as Dump, scrollbars);
+      dumps[o.engine] = walk ? columnarFromPacked(walk, o.engine) : columnarFromDump(JSON.parse(o.result) as Dump, scrollbars);
     else if (o.error !== null) errors[o.engine] = o.error;
   }
   return { dumps, errors };
@@ -148,14 +148,43 @@ function judgeOn(judged: CandidateOutcome, outcomes: readonly RecordedOutcome[],
   return authoredJudgement(judged, response, full, readings);
 }
 
+/**
+ * A candidate's outcome as the judge and the journal take it: its dump in columnar form and as
+ * JSON text. Made as soon as the answer arrives, so that the answer's parsed tree (hundreds of
+ * small objects) dies young instead of waiting out the engines' part of the case: held that long,
+ * it was promoted, then marked by the old generation's collector.
+ */
+export interface ReceivedOutcome {
+  judged: CandidateOutcome;
+  /** Its dump's JSON; null when it gave none. */
+  dump: string | null;
+  roots: number[] | null;
+  placed: boolean;
+  /** Its fresh dump's JSON, when it gave one. */
+  fresh: string | null;
+}
+
+/** A source's outcome, received (see ReceivedOutcome). */
+export function received(outcome: SourceOutcome): ReceivedOutcome {
+  const dump = outcome.kind === 'dump' ? outcome : undefined;
+  return {
+    judged: judgedOutcome(outcome),
+    dump: dump ? (dump.text ?? JSON.stringify(dump.dump)) : null,
+    roots: dump?.roots ?? null,
+    placed: dump?.placed !== false,
+    fresh: dump?.fresh ? JSON.stringify(dump.fresh) : null,
+  };
+}
+
 /** Judges the candidate's outcome against the engines' recorded outcomes for the same case. */
 export function candidateRecord(
   who: CandidateIdentity,
-  outcome: SourceOutcome,
+  outcome: SourceOutcome | ReceivedOutcome,
   outcomes: readonly RecordedOutcome[],
   { ms = null, ...parts }: AnswerParts = {},
 ): CandidateRecord {
-  const judged = judgedOutcome(outcome);
+  const answer = 'judged' in outcome ? outcome : received(outcome);
+  const { judged } = answer;
   const onAgreed = judgeOn(judged, outcomes, parts);
   const { result } = onAgreed;
   const against: CandidateRecord['against'] = {};
@@ -169,18 +198,18 @@ export function candidateRecord(
     subpixel: result.subpixel,
     unsupported: result.unsupported ?? null,
     error: result.error ?? null,
-    dump: outcome.kind === 'dump' ? (outcome.text ?? JSON.stringify(outcome.dump)) : null,
-    roots: outcome.kind === 'dump' && outcome.roots ? outcome.roots : null,
-    ...(outcome.kind === 'dump' && outcome.placed === false ? { placed: false } : {}),
+    dump: answer.dump,
+    roots: answer.roots,
+    ...(answer.dump !== null && !answer.placed ? { placed: false } : {}),
     against,
     ms,
-    ...(result.fresh && judged.kind === 'dump' && outcome.kind === 'dump' && outcome.fresh
+    ...(result.fresh && judged.kind === 'dump' && answer.fresh !== null
       ? {
           fresh: {
             verdict: result.fresh.verdict,
             self: result.fresh.self,
             signature: candidateSelfSignature(who.name, result.fresh, judged.dump),
-            dump: JSON.stringify(outcome.fresh),
+            dump: answer.fresh,
           },
         }
       : {}),

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import PQueue from 'p-queue';
 import type { CaseService } from '../../coordinator/stdio.js';
 import type { DumpSource } from '../../candidate-client/source.js';
-import { candidateCase, candidateRecord, isLayoutCase, type CandidateRecord } from './candidate-record.js';
+import { candidateCase, candidateRecord, isLayoutCase, received, type CandidateRecord } from './candidate-record.js';
 import { invalidRecord, runSent, votedCase, votedRecord, wireRequest } from './case-record.js';
 import { engineAuthored, readingsOf } from './authored-record.js';
 import type { CorpusItem } from '../corpus/corpus.js';
@@ -254,7 +254,7 @@ class CampaignRun {
     if (!candidate || !isLayoutCase(item.request)) return undefined;
     const sent = performance.now();
     const outcome = await candidate.run(candidateCase(item.request));
-    return { outcome, ms: performance.now() - sent };
+    return { outcome: received(outcome), ms: performance.now() - sent };
   }
 
   /** Records a case, counts it, and reaches --stop-after-findings. */
