@@ -14,6 +14,20 @@ import { engineProcesses, killAll } from '../support/processes.js';
 /** The default --max-batch: every size up to it is held to the navigation route. */
 const K_MAX = defaultOptions().maxBatch;
 
+/**
+ * The three engines launched straight, one written page each, for the two suites below that drive
+ * pages directly: the second runs on the pages the first has written thousands of cases into,
+ * which is the fast path's everyday state, and the engines are launched once (about 5 CPU-seconds).
+ */
+let shared: Promise<DirectEngines> | undefined;
+const sharedEngines = (): Promise<DirectEngines> => (shared ??= DirectEngines.open(ENGINE_NAMES, true));
+async function closeSharedEngines(): Promise<void> {
+  const opened = shared;
+  shared = undefined;
+  await (await opened)?.close();
+}
+after(closeSharedEngines);
+
 // The engines at once: each has its own browser and page, and the case server they share serves
 // every publication at a path of its own, as it does for the oracle's engines side by side.
 describe('every batch size gives the dumps of the navigation route, byte for byte', { concurrency: true }, () => {
@@ -26,9 +40,8 @@ describe('every batch size gives the dumps of the navigation route, byte for byt
     .slice(0, K_MAX + 1);
   let engines: DirectEngines;
   before(async () => {
-    engines = await DirectEngines.open(ENGINE_NAMES, true);
+    engines = await sharedEngines();
   });
-  after(() => engines.close());
 
   for (const engine of ENGINE_NAMES) {
     test(`${engine}: batches of 1 to ${K_MAX}`, async () => {
@@ -50,6 +63,37 @@ describe('every batch size gives the dumps of the navigation route, byte for byt
           assert.equal(dumpJson(engine, 'v', walk).text, reference[start + i], `${chunk[i]!.id} in a batch of ${k}`);
         });
       }
+    });
+  }
+});
+
+describe("the blank page's frame: cases change the frame's document, never the page's, and run no script there", () => {
+  // Markup that would move the paragraph if any of its script ran: an inline script, a handler
+  // attribute, a javascript: URL the image's error sends nowhere. The fast path's routing sends
+  // such a case to navigation; written here straight into the frame, the page's CSP (the frame's
+  // too) is what stops it.
+  const scripted =
+    '<!doctype html><title>scripted</title><body style="margin:0"><p id="p" style="margin:0;height:10px;width:10px"></p>' +
+    "<script>document.getElementById('p').style.height = '99px'</script>" +
+    `<img src="data:," onerror="document.getElementById('p').style.width = '77px'"></body>`;
+  let engines: DirectEngines;
+  before(async () => {
+    engines = await sharedEngines();
+  });
+  after(closeSharedEngines);
+
+  for (const engine of ENGINE_NAMES) {
+    test(engine, async () => {
+      const titled = layoutCorpus(1).map((c) => c.html);
+      const { page } = engines.pages.get(engine)!;
+      const swap = titled.map(() => true);
+      const { walks } = await engines.batch(engine, [...titled, scripted], [...swap, false]);
+      const walk = walks.at(-1)!;
+      const p = walk.tags.indexOf('P');
+      assert.deepEqual(walk.bounding.slice(4 * p, 4 * p + 4), [0, 0, 10, 10], 'no script of the case ran in the frame');
+      // The page's own document is the one it loaded: its title and address, and its frame.
+      const state = await page.callMain('() => [document.title, location.href, document.querySelectorAll("iframe").length]', []);
+      assert.deepEqual(state, ['browser-oracle', engines.blankUrl, 1]);
     });
   }
 });
@@ -156,37 +200,6 @@ async function pipeline(oracle: OracleProcess, requests: Line[], whenFirstAnswer
   for (const r of requests) assert.equal(oracle.lines.filter((l) => l.id === r.id).length, 1, `${r.id} answered once`);
   return new Map(answers.map((a) => [a.id as string, a]));
 }
-
-describe("the blank page's frame: cases change the frame's document, never the page's, and run no script there", () => {
-  // Markup that would move the paragraph if any of its script ran: an inline script, a handler
-  // attribute, a javascript: URL the image's error sends nowhere. The fast path's routing sends
-  // such a case to navigation; written here straight into the frame, the page's CSP (the frame's
-  // too) is what stops it.
-  const scripted =
-    '<!doctype html><title>scripted</title><body style="margin:0"><p id="p" style="margin:0;height:10px;width:10px"></p>' +
-    "<script>document.getElementById('p').style.height = '99px'</script>" +
-    `<img src="data:," onerror="document.getElementById('p').style.width = '77px'"></body>`;
-  let engines: DirectEngines;
-  before(async () => {
-    engines = await DirectEngines.open(ENGINE_NAMES, true);
-  });
-  after(() => engines.close());
-
-  for (const engine of ENGINE_NAMES) {
-    test(engine, async () => {
-      const titled = layoutCorpus(1).map((c) => c.html);
-      const { page } = engines.pages.get(engine)!;
-      const swap = titled.map(() => true);
-      const { walks } = await engines.batch(engine, [...titled, scripted], [...swap, false]);
-      const walk = walks.at(-1)!;
-      const p = walk.tags.indexOf('P');
-      assert.deepEqual(walk.bounding.slice(4 * p, 4 * p + 4), [0, 0, 10, 10], 'no script of the case ran in the frame');
-      // The page's own document is the one it loaded: its title and address, and its frame.
-      const state = await page.callMain('() => [document.title, location.href, document.querySelectorAll("iframe").length]', []);
-      assert.deepEqual(state, ['browser-oracle', engines.blankUrl, 1]);
-    });
-  }
-});
 
 // Side by side: each test has an oracle of its own (its own case server, port and browsers), and
 // a test's kills reach only its own oracle's descendants.

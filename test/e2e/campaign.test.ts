@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isAlive, UNHURRIED } from '../support/oracle-process.js';
+import { isAlive, ONE_PAGE, UNHURRIED } from '../support/oracle-process.js';
 import { CliProcess, readJournal, recordedAtLeast, runCli } from '../support/campaign-process.js';
 import { processesOwnedBy } from '../support/processes.js';
 
@@ -17,6 +17,8 @@ after(() => rmSync(root, { recursive: true, force: true }));
 const KNOWN = fileURLToPath(new URL('../../../config/known-differences.json', import.meta.url));
 // A few cases in flight at a time, so that a signal finds most of the corpus still to run.
 const FARM = ['--workers=1', '--pages=2', UNHURRIED, '--concurrency=4'];
+/** For the runs no signal stops: one page per engine (ONE_PAGE says why). */
+const CALM_FARM = [...ONE_PAGE, UNHURRIED];
 
 /**
  * 8 small geometry cases as NDJSON lines, each a box of its own size. A run stopped partway is
@@ -128,7 +130,7 @@ test('a corpus on stdin mixes geometry, vote, reflect and trace; a bad line is r
     '\n',
   );
   const db = join(root, 'stdin.sqlite');
-  const run = await runCli(['campaign', '--db', db, '--corpus', '-', '--expect', KNOWN, ...FARM], stdin);
+  const run = await runCli(['campaign', '--db', db, '--corpus', '-', '--expect', KNOWN, ...CALM_FARM], stdin);
   assert.equal(run.code, 0, run.stderr);
 
   const cases = readJournal(db, (sql) =>
@@ -177,7 +179,7 @@ test('a folder of .html files, taken two cases at a time with --stop-after, then
     writeFileSync(join(folder, file), `<!doctype html><div style="width:${i + 1}0px;height:5px"></div>`);
   writeFileSync(join(folder, 'notes.txt'), 'not a case');
   const db = join(root, 'folder.sqlite');
-  const args = ['campaign', '--db', db, '--corpus', folder, ...FARM];
+  const args = ['campaign', '--db', db, '--corpus', folder, ...CALM_FARM];
   const first = await runCli([...args, '--stop-after', '2']);
   assert.equal(first.code, 0, first.stderr);
   assert.match(first.stderr, /campaign: stopped after 2 case\(s\) \(--stop-after 2\); run the same command again to go on\n$/);

@@ -9,7 +9,7 @@ import { ENGINE_NAMES, type EngineName } from '../../src/protocol/schema.js';
 import { TraceResponseSchema, type TraceResponse } from '../../src/protocol/trace-schema.js';
 import { voteTraces } from '../../src/comparator/trace-vote.js';
 import { bucketOf, signatureOf } from '../../src/comparator/signature.js';
-import { OracleProcess, UNHURRIED, type Line } from '../support/oracle-process.js';
+import { ONE_PAGE, OracleProcess, UNHURRIED, type Line } from '../support/oracle-process.js';
 
 const checkResponse = TypeCompiler.Compile(TraceResponseSchema);
 let seq = 0;
@@ -268,7 +268,7 @@ describe('under the media profile, with --locale and --timezone', () => {
   let ping: Line;
 
   before(async () => {
-    oracle = new OracleProcess(['--workers=1', UNHURRIED, '--profile=media', '--locale=fr-FR', '--timezone=Asia/Tokyo']);
+    oracle = new OracleProcess([...ONE_PAGE, UNHURRIED, '--profile=media', '--locale=fr-FR', '--timezone=Asia/Tokyo']);
     ping = await oracle.ready();
   });
   after(async () => {

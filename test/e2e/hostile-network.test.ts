@@ -10,7 +10,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { type Line, OracleProcess } from '../support/oracle-process.js';
+import { ONE_PAGE, type Line, OracleProcess } from '../support/oracle-process.js';
 
 /** A TCP listener that counts connections. */
 async function listener(host: string): Promise<{ server: Server; port: number; connections: () => number }> {
@@ -63,7 +63,7 @@ describe('loopback services of the host are out of reach', () => {
   after(() => target.server.close());
 
   test('in its own network namespace (as users run it)', async () => {
-    const oracle = new OracleProcess(['--workers=1']);
+    const oracle = new OracleProcess(ONE_PAGE);
     try {
       const ping = await oracle.ready();
       assert.equal(ping.network, 'namespace');
@@ -74,7 +74,7 @@ describe('loopback services of the host are out of reach', () => {
   });
 
   test('without a namespace, the proxy alone refuses them, and says that a page asked', async () => {
-    const oracle = new OracleProcess(['--workers=1'], { BROWSER_ORACLE_NETWORK: 'host' });
+    const oracle = new OracleProcess(ONE_PAGE, { BROWSER_ORACLE_NETWORK: 'host' });
     try {
       const ping = await oracle.ready();
       assert.equal(ping.network, 'proxy');
@@ -134,7 +134,7 @@ describe('no packet reaches another address, WebRTC included', () => {
   });
 
   test('ICE checks to an address the case chooses, and plain requests to it, never arrive', async () => {
-    const oracle = new OracleProcess(['--workers=1']);
+    const oracle = new OracleProcess(ONE_PAGE);
     try {
       await oracle.ready();
       const ice =

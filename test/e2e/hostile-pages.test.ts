@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { OracleProcess, type Line } from '../support/oracle-process.js';
+import { ONE_PAGE, OracleProcess, type Line } from '../support/oracle-process.js';
 
 /** Dumps with their versions, which may differ from run to run of the same build, left as they are. */
 const dumpsOf = (answer: Line) => {
@@ -59,14 +59,20 @@ function dumpsOrTransport(answer: Line, name: string): Line {
   return { ...answer.dumps };
 }
 
-describe('a case that replaces built-ins gets the answer the same case gets without the replacement', () => {
-  let oracle: OracleProcess;
-  before(async () => {
-    oracle = new OracleProcess(['--workers=1']);
-    await oracle.ready();
-  });
-  after(() => oracle.shutdown());
+/**
+ * One oracle for the file, one page per engine: the replacing cases, then the ones that try to
+ * leave something behind, all run one after another in the same pages. No case here is meant to
+ * time out: the limit is the shipped default, generous enough for a loaded machine, where Firefox
+ * once took longer than 8 s to answer the case after a hang.
+ */
+let oracle: OracleProcess;
+before(async () => {
+  oracle = new OracleProcess([...ONE_PAGE, '--timeout-ms=30000']);
+  await oracle.ready();
+});
+after(() => oracle.shutdown());
 
+describe('a case that replaces built-ins gets the answer the same case gets without the replacement', () => {
   test('geometry, vote and reflect, with the replacement in the script or inline in the page', async () => {
     const probes = [{ selector: '#i', attr: 'maxlength', idl: 'maxLength' }];
     // A vote is the geometry walk of the same document, voted beside the engines
@@ -130,15 +136,6 @@ describe('a case that replaces built-ins gets the answer the same case gets with
 });
 
 describe('nothing a case leaves behind reaches a later case (one page per engine)', () => {
-  let oracle: OracleProcess;
-  before(async () => {
-    // No case here is meant to time out: the limit is the shipped default, generous enough for a
-    // loaded machine, where Firefox once took longer than 8 s to answer the case after a hang.
-    oracle = new OracleProcess(['--workers=1', '--pages=1', '--timeout-ms=30000']);
-    await oracle.ready();
-  });
-  after(() => oracle.shutdown());
-
   test("a case's lingering script (an interval that navigates and injects) touches no later case", async () => {
     const victims = [
       { id: 'V0', html: '<p>victim</p><section></section>', script: '1' },

@@ -7,7 +7,7 @@ import { isAbsolute } from 'node:path';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { GeometryResponseSchema } from '../../src/protocol/geometry-schema.js';
 import { DumpSchema, ENGINE_NAMES, STYLE_PROPERTIES } from '../../src/protocol/schema.js';
-import { OracleProcess, isAlive, type Line } from '../support/oracle-process.js';
+import { ONE_PAGE, OracleProcess, isAlive, type Line } from '../support/oracle-process.js';
 
 const checkDump = TypeCompiler.Compile(DumpSchema);
 const checkResponse = TypeCompiler.Compile(GeometryResponseSchema);
@@ -20,13 +20,28 @@ let seq = 0;
 const run = (html: string, extra: Line = {}) => oracle.request({ id: `case-${seq++}`, html, ...extra });
 
 before(async () => {
-  oracle = new OracleProcess(['--workers=2', `--timeout-ms=${TIMEOUT_MS}`]);
+  // Two workers, each with one page per engine: a second page per worker serves nothing these tests
+  // need, and costs its launch (ONE_PAGE says how much).
+  oracle = new OracleProcess(['--workers=2', '--pages=1', `--timeout-ms=${TIMEOUT_MS}`]);
   const ping = await oracle.ready();
   versions = ping.versions;
 });
 
+/**
+ * One worker with one page per engine, started by the first test that needs it: the polluting and
+ * detecting cases share its page, and its dumps are held to the two workers'. Shared, since what
+ * a case leaves behind reaching a later one is exactly what the isolation test says never happens.
+ */
+let singleOracle: Promise<OracleProcess> | undefined;
+const single = (): Promise<OracleProcess> =>
+  (singleOracle ??= (async () => {
+    const o = new OracleProcess(ONE_PAGE);
+    await o.ready();
+    return o;
+  })());
+
 after(async () => {
-  await oracle.shutdown();
+  await Promise.all([oracle.shutdown(), singleOracle?.then((o) => o.shutdown())]);
 });
 
 function nodesOf(response: Line, engine: string) {
@@ -257,9 +272,8 @@ describe('hangs and isolation', () => {
 
   test('nothing a case does reaches the next one: globals, timers, listeners, storage, styles, scroll, focus', async () => {
     // One page per engine, so the polluting case and the detecting ones share it.
-    const single = new OracleProcess(['--workers=1', '--pages=1']);
-    await single.ready();
-    const run = (html: string, extra: Line) => single.request({ id: `iso-${seq++}`, html, ...extra });
+    const one = await single();
+    const run = (html: string, extra: Line) => one.request({ id: `iso-${seq++}`, html, ...extra });
     const probe = '<!doctype html><input id=i><div id=d style="height:50px"></div>';
     const detector = `
       const leaks = [typeof window.leaked, document.querySelectorAll('style,[data-leak]').length, scrollY, document.activeElement === document.body];
@@ -279,7 +293,6 @@ describe('hangs and isolation', () => {
       assert.equal(nodesOf(clean, engine).find((n) => n.tag === 'DIV')!.bounding.h, 50, `${engine}: the detector sees a clean page`);
       assert.deepEqual(afterPolluting.dumps[engine], clean.dumps[engine], `${engine}: identical to the clean run`);
     }
-    await single.shutdown();
   });
 });
 
@@ -324,15 +337,10 @@ describe('determinism', () => {
   });
 
   test('one worker and two workers give identical dumps', async () => {
-    const single = new OracleProcess(['--workers=1', '--pages=1']);
-    try {
-      await single.ready();
-      for (const [i, html] of cases.entries()) {
-        const [a, b] = await Promise.all([run(html), single.request({ id: `single-${i}`, html })]);
-        assert.deepEqual(b.dumps, a.dumps);
-      }
-    } finally {
-      await single.shutdown();
+    const one = await single();
+    for (const [i, html] of cases.entries()) {
+      const [a, b] = await Promise.all([run(html), one.request({ id: `single-${i}`, html })]);
+      assert.deepEqual(b.dumps, a.dumps);
     }
   });
 

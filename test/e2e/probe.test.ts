@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 import { PROBES } from '../../src/tools/probe/probes.js';
 import { ORACLE_BIN, ORACLE_ENV } from '../support/oracle-process.js';
 
-const probe = (...args: string[]) => promisify(execFile)(ORACLE_BIN, ['probe', ...args], { env: ORACLE_ENV });
+// One page per engine (ONE_PAGE says why): the probes are a few small cases.
+const probe = (...args: string[]) => promisify(execFile)(ORACLE_BIN, ['probe', '--pages=1', ...args], { env: ORACLE_ENV });
 
 test('probe prints one JSON line per probe, with its verdict, outlier and per-engine errors', async () => {
   const { stdout } = await probe();

@@ -6,7 +6,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ReflectResponseSchema, type ReflectResponse, type ReflectState } from '../../src/protocol/reflect-schema.js';
 import { ENGINE_NAMES, type EngineName } from '../../src/protocol/schema.js';
 import { vote } from '../../src/api/judge.js';
-import { OracleProcess, type Line } from '../support/oracle-process.js';
+import { ONE_PAGE, OracleProcess, type Line } from '../support/oracle-process.js';
 
 const checkResponse = TypeCompiler.Compile(ReflectResponseSchema);
 
@@ -16,7 +16,7 @@ let seq = 0;
 const reflect = (fields: Line) => oracle.request({ id: `reflect-${seq++}`, op: 'reflect', ...fields });
 
 before(async () => {
-  oracle = new OracleProcess(['--workers=1']);
+  oracle = new OracleProcess(ONE_PAGE);
   versions = (await oracle.ready()).versions;
 });
 

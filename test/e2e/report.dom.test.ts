@@ -17,10 +17,10 @@ import { DUMP_REQUESTS } from '../fixtures/dumps/requests.js';
 import { readJournal, runCli } from '../support/campaign-process.js';
 import { launchOptions } from '../support/direct-engines.js';
 import { launchPlaywrightChromium } from '../support/playwright-chromium.js';
-import { UNHURRIED } from '../support/oracle-process.js';
+import { ONE_PAGE, UNHURRIED } from '../support/oracle-process.js';
 
 const root = mkdtempSync(join(tmpdir(), 'report-e2e-'));
-const FARM = ['--workers=1', '--pages=2', UNHURRIED];
+const FARM = [...ONE_PAGE, UNHURRIED];
 const db = join(root, 'run.sqlite');
 const file = join(root, 'report.html');
 let url: string;

@@ -5,14 +5,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { OracleProcess, type Line } from '../support/oracle-process.js';
+import { ONE_PAGE, OracleProcess, type Line } from '../support/oracle-process.js';
 import { compilePublishedSchema, schemaErrors } from '../support/published-schema.js';
 
 let oracle: OracleProcess;
 const schema = compilePublishedSchema();
 
 before(async () => {
-  oracle = new OracleProcess(['--workers=1']);
+  oracle = new OracleProcess(ONE_PAGE);
   await oracle.ready();
 });
 

@@ -3,13 +3,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
-import { OracleProcess, type Line } from '../support/oracle-process.js';
+import { ONE_PAGE, OracleProcess, type Line } from '../support/oracle-process.js';
 
 let oracle: OracleProcess;
 let ping: Line;
 
 before(async () => {
-  oracle = new OracleProcess(['--workers=1', '--profile=media']);
+  oracle = new OracleProcess([...ONE_PAGE, '--profile=media']);
   ping = await oracle.ready();
 });
 

@@ -7,14 +7,14 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import { TraceResponseSchema, type TraceResponse } from '../../src/protocol/trace-schema.js';
 import { vote } from '../../src/api/judge.js';
-import { OracleProcess, type Line } from '../support/oracle-process.js';
+import { ONE_PAGE, OracleProcess, type Line } from '../support/oracle-process.js';
 
 const checkResponse = TypeCompiler.Compile(TraceResponseSchema);
 let oracle: OracleProcess;
 let seq = 0;
 
 before(async () => {
-  oracle = new OracleProcess(['--workers=1']);
+  oracle = new OracleProcess(ONE_PAGE);
   await oracle.ready();
 });
 

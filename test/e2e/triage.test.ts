@@ -16,11 +16,11 @@ import { caseSignature } from '../../src/campaign/loop/case-record.js';
 import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import { answered } from '../support/answers.js';
 import { readJournal, runCli } from '../support/campaign-process.js';
-import { OracleProcess, UNHURRIED } from '../support/oracle-process.js';
+import { OracleProcess, ONE_PAGE, UNHURRIED } from '../support/oracle-process.js';
 
 const root = mkdtempSync(join(tmpdir(), 'triage-e2e-'));
 after(() => rmSync(root, { recursive: true, force: true }));
-const FARM = ['--workers=1', '--pages=2', UNHURRIED];
+const FARM = [...ONE_PAGE, UNHURRIED];
 const db = join(root, 'run.sqlite');
 const spent = join(root, 'spent.sqlite');
 

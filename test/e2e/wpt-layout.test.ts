@@ -11,7 +11,7 @@ import { ENGINE_NAMES } from '../../src/protocol/schema.js';
 import { Checkout } from '../../src/wpt/checkout.js';
 import { importTests } from '../../src/wpt/import.js';
 import type { LayoutCase } from '../../src/wpt/layout.js';
-import { OracleProcess, UNHURRIED, type Line } from '../support/oracle-process.js';
+import { ONE_PAGE, OracleProcess, UNHURRIED, type Line } from '../support/oracle-process.js';
 import { layoutCheckout } from '../support/wpt-checkout.js';
 
 const tree = layoutCheckout();
@@ -21,7 +21,7 @@ const requests = new Map<string, LayoutCase['request']>();
 before(async () => {
   for (const i of importTests(Checkout.open(tree.dir), ['css/css-demo'], { layout: true }))
     if ('layout' in i) requests.set(i.path.replace('css/css-demo/', ''), i.layout.request);
-  oracle = new OracleProcess(['--workers=1', UNHURRIED]);
+  oracle = new OracleProcess([...ONE_PAGE, UNHURRIED]);
   await oracle.ready();
 });
 

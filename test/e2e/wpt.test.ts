@@ -17,7 +17,7 @@ import type { Answered } from '../../src/coordinator/oracle-service.js';
 import type { SentOp } from '../../src/protocol/ops.js';
 import { HARNESS_LABEL, NO_HARNESS } from '../../src/wpt/report-script.js';
 import { readJournal, runCli } from '../support/campaign-process.js';
-import { OracleProcess, type Line } from '../support/oracle-process.js';
+import { ONE_PAGE, OracleProcess, type Line } from '../support/oracle-process.js';
 import { fixtureCheckout } from '../support/wpt-checkout.js';
 
 const tree = fixtureCheckout();
@@ -69,7 +69,7 @@ describe('imported tests on the engines', () => {
   let oracle: OracleProcess;
 
   before(async () => {
-    oracle = new OracleProcess(['--workers=1']);
+    oracle = new OracleProcess(ONE_PAGE);
     await oracle.ready();
   });
 
@@ -153,7 +153,7 @@ describe('imported tests on the engines', () => {
 
 test('a campaign over the imported tree records the same verdict per file, twice', async () => {
   const verdicts = async (db: string) => {
-    const campaign = await runCli(['campaign', '--db', db, '--corpus', corpus, '--workers=1']);
+    const campaign = await runCli(['campaign', '--db', db, '--corpus', corpus, ...ONE_PAGE]);
     assert.equal(campaign.code, 0, campaign.stderr);
     return readJournal(db, (sql) =>
       Object.fromEntries(
