@@ -59,6 +59,9 @@ export interface BugReportInput {
   writtenAt: string;
 }
 
+/** The flag the test case sets on its window once its own work on load is done (bug-report.ts standalone). */
+export const LAID_OUT = 'browserOracleLaidOut';
+
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; font-src data:; img-src data:";
 
 const STYLE = html`<style>
@@ -96,17 +99,15 @@ const SELF_CHECK = html`<script>(() => {
     document.documentElement.dataset.matches = matches.join(' ') || 'none';
     document.documentElement.dataset.reproduces = data.majority.length ? String(!expected) : 'unknown';
   };
-  // After the test case's own work on load (its fonts, its fresh layout, its script); no animation frame, which a
-  // browser gives no hidden page (the oracle's engines and a background tab alike). Firefox holds fonts.ready while a
-  // reflow is pending, and a page not shown may not reflow by itself: the test case is laid out until it is ready.
-  const measure = () => {
-    const flush = () => frame.contentDocument.documentElement.getBoundingClientRect();
-    flush();
-    const poke = setInterval(flush, 50);
-    frame.contentDocument.fonts.ready.then(() => { clearInterval(poke); setTimeout(check); });
-  };
-  if (frame.contentDocument && frame.contentDocument.readyState === 'complete' && frame.contentDocument.URL === 'about:srcdoc') measure();
-  else frame.addEventListener('load', measure);
+  // After the test case's own work on load (its fonts, its fresh layout, its script), which it says by a flag on its
+  // window; polled, as neither a load event that came before this script nor an animation frame (none in a page not
+  // shown) can be counted on.
+  const wait = setInterval(() => {
+    const win = frame.contentWindow;
+    if (!win || win.document.URL !== 'about:srcdoc' || win.${LAID_OUT} !== true) return;
+    clearInterval(wait);
+    check();
+  }, 50);
 })();</script>`;
 
 /** The signature's parts: for the engines `<verdict> | <kind> | <tag> | <styles>`, for a candidate `candidate <name> | <verdict> | <kind> | <subpixel> | <tag> | <properties>`. */

@@ -16,7 +16,7 @@ import { ENGINE_NAMES, type Dump, type EngineName } from '../../protocol/schema.
 import type { StyleProperty, VoteResult } from '../../protocol/vote-schema.js';
 import { CampaignError } from '../../campaign/campaign-error.js';
 import { log } from '../../system/log.js';
-import { renderBugReport, type BugColumn, type BugNode, type BugReportInput } from './bug-report-page.js';
+import { LAID_OUT, renderBugReport, type BugColumn, type BugNode, type BugReportInput } from './bug-report-page.js';
 import { visible } from '../../system/visible-text.js';
 
 /** Writes the report of finding `id` to `path` (stdout when undefined); resolves with the exit status. */
@@ -102,20 +102,27 @@ const ENGINE_LABELS: Record<EngineName, string> = { chromium: 'Chromium', firefo
 const engineLabel = (engine: EngineName, version: string | null) => `${ENGINE_LABELS[engine]} ${version ?? '(build not recorded)'}`;
 
 /**
- * The reduced case as a file of its own: once it has loaded and its fonts are ready it is laid out
+ * The reduced case as a file of its own: once it has loaded and its fonts have loaded it is laid out
  * afresh (its root taken out of the layout and put back, as the oracle measures every case, since
  * an engine's layout can depend on the passes it ran while the page loaded), then its script, if
- * any, runs; under the square font the font itself is inline, for every element. Both go at the end
- * of the body, after all the case's elements, so every node keeps its index.
+ * any, runs, and `window.${LAID_OUT}` is set (the report's self-check waits for it); under the
+ * square font the font itself is inline, for every element. Both go at the end of the body, after
+ * all the case's elements, so every node keeps its index. Its fonts have loaded when
+ * `document.fonts.ready` settles, or when a layout leaves `document.fonts.status` at `loaded`:
+ * browsers settle the promise after a layout of their own, which a frame or page not shown may not
+ * get (Firefox holds it while a reflow is pending; the triage e2e saw Firefox, and once Chromium,
+ * never run the check within 60 s).
  */
 function standalone(request: { html: string; script?: string }, fonts: string | null): string {
   let extra =
-    "<script>addEventListener('load', () => document.fonts.ready.then(() => {\n" +
+    "<script>addEventListener('load', () => {\nlet poll;\nnew Promise((loaded) => {\ndocument.fonts.ready.then(loaded);\n" +
+    "poll = setInterval(() => { document.documentElement.getBoundingClientRect(); if (document.fonts.status === 'loaded') loaded(); }, 50);\n" +
+    '}).then(() => {\nclearInterval(poll);\n' +
     "const root = document.documentElement, style = root.getAttribute('style');\n" +
     "root.setAttribute('style', (style ?? '') + ';display:none!important');\n" +
     'root.getBoundingClientRect();\n' +
     "if (style === null) root.removeAttribute('style'); else root.setAttribute('style', style);\n" +
-    `${request.script ?? ''}\n}));</script>`;
+    `try {\n${request.script ?? ''}\n} finally {\nwindow.${LAID_OUT} = true;\n}\n});\n});</script>`;
   if (fonts === 'square') {
     // Without text only the regular face's metrics matter (a line's strut); with text, bold and italic too.
     const text = />[^<]+</.test(request.html);
