@@ -135,7 +135,7 @@ export interface Sheet {
 }
 
 /** An @font-face rule: the family it defines, lower-case, and the URLs its `src` names, as written. */
-export interface FontFace {
+interface FontFace {
   family: string;
   urls: string[];
 }
