@@ -121,38 +121,7 @@ export function renumberMutations(before: string, after: string, mutations: read
   const old = elementsOf(before);
   const now = elementsOf(after);
   const to = match(old, now);
-  if (!to) return undefined;
-  const rename = (name: number): number | undefined => (name < old.length ? to[name] : name - old.length + now.length);
-  const was = new Tree(old);
-  const is = new Tree(now);
-  const out: Mutation[] = [];
-  for (const m of mutations) {
-    const target = m.op === 'insert' ? m.parent : m.node;
-    const renamed = rename(target);
-    if (renamed === undefined) return undefined;
-    if (m.op === 'insert') {
-      // The siblings it went before, in the old document: the first of them the new one still has is where it goes.
-      // An inserted parent's children are its fragment's, the same in both: its position stays.
-      const following = was.childrenOf(target).slice(m.position);
-      const siblings = is.childrenOf(renamed);
-      const anchor = following.map(rename).find((s) => s !== undefined && siblings.includes(s));
-      const position = target >= old.length ? m.position : anchor === undefined ? siblings.length : siblings.indexOf(anchor);
-      const size = fragmentSize(m.html);
-      was.insert(target, m.position, size);
-      is.insert(renamed, position, size);
-      out.push({ ...m, parent: renamed, position });
-      continue;
-    }
-    if (m.op === 'remove') {
-      was.remove(target);
-      is.remove(renamed);
-    } else if (m.op === 'text') {
-      was.clear(target);
-      is.clear(renamed);
-    }
-    out.push({ ...m, node: renamed });
-  }
-  return out;
+  return to && carry(old, now, to, mutations, new Set());
 }
 
 /**
@@ -163,11 +132,33 @@ export function renumberMutations(before: string, after: string, mutations: read
  */
 export function dropMutations(html: string, mutations: readonly Mutation[], dropped: ReadonlySet<number>): Mutation[] | undefined {
   const entries = elementsOf(html);
-  const was = new Tree(entries);
-  const is = new Tree(entries);
+  return carry(
+    entries,
+    entries,
+    entries.map((_, i) => i),
+    mutations,
+    dropped,
+  );
+}
+
+/**
+ * The mutations but those at `dropped`, carried from the document `old` to `now`, whose elements
+ * `to` maps `old`'s to: every name moves to its element's, an inserted element's to the name the
+ * kept inserts give it, and an insert goes before the same sibling as before (or the next one
+ * left, or last); undefined when a kept mutation names an element that is gone.
+ */
+function carry(
+  old: readonly Entry[],
+  now: readonly Entry[],
+  to: readonly (number | undefined)[],
+  mutations: readonly Mutation[],
+  dropped: ReadonlySet<number>,
+): Mutation[] | undefined {
+  const was = new Tree(old);
+  const is = new Tree(now);
   /** Inserted elements by their name with every mutation applied, to their name with the kept ones. */
   const inserted = new Map<number, number>();
-  const rename = (name: number): number | undefined => (name < entries.length ? name : inserted.get(name));
+  const rename = (name: number): number | undefined => (name < old.length ? to[name] : inserted.get(name));
   const out: Mutation[] = [];
   for (const [i, m] of mutations.entries()) {
     const keep = !dropped.has(i);
@@ -176,14 +167,14 @@ export function dropMutations(html: string, mutations: readonly Mutation[], drop
     if (keep && renamed === undefined) return undefined;
     if (m.op === 'insert') {
       const size = fragmentSize(m.html);
-      const from = was.next;
       if (keep) {
+        // The siblings it went before, in the old document: the first of them the new one still has is where it goes.
+        // An inserted parent's children are its fragment's, the same in both: its position stays.
         const following = was.childrenOf(target).slice(m.position);
         const siblings = is.childrenOf(renamed!);
         const anchor = following.map(rename).find((s) => s !== undefined && siblings.includes(s));
-        // An inserted parent's children are its fragment's, which no drop changes: its position stays.
-        const position = target >= entries.length ? m.position : anchor === undefined ? siblings.length : siblings.indexOf(anchor);
-        for (let k = 0; k < size; k++) inserted.set(from + k, is.next + k);
+        const position = target >= old.length ? m.position : anchor === undefined ? siblings.length : siblings.indexOf(anchor);
+        for (let k = 0; k < size; k++) inserted.set(was.next + k, is.next + k);
         is.insert(renamed!, position, size);
         out.push({ ...m, parent: renamed!, position });
       }
