@@ -92,7 +92,7 @@ export function columnarFromDump(
   let fragmentTotal = 0;
   for (let i = 0; i < count; i++) fragmentTotal += nodes[i]!.rects.length;
   const fragments = new Float64Array(fragmentTotal * 4);
-  const styles = withStyles ? new Array<string>(count * STYLE_COUNT) : blankStyles(count);
+  const styles = withStyles ? new Array<string>(count * STYLE_COUNT) : undefined;
   let f = 0;
   for (let i = 0; i < count; i++) {
     const node = nodes[i]!;
@@ -103,7 +103,7 @@ export function columnarFromDump(
     putRect(bounding, i * 4, node.bounding);
     fragmentStart[i] = f;
     for (const rect of node.rects) putRect(fragments, 4 * f++, rect);
-    if (withStyles) for (let s = 0; s < STYLE_COUNT; s++) (styles as string[])[i * STYLE_COUNT + s] = node.style[STYLE_PROPERTIES[s]!]!;
+    if (styles) for (let s = 0; s < STYLE_COUNT; s++) styles[i * STYLE_COUNT + s] = node.style[STYLE_PROPERTIES[s]!]!;
   }
   fragmentStart[count] = f;
   return finish({
@@ -117,7 +117,7 @@ export function columnarFromDump(
     bounding,
     fragmentStart,
     fragments,
-    styles,
+    styles: styles ?? blankStyles(count),
   });
 }
 
