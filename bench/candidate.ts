@@ -13,12 +13,16 @@
 //   campaign --candidate taffy   the reference candidate itself, end to end
 //
 // CPU is read from /proc for the campaign's process tree, by owner (each engine's processes, and
-// Node: the oracle and the candidate's process), over the campaign's last `cases` cases: its
-// corpus holds `warm` cases more, and the window opens once its journal holds them, so start-up,
-// shutdown and warm-up are left out (a campaign's per-case cost is what it costs once running; V8
-// compiles the hot code of every process on its first few thousand cases, and on 1000 cases that
-// compiling was a third of the oracle's own work on a candidate case); cases/s is the campaign's own
-// closing figure. The first two runs of a round are next to each other, in
+// Node: the oracle and the candidate's process), over `cases` cases in the middle of a campaign:
+// its corpus holds `warm` cases more on each side, and the window opens once its journal holds
+// `warm` cases and closes once it holds `warm + cases`. Start-up, warm-up and shutdown are left
+// out (a campaign's cost a case is what it costs once running: on a 1000-case campaign, V8's
+// compiling on its helper threads was a third of the oracle's own work on a candidate case), and
+// the window opens and closes with as many cases in flight: the engines run up to a few hundred
+// cases ahead of the journal, so a window that closed on the campaign's last case counted their
+// work for far fewer cases than it divided by (a quarter fewer over 1000). The figure over the
+// whole campaign, from its first progress line to its last, is printed beside it. cases/s is the
+// campaign's own closing figure. The first two runs of a round are next to each other, in
 // turn one first and then the other, and the oracle's own work is taken round by round, of the
 // two: its median over the rounds and their spread are printed, and the oracle's process thread
 // by thread (its main thread, its other threads). Then each reference candidate's own CPU per case, in this
@@ -48,8 +52,8 @@ const flag = (name: string, fallback: number) => Number(args.find((a) => a.start
 // 1000: at 200 a campaign is a second or two, and the candidate process's start and warm-up were a
 // third of its cost (−31.7 % against −25 % at 1000, the same build).
 const cases = flag('cases', 1000);
-// 1000: the oracle's own work per case on cases 1000–2000 of a campaign was within a tenth of its
-// work on cases 3000–4000.
+// 1000: more than the cases the engines run ahead of the journal (up to 250 here), and past most
+// of V8's compiling.
 const warm = flag('warm', 1000);
 const seed = flag('seed', 3);
 const rounds = flag('rounds', 2);
@@ -118,33 +122,36 @@ async function campaign(label: string, round: number, candidate: string[], from 
   const candidateCpu = () => (candidatePid === undefined ? null : processCpuMs(candidatePid));
   const started = { cpu: sampleCpu(cli.pid), candidate: candidateCpu() };
   const recorded = journalCount(db);
-  while (recorded() < warm) await sleep(20);
-  // The window opens here: the cases recorded while its CPU was read are counted half in it.
-  const first = recorded();
-  const opened = { cpu: sampleCpu(cli.pid), oracle: oracleCpu(cli.pid), candidate: candidateCpu() };
-  const openedAt = (first + recorded()) / 2;
-  const total = warm + cases;
+  // A sample once the journal holds `count` cases: the cases recorded while it was read are counted half in it.
+  const sampleAt = async (count: number) => {
+    while (recorded() < count) await sleep(20);
+    const first = recorded();
+    const sample = { cpu: sampleCpu(cli.pid), oracle: oracleCpu(cli.pid), candidate: candidateCpu() };
+    return { ...sample, at: (first + recorded()) / 2 };
+  };
+  const opened = await sampleAt(warm);
+  const closed = await sampleAt(warm + cases);
+  const total = 2 * warm + cases;
   await cli.saidOnStderr(new RegExp(`campaign: ${total}/${total} cases`));
-  const ended = sampleCpu(cli.pid);
-  const oracle = cpuBetween(opened.oracle, oracleCpu(cli.pid));
-  // Still running, or gone already (its CPU then in the oracle's, and said by the replaying candidate as it ended).
-  const candidateAfter = candidateCpu();
+  const ended = { cpu: sampleCpu(cli.pid), candidate: candidateCpu() };
   const code = await cli.exited;
   const done = /campaign: done: (\d+) case\(s\) recorded .*\(([\d.]+) cases\/s\)$/m.exec(cli.stderr);
   if (code !== 0 || !done || Number(done[1]) !== total) throw new Error(`campaign failed (exit ${code}):\n${cli.stderr}`);
+  // The replaying candidate may be gone at the last progress line: its CPU then as it said when it ended.
   const replayed = /replay cpu ([\d.]+) ms/.exec(cli.stderr);
-  const candidateEnded = candidateAfter ?? (replayed ? Number(replayed[1]) : null);
-  /** CPU ms per case by owner, and the candidate's, from a sample to the end, over `count` cases. */
-  const perCase = (from: { cpu: CpuSample; candidate: number | null }, count: number) => ({
-    cpu: Object.fromEntries(Object.entries(cpuBetween(from.cpu, ended)).map(([owner, ms]) => [owner, ms / count])) as CpuSample,
-    candidate: from.candidate === null || candidateEnded === null ? null : (candidateEnded - from.candidate) / count,
+  ended.candidate ??= replayed ? Number(replayed[1]) : null;
+  /** CPU ms per case by owner, and the candidate's, between two samples, over `count` cases. */
+  const perCase = (from: { cpu: CpuSample; candidate: number | null }, to: typeof from, count: number) => ({
+    cpu: Object.fromEntries(Object.entries(cpuBetween(from.cpu, to.cpu)).map(([owner, ms]) => [owner, ms / count])) as CpuSample,
+    candidate: from.candidate === null || to.candidate === null ? null : (to.candidate - from.candidate) / count,
   });
-  const measured = total - openedAt;
+  const measured = closed.at - opened.at;
+  const oracle = cpuBetween(opened.oracle, closed.oracle);
   return {
     casesPerSecond: Number(done[2]),
-    ...perCase(opened, measured),
+    ...perCase(opened, closed, measured),
     oracle: { main: oracle.main / measured, others: oracle.others / measured },
-    whole: perCase(started, total),
+    whole: perCase(started, ended, total),
   };
 }
 
@@ -173,7 +180,7 @@ async function emit(extra: string[]): Promise<string> {
   const emitted = await runCli([
     'campaign',
     '--generate',
-    String(warm + cases),
+    String(2 * warm + cases),
     '--seed',
     String(seed),
     '--candidate',
@@ -227,7 +234,7 @@ try {
   const browsers = (r: Pick<Run, 'cpu'>) => ENGINE_NAMES.reduce((n, e) => n + r.cpu[e], 0);
 
   console.log(
-    `candidate cost: ${cases} cases after ${warm} to warm up (seed ${seed}, inside taffy's supports), ${rounds} round(s) each, alternating`,
+    `candidate cost: ${cases} cases between ${warm} before and ${warm} after (seed ${seed}, inside taffy's supports), ${rounds} round(s) each, alternating`,
   );
   console.log(`load average before: ${load.join(' ')} (${farmArgs.join(' ') || 'default farm'})`);
   console.log(
@@ -261,7 +268,7 @@ try {
       `over all rounds ${own.toFixed(3)} CPU ms, ${((own / browserMs) * 100).toFixed(1)} % of the browsers' ${browserMs.toFixed(2)} ms`,
   );
   console.log(
-    `  over the whole campaign, its first ${warm} cases included: median ${median(wholeRounds).toFixed(1)} % ` +
+    `  over the whole campaign, all ${2 * warm + cases} cases: median ${median(wholeRounds).toFixed(1)} % ` +
       `(rounds: ${wholeRounds.map((p) => `${p.toFixed(1)} %`).join(', ')})`,
   );
   // The same difference, thread by thread of the oracle's process (the replaying process is not in it).
