@@ -1,4 +1,4 @@
-// node dist/bench/candidate.js [--cases=N] [--seed=S] [--rounds=R] [--workers=W] [--pages=P] [--no-mutations] [--own-only]
+// node dist/bench/candidate.js [--cases=N] [--warm=W] [--seed=S] [--rounds=R] [--workers=W] [--pages=P] [--no-mutations] [--own-only]
 //
 // What an engine under test costs a campaign, split where it can be changed. One corpus
 // (generated inside what the reference Taffy candidate supports, so that it lays most cases out)
@@ -13,9 +13,16 @@
 //   campaign --candidate taffy   the reference candidate itself, end to end
 //
 // CPU is read from /proc for the campaign's process tree, by owner (each engine's processes, and
-// Node: the oracle and the candidate's process), from its first progress line (engines and
-// candidate up) to its last (every case recorded), so start-up and shutdown are left out; cases/s
-// is the campaign's own closing figure. The first two runs of a round are next to each other, in
+// Node: the oracle and the candidate's process), over `cases` cases in the middle of a campaign:
+// its corpus holds `warm` cases more on each side, and the window opens once its journal holds
+// `warm` cases and closes once it holds `warm + cases`. Start-up, warm-up and shutdown are left
+// out (a campaign's cost a case is what it costs once running: on a 1000-case campaign, V8's
+// compiling on its helper threads was a third of the oracle's own work on a candidate case), and
+// the window opens and closes with as many cases in flight: the engines run up to a few hundred
+// cases ahead of the journal, so a window that closed on the campaign's last case counted their
+// work for far fewer cases than it divided by (a quarter fewer over 1000). The figure over the
+// whole campaign, from its first progress line to its last, is printed beside it. cases/s is the
+// campaign's own closing figure. The first two runs of a round are next to each other, in
 // turn one first and then the other, and the oracle's own work is taken round by round, of the
 // two: its median over the rounds and their spread are printed, and the oracle's process thread
 // by thread (its main thread, its other threads). Then each reference candidate's own CPU per case, in this
@@ -30,7 +37,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { generateCases } from '../src/campaign/generator/generator.js';
 import { layOutCase } from '../src/candidate-reference/engine.js';
 import { referenceEngine } from '../src/candidate-reference/serve.js';
@@ -43,6 +52,9 @@ const flag = (name: string, fallback: number) => Number(args.find((a) => a.start
 // 1000: at 200 a campaign is a second or two, and the candidate process's start and warm-up were a
 // third of its cost (−31.7 % against −25 % at 1000, the same build).
 const cases = flag('cases', 1000);
+// 1000: more than the cases the engines run ahead of the journal (up to 250 here), and past most
+// of V8's compiling.
+const warm = flag('warm', 1000);
 const seed = flag('seed', 3);
 const rounds = flag('rounds', 2);
 const ownOnly = args.includes('--own-only');
@@ -75,6 +87,8 @@ interface Run {
   candidate: number | null;
   /** The oracle's own Node process alone, CPU ms per case: its main thread (the loop, the judge, the journal) and its other threads (workers, GC, I/O). */
   oracle: { main: number; others: number };
+  /** The same as `cpu` and `candidate`, over every case of the campaign (its warm-up included). */
+  whole: { cpu: CpuSample; candidate: number | null };
 }
 
 /** The oracle process's CPU ms so far: its main thread (whose id is the process's) and the sum of its other threads. */
@@ -84,12 +98,17 @@ function oracleCpu(pid: number): { main: number; others: number } {
   return { main, others: (processCpuMs(pid) ?? 0) - main };
 }
 
+/** How many cases the campaign's journal at `path` holds, read as it runs. */
+function journalCount(path: string): () => number {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const count = db.prepare('SELECT count(*) FROM cases').pluck();
+  return () => count.get() as number;
+}
+
 async function campaign(label: string, round: number, candidate: string[], from = corpus): Promise<Run> {
   const db = join(dir, `${label}-${round}.sqlite`);
   const cli = new CliProcess(['campaign', '--db', db, '--corpus', from, '--fonts=square', ...farmArgs, ...candidate]);
   await cli.saidOnStderr(/campaign: 0\/\d+ cases/);
-  const before = sampleCpu(cli.pid);
-  const oracleBefore = oracleCpu(cli.pid);
   // The candidate's process: `… candidate taffy …`, or the replaying script (not the oracle's own `--candidate …`).
   const candidatePid = cli.descendants().find((pid) => {
     let argv: string[];
@@ -100,29 +119,39 @@ async function campaign(label: string, round: number, candidate: string[], from 
     }
     return argv.includes('candidate') || argv.some((a) => a.endsWith('candidate-replay.js'));
   });
-  const candidateBefore = candidatePid === undefined ? null : processCpuMs(candidatePid);
-  await cli.saidOnStderr(new RegExp(`campaign: ${cases}/${cases} cases`));
-  const cpu = cpuBetween(before, sampleCpu(cli.pid));
-  const oracle = cpuBetween(oracleBefore, oracleCpu(cli.pid));
-  // Still running, or gone already (its CPU then in the oracle's, and said by the replaying candidate as it ended).
-  const candidateAfter = candidatePid === undefined ? null : processCpuMs(candidatePid);
+  const candidateCpu = () => (candidatePid === undefined ? null : processCpuMs(candidatePid));
+  const started = { cpu: sampleCpu(cli.pid), candidate: candidateCpu() };
+  const recorded = journalCount(db);
+  // A sample once the journal holds `count` cases: the cases recorded while it was read are counted half in it.
+  const sampleAt = async (count: number) => {
+    while (recorded() < count) await sleep(20);
+    const first = recorded();
+    const sample = { cpu: sampleCpu(cli.pid), oracle: oracleCpu(cli.pid), candidate: candidateCpu() };
+    return { ...sample, at: (first + recorded()) / 2 };
+  };
+  const opened = await sampleAt(warm);
+  const closed = await sampleAt(warm + cases);
+  const total = 2 * warm + cases;
+  await cli.saidOnStderr(new RegExp(`campaign: ${total}/${total} cases`));
+  const ended = { cpu: sampleCpu(cli.pid), candidate: candidateCpu() };
   const code = await cli.exited;
   const done = /campaign: done: (\d+) case\(s\) recorded .*\(([\d.]+) cases\/s\)$/m.exec(cli.stderr);
-  if (code !== 0 || !done || Number(done[1]) !== cases) throw new Error(`campaign failed (exit ${code}):\n${cli.stderr}`);
+  if (code !== 0 || !done || Number(done[1]) !== total) throw new Error(`campaign failed (exit ${code}):\n${cli.stderr}`);
+  // The replaying candidate may be gone at the last progress line: its CPU then as it said when it ended.
   const replayed = /replay cpu ([\d.]+) ms/.exec(cli.stderr);
-  const candidateMs =
-    candidateBefore === null
-      ? null
-      : candidateAfter !== null
-        ? candidateAfter - candidateBefore
-        : replayed
-          ? Number(replayed[1]) - candidateBefore
-          : null;
+  ended.candidate ??= replayed ? Number(replayed[1]) : null;
+  /** CPU ms per case by owner, and the candidate's, between two samples, over `count` cases. */
+  const perCase = (from: { cpu: CpuSample; candidate: number | null }, to: typeof from, count: number) => ({
+    cpu: Object.fromEntries(Object.entries(cpuBetween(from.cpu, to.cpu)).map(([owner, ms]) => [owner, ms / count])) as CpuSample,
+    candidate: from.candidate === null || to.candidate === null ? null : (to.candidate - from.candidate) / count,
+  });
+  const measured = closed.at - opened.at;
+  const oracle = cpuBetween(opened.oracle, closed.oracle);
   return {
     casesPerSecond: Number(done[2]),
-    cpu: Object.fromEntries(Object.entries(cpu).map(([owner, ms]) => [owner, ms / cases])) as CpuSample,
-    candidate: candidateMs === null ? null : candidateMs / cases,
-    oracle: { main: oracle.main / cases, others: oracle.others / cases },
+    ...perCase(opened, closed, measured),
+    oracle: { main: oracle.main / measured, others: oracle.others / measured },
+    whole: perCase(started, ended, total),
   };
 }
 
@@ -151,7 +180,7 @@ async function emit(extra: string[]): Promise<string> {
   const emitted = await runCli([
     'campaign',
     '--generate',
-    String(cases),
+    String(2 * warm + cases),
     '--seed',
     String(seed),
     '--candidate',
@@ -202,9 +231,11 @@ try {
     const mid = Math.floor(sorted.length / 2);
     return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   };
-  const browsers = (r: Run) => ENGINE_NAMES.reduce((n, e) => n + r.cpu[e], 0);
+  const browsers = (r: Pick<Run, 'cpu'>) => ENGINE_NAMES.reduce((n, e) => n + r.cpu[e], 0);
 
-  console.log(`candidate cost: ${cases} cases (seed ${seed}, inside taffy's supports), ${rounds} round(s) each, alternating`);
+  console.log(
+    `candidate cost: ${cases} cases between ${warm} before and ${warm} after (seed ${seed}, inside taffy's supports), ${rounds} round(s) each, alternating`,
+  );
   console.log(`load average before: ${load.join(' ')} (${farmArgs.join(' ') || 'default farm'})`);
   console.log(
     `${''.padEnd(28)} ${'cases/s'.padStart(8)}  CPU ms a case: ${'browsers'.padStart(8)} ${'node'.padStart(6)} ${'candidate'.padStart(9)}`,
@@ -227,11 +258,18 @@ try {
   const own = mean(replay, (r) => r.cpu.node - (r.candidate ?? 0)) - mean(without, (r) => r.cpu.node);
   // Each round's own figure, from the two runs next to each other: on a shared machine the spread
   // is part of the result, and the median is the figure a slow round or two does not move.
-  const perRound = replay.map((r, i) => ((r.cpu.node - (r.candidate ?? 0) - without[i]!.cpu.node) / browsers(without[i]!)) * 100);
+  const share = (r: Pick<Run, 'cpu' | 'candidate'>, alone: Pick<Run, 'cpu'>) =>
+    ((r.cpu.node - (r.candidate ?? 0) - alone.cpu.node) / browsers(alone)) * 100;
+  const perRound = replay.map((r, i) => share(r, without[i]!));
+  const wholeRounds = replay.map((r, i) => share(r.whole, without[i]!.whole));
   console.log(
     `the oracle's own work per candidate case: median ${median(perRound).toFixed(1)} % of the browsers' CPU a case ` +
       `(rounds: ${perRound.map((p) => `${p.toFixed(1)} %`).join(', ')}; spread ${(Math.max(...perRound) - Math.min(...perRound)).toFixed(1)} points; goal: under 5 %); ` +
       `over all rounds ${own.toFixed(3)} CPU ms, ${((own / browserMs) * 100).toFixed(1)} % of the browsers' ${browserMs.toFixed(2)} ms`,
+  );
+  console.log(
+    `  over the whole campaign, all ${2 * warm + cases} cases: median ${median(wholeRounds).toFixed(1)} % ` +
+      `(rounds: ${wholeRounds.map((p) => `${p.toFixed(1)} %`).join(', ')})`,
   );
   // The same difference, thread by thread of the oracle's process (the replaying process is not in it).
   const threads = (of: (o: Run['oracle']) => number) => median(replay.map((r, i) => of(r.oracle) - of(without[i]!.oracle)));

@@ -38,9 +38,10 @@ export function judgedOutcome(outcome: SourceOutcome): CandidateOutcome {
   if (outcome.kind !== 'dump') return outcome;
   try {
     const { dump, kind, fresh, ...where } = outcome;
+    // Its styles are read only when it is held to its fresh layout (the self check compares them).
     return {
       kind,
-      dump: columnarFromDump(dump, CANDIDATE_SCROLLBARS),
+      dump: columnarFromDump(dump, CANDIDATE_SCROLLBARS, { styles: fresh !== undefined }),
       ...where,
       ...(fresh ? { fresh: columnarFromDump(fresh, CANDIDATE_SCROLLBARS) } : {}),
     };

@@ -75,10 +75,12 @@ export const CANDIDATE_SCROLLBARS = { x: 0, y: 0 } as const;
 /**
  * From the wire form; the engine may be any name, since a candidate's dump is converted too.
  * `scrollbars`: the room the engine's viewport scrollbars took, where the answer says (`scrollbars`).
+ * `styles: false` leaves every style empty, for a dump that is judged by geometry alone.
  */
 export function columnarFromDump(
   dump: Omit<Dump, 'engine'> & { engine: string },
   scrollbars?: { readonly x: number; readonly y: number },
+  { styles: withStyles = true }: { styles?: boolean } = {},
 ): ColumnarDump {
   const nodes = dump.nodes;
   const count = nodes.length;
@@ -90,7 +92,7 @@ export function columnarFromDump(
   let fragmentTotal = 0;
   for (let i = 0; i < count; i++) fragmentTotal += nodes[i]!.rects.length;
   const fragments = new Float64Array(fragmentTotal * 4);
-  const styles = new Array<string>(count * STYLE_COUNT);
+  const styles = withStyles ? new Array<string>(count * STYLE_COUNT) : undefined;
   let f = 0;
   for (let i = 0; i < count; i++) {
     const node = nodes[i]!;
@@ -101,7 +103,7 @@ export function columnarFromDump(
     putRect(bounding, i * 4, node.bounding);
     fragmentStart[i] = f;
     for (const rect of node.rects) putRect(fragments, 4 * f++, rect);
-    for (let s = 0; s < STYLE_COUNT; s++) styles[i * STYLE_COUNT + s] = node.style[STYLE_PROPERTIES[s]!]!;
+    if (styles) for (let s = 0; s < STYLE_COUNT; s++) styles[i * STYLE_COUNT + s] = node.style[STYLE_PROPERTIES[s]!]!;
   }
   fragmentStart[count] = f;
   return finish({
@@ -115,32 +117,34 @@ export function columnarFromDump(
     bounding,
     fragmentStart,
     fragments,
-    styles,
+    styles: styles ?? blankStyles(count),
   });
 }
 
 /** Straight from the page walk's flat arrays, skipping the wire form entirely. */
 export function columnarFromRaw(raw: WalkColumns, engine: string): ColumnarDump {
-  return fromColumns(raw, engine, Float64Array.from(raw.bounding), Float64Array.from(raw.rects));
+  return fromColumns(raw, raw.styles, engine, new Float64Array(raw.bounding), new Float64Array(raw.rects));
 }
 
-/** A walk's columns, their coordinates given as the arrays the dump keeps. */
+function expectEntries(what: string, actual: number, wanted: number): void {
+  if (actual !== wanted) throw new InvalidDumpError(`raw walk: ${what} has ${actual} entries, expected ${wanted}`);
+}
+
+/** A walk's columns, their styles and coordinates given as the arrays the dump keeps. */
 function fromColumns(
-  raw: Omit<WalkColumns, 'bounding' | 'rects' | 'styles'> & { styles: readonly string[] },
+  raw: Omit<WalkColumns, 'bounding' | 'rects' | 'styles'>,
+  styles: readonly string[],
   engine: string,
   bounding: Float64Array,
   fragments: Float64Array,
 ): ColumnarDump {
   const count = raw.tags.length;
-  const expect = (what: string, actual: number, wanted: number) => {
-    if (actual !== wanted) throw new InvalidDumpError(`raw walk: ${what} has ${actual} entries, expected ${wanted}`);
-  };
-  expect('parents', raw.parents.length, count);
-  expect('rectCounts', raw.rectCounts.length, count);
-  expect('bounding', bounding.length, count * 4);
-  expect('styles', raw.styles.length, count * STYLE_COUNT);
+  expectEntries('parents', raw.parents.length, count);
+  expectEntries('rectCounts', raw.rectCounts.length, count);
+  expectEntries('bounding', bounding.length, count * 4);
+  expectEntries('styles', styles.length, count * STYLE_COUNT);
   const tags = new Int32Array(count);
-  const parents = Int32Array.from(raw.parents);
+  const parents = new Int32Array(raw.parents);
   const depths = new Int32Array(count);
   const fragmentStart = new Int32Array(count + 1);
   for (let i = 0; i < count; i++) {
@@ -150,7 +154,7 @@ function fromColumns(
     depths[i] = p >= 0 && p < i ? depths[p]! + 1 : 0;
     fragmentStart[i + 1] = fragmentStart[i]! + raw.rectCounts[i]!;
   }
-  expect('rects', fragments.length, fragmentStart[count]! * 4);
+  expectEntries('rects', fragments.length, fragmentStart[count]! * 4);
   return finish({
     engine,
     overflowed: raw.overflowed,
@@ -162,7 +166,7 @@ function fromColumns(
     bounding,
     fragmentStart,
     fragments,
-    styles: raw.styles,
+    styles,
   });
 }
 
@@ -172,13 +176,16 @@ function fromColumns(
  * empty, as a candidate is judged by geometry alone.
  */
 export function columnarFromPacked(packed: PackedColumns, engine: string): ColumnarDump {
-  return fromColumns({ ...packed, styles: blankStyles(packed.tags.length) }, engine, float64s(packed.bounding), float64s(packed.rects));
+  return fromColumns(packed, blankStyles(packed.tags.length), engine, float64s(packed.bounding), float64s(packed.rects));
 }
 
 /** The doubles whose bytes these are: a view where they are aligned, else one copy. */
 function float64s(bytes: Uint8Array): Float64Array {
   if (bytes.byteOffset % 8 === 0) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
-  return new Float64Array(Uint8Array.from(bytes).buffer);
+  // A copy by set (a memcpy): `from` goes element by element, and a Buffer's slice is a view.
+  const aligned = new Uint8Array(bytes.byteLength);
+  aligned.set(bytes);
+  return new Float64Array(aligned.buffer);
 }
 
 /** Empty styles for `count` nodes, one array per count up to BLANK_CACHED (never written: a dump's arrays are only read). */
@@ -214,5 +221,21 @@ function finish(dump: Omit<ColumnarDump, 'tagTable' | 'anchors'>): ColumnarDump 
     if (depths[i] !== depth) throw new InvalidDumpError(`node ${i}: depth ${depths[i]}, but its parent's depth makes it ${depth}`);
     anchors[i] = p < 0 || fragmentStart[p + 1]! > fragmentStart[p]! ? p : anchors[p]!;
   }
-  return { ...dump, tagTable: TAGS, anchors };
+  // One literal in one order, not a spread: every columnar dump then has one shape, which keeps the
+  // compare loop's loads monomorphic, and the spread cost more than the checks above.
+  return {
+    engine: dump.engine,
+    overflowed: dump.overflowed,
+    roomless: dump.roomless,
+    count,
+    tagTable: TAGS,
+    tags: dump.tags,
+    parents,
+    depths,
+    anchors,
+    bounding: dump.bounding,
+    fragmentStart,
+    fragments: dump.fragments,
+    styles: dump.styles,
+  };
 }

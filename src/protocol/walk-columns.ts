@@ -31,7 +31,7 @@ export function packColumns({ overflowed, scrollbars, tags, parents, rectCounts,
     tags,
     parents,
     rectCounts,
-    bounding: bytesOf(Float64Array.from(bounding)),
-    rects: bytesOf(Float64Array.from(rects)),
+    bounding: bytesOf(new Float64Array(bounding)),
+    rects: bytesOf(new Float64Array(rects)),
   };
 }

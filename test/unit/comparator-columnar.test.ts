@@ -25,6 +25,10 @@ test('a raw walk and its wire dump give the same columnar form', () => {
       assert.deepEqual(JSON.parse(dumpJson(engine, recorded.engine_version, raw as RawWalk).text), recorded);
       const [x, y] = raw.scrollbars;
       assert.deepEqual(columnarFromRaw(raw, engine), columnarFromDump(recorded, { x, y }), `${name} ${engine}`);
+      // A dump judged by geometry alone (a candidate's without a fresh layout) has the same geometry, and empty styles.
+      const geometryOnly = columnarFromDump(recorded, { x, y }, { styles: false });
+      assert.deepEqual({ ...geometryOnly, styles: [] }, { ...columnarFromDump(recorded, { x, y }), styles: [] }, `${name} ${engine}`);
+      assert.ok(geometryOnly.styles.length > 0 && geometryOnly.styles.every((value) => value === ''));
     }
   }
 });
