@@ -100,13 +100,6 @@ function oracleCpu(pid: number): { main: number; others: number } {
   return { main, others: (processCpuMs(pid) ?? 0) - main };
 }
 
-/** How many cases the campaign's journal at `path` holds, read as it runs. */
-function journalCount(path: string): () => number {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  const count = db.prepare('SELECT count(*) FROM cases').pluck();
-  return () => count.get() as number;
-}
-
 /** A campaign over `from`, whose window is its cases between the first and the last `around` (none: the whole campaign). */
 async function campaign(label: string, round: number, candidate: string[], from = corpus, around = warm): Promise<Run> {
   const db = join(dir, `${label}-${round}.sqlite`);
@@ -124,7 +117,10 @@ async function campaign(label: string, round: number, candidate: string[], from 
   });
   const candidateCpu = () => (candidatePid === undefined ? null : processCpuMs(candidatePid));
   const started = { cpu: sampleCpu(cli.pid), candidate: candidateCpu() };
-  const recorded = journalCount(db);
+  // How many cases the campaign's journal holds, read as it runs.
+  const journal = new Database(db, { readonly: true, fileMustExist: true });
+  const count = journal.prepare('SELECT count(*) FROM cases').pluck();
+  const recorded = () => count.get() as number;
   // A sample once the journal holds `count` cases: the cases recorded while it was read are counted half in it.
   const sampleAt = async (count: number) => {
     while (recorded() < count) await sleep(20);
@@ -134,6 +130,7 @@ async function campaign(label: string, round: number, candidate: string[], from 
   };
   const opened = await sampleAt(around);
   const closed = await sampleAt(around + cases);
+  journal.close();
   const total = 2 * around + cases;
   await cli.saidOnStderr(new RegExp(`campaign: ${total}/${total} cases`));
   const ended = { cpu: sampleCpu(cli.pid), candidate: candidateCpu() };
