@@ -47,7 +47,7 @@ import { layOutCase } from '../src/candidate-reference/engine.js';
 import { referenceEngine } from '../src/candidate-reference/serve.js';
 import { ENGINE_NAMES } from '../src/protocol/schema.js';
 import { CliProcess, runCli } from '../test/support/campaign-process.js';
-import { cpuBetween, sampleCpu, type CpuSample } from './cpu.js';
+import { cpuBetween, ownCpuMs, sampleCpu, type CpuSample } from './cpu.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -69,17 +69,7 @@ const corpus = join(dir, 'corpus.ndjson');
 const recorded = join(dir, 'taffy-answers.ndjson');
 const mutationCorpus = join(dir, 'mutations.ndjson');
 
-/** CPU ms so far (utime + stime) of a process, or of one of its threads (`/proc/PID/task/TID`), or null once it is gone. */
-function cpuMsOf(path: string): number | null {
-  try {
-    const stat = readFileSync(`${path}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return null;
-  }
-}
-const processCpuMs = (pid: number) => cpuMsOf(`/proc/${pid}`);
+const processCpuMs = (pid: number) => ownCpuMs(`/proc/${pid}`);
 
 interface Run {
   casesPerSecond: number;
@@ -95,7 +85,7 @@ interface Run {
 
 /** The oracle process's CPU ms so far: its main thread (whose id is the process's) and the sum of its other threads. */
 function oracleCpu(pid: number): { main: number; others: number } {
-  const main = cpuMsOf(`/proc/${pid}/task/${pid}`) ?? 0;
+  const main = ownCpuMs(`/proc/${pid}/task/${pid}`) ?? 0;
   // Its own utime and stime, without its children's: every thread's, those that ended included.
   return { main, others: (processCpuMs(pid) ?? 0) - main };
 }

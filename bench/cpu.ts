@@ -22,15 +22,30 @@ interface Proc {
   cmd: string;
 }
 
+/** The fields of a `/proc/…/stat` after the command name (whose parentheses may enclose anything): f[0] is field 3. */
+function statFields(path: string): string[] {
+  const stat = readFileSync(`${path}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** CPU ms so far (utime + stime) of a process or one of its threads (`/proc/PID/task/TID`), its children's not counted; null once it is gone. */
+export function ownCpuMs(path: string): number | null {
+  try {
+    const f = statFields(path);
+    return (Number(f[11]) + Number(f[12])) * TICK_MS;
+  } catch {
+    return null;
+  }
+}
+
 function processes(): Map<number, Proc> {
   const all = new Map<number, Proc>();
   for (const name of readdirSync('/proc')) {
     const pid = Number(name);
     if (!Number.isInteger(pid)) continue;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime, stime, cutime, cstime (fields 14–17; f[0] is field 3)
+      const f = statFields(`/proc/${pid}`);
+      // utime, stime, cutime, cstime (fields 14–17)
       const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
       all.set(pid, { parent: Number(f[1]), ms: ticks * TICK_MS, cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ') });
     } catch {
