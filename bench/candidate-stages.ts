@@ -63,8 +63,9 @@ for (let round = 0; round <= rounds; round++) {
   for (const request of round === 0 ? warmUp : requests) {
     const answer = layOutCase(engine, { id: request.id, html: request.html }, 'square', stage);
     const line = time('answer line', () => JSON.stringify(answer));
+    const bytes = Buffer.from(line); // as it comes over the pipe
     const value = time('read line', () => JSON.parse(line) as unknown);
-    const outcome = time('check', () => answerOutcome(value, engine.name, line));
+    const outcome = time('check', () => answerOutcome(value, engine.name, { text: line, bytes }));
     if (outcome.kind !== 'dump') continue;
     dumps++;
     // The browsers' outcomes, as the journal records them (dump JSON per engine), and their walks'

@@ -21,7 +21,13 @@ import { visible } from '../system/visible-text.js';
 import type { SourceOutcome } from './source.js';
 
 /** A case's answer line (parsed, and as written); its failure; or (no outcome) it was written behind a case the process failed on. */
-export type Answer = { ok: true; value: unknown; line: string } | { ok: false; outcome: SourceOutcome | undefined };
+/** An answer line: its text, and the bytes it came as. */
+export interface AnswerLine {
+  text: string;
+  bytes: Uint8Array;
+}
+
+export type Answer = { ok: true; value: unknown; line: AnswerLine } | { ok: false; outcome: SourceOutcome | undefined };
 
 export const failure = (code: CandidateErrorCode, message: string): SourceOutcome => ({ kind: 'error', message: `${code}: ${message}` });
 
@@ -192,7 +198,7 @@ export class Child {
       return;
     }
     const at = this.waiting.findIndex((w) => w.id === id);
-    if (at >= 0) this.settle(at, { ok: true, value, line: text });
+    if (at >= 0) this.settle(at, { ok: true, value, line: { text, bytes: line.bytes } });
     else this.stray(`an answer to ${visible(JSON.stringify(id), QUOTED)}, which no case is waiting for`);
   }
 
@@ -207,7 +213,7 @@ export class Child {
         const value = JSON.parse(text) as { id?: unknown };
         const at = this.waiting.findIndex((w) => w.id === value.id);
         if (at >= 0) {
-          this.settle(at, { ok: true, value, line: text });
+          this.settle(at, { ok: true, value, line: { text, bytes: last.bytes } });
           return '';
         }
       } catch {

@@ -11,6 +11,7 @@
 // is replaced, after a back-off that doubles with each failure in a row. Every case gets exactly
 // one outcome: none is lost, none is answered twice. One process is child.ts: it runs in a memory
 // cgroup of its own where one can be made, and nothing it starts outlives it.
+import { isUtf8 } from 'node:buffer';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
@@ -32,7 +33,7 @@ import type { FontSetName } from '../protocol/font-sets.js';
 import { describeValueError } from '../protocol/validate.js';
 import { log } from '../system/log.js';
 import { visible } from '../system/visible-text.js';
-import { Child, failure } from './child.js';
+import { type AnswerLine, Child, failure } from './child.js';
 import type { DumpSource, SourceOutcome } from './source.js';
 
 export interface CandidateProcessOptions {
@@ -224,7 +225,7 @@ export class CandidateProcess implements DumpSource {
  * An answer line's value, checked against the candidate schema, as the outcome of a case of the
  * candidate called `name`; a dump answers a case with `mutations` only with its `fresh` beside it.
  */
-export function answerOutcome(value: unknown, name: string, line?: string, mutated = false): SourceOutcome {
+export function answerOutcome(value: unknown, name: string, line?: AnswerLine, mutated = false): SourceOutcome {
   if (!checkAnswer.Check(value)) {
     const kind = typeof value === 'object' && value !== null ? ANSWER_KINDS.find(([field]) => field in value) : undefined;
     return failure(
@@ -263,10 +264,15 @@ export function answerOutcome(value: unknown, name: string, line?: string, mutat
  * `"roots":…` last or not at all, and no key repeated: then the text between is the dump's, and
  * the journal keeps it rather than writing the dump again (16 KB a case, the largest part of the
  * oracle's own work on a candidate's answer after reading it). Any other line: undefined.
+ *
+ * It is kept as a copy of its bytes, off the JS heap, until the case is journaled: held as text
+ * (a slice, which holds the whole line) it outlived young-generation collections while the
+ * engines finished the case, and was copied by each and then promoted; and the journal binds bytes
+ * without converting them to UTF-8 again.
  */
 const AGAIN = /"(?:id|dump|roots)"\s*:|\\u/g;
 
-function dumpText(line: string, value: { id: string; dump: unknown; roots?: number[] }): string | undefined {
+function dumpText({ text: line, bytes }: AnswerLine, value: { id: string; dump: unknown; roots?: number[] }): Uint8Array | undefined {
   const head = `{"id":${JSON.stringify(value.id)},"dump":`;
   const tail = value.roots === undefined ? '}' : `,"roots":${JSON.stringify(value.roots)}}`;
   if (Object.keys(value).length !== (value.roots === undefined ? 2 : 3) || !line.startsWith(head) || !line.endsWith(tail)) return undefined;
@@ -277,7 +283,10 @@ function dumpText(line: string, value: { id: string; dump: unknown; roots?: numb
   AGAIN.lastIndex = head.length;
   const again = AGAIN.exec(line);
   if (again && again.index < end) return undefined;
-  return line.slice(head.length, end);
+  // Bytes that were not UTF-8 were read as U+FFFD: the text's offsets are then not the bytes'.
+  if (!isUtf8(bytes)) return Buffer.from(line.slice(head.length, end));
+  const from = Buffer.byteLength(head);
+  return Buffer.copyBytesFrom(bytes, from, bytes.length - Buffer.byteLength(tail) - from);
 }
 
 function problem(check: { Errors: typeof checkAnswer.Errors }, value: unknown): string {

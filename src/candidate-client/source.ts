@@ -16,8 +16,8 @@ export type SourceOutcome =
       placed?: false;
       /** A case with mutations: the mutated document laid out from scratch. */
       fresh?: CandidateDump;
-      /** The dump's JSON as the source wrote it, when it has it whole (else the journal writes the dump). */
-      text?: string;
+      /** The dump's JSON as the source wrote it, its UTF-8 bytes, when it has it whole (else the journal writes the dump). */
+      text?: Uint8Array;
     }
   | { kind: 'unsupported'; what: string }
   | { kind: 'error'; message: string };

@@ -12,7 +12,7 @@ import type { RelayoutResult } from '../protocol/relayout-schema.js';
 import type { ReportCandidate, ReportCase, ReportEngine, ReportInput, Shoot } from './input.js';
 
 export type { Shoot, Shots } from './input.js';
-import { rejudged, type CandidateRecord } from '../campaign/loop/candidate-record.js';
+import { dumpJsonText, rejudged, type CandidateRecord } from '../campaign/loop/candidate-record.js';
 import { candidateFailingIndex, candidateSelfIndex, isSelfSignature } from '../comparator/candidate-signature.js';
 import type { CandidateDump } from '../protocol/candidate-schema.js';
 import type { Mutation } from '../protocol/mutations-schema.js';
@@ -129,7 +129,7 @@ function candidateOf(record: CandidateRecord, outcomes: readonly EngineOutcome[]
   });
   return {
     ...base,
-    dump: JSON.parse(record.dump!) as CandidateDump,
+    dump: JSON.parse(dumpJsonText(record.dump!)) as CandidateDump,
     over: result.majority[0] ?? null,
     node: index === null ? null : { index, tag: dump.tagTable.name(dump.tags[index]!), against },
   };

@@ -43,12 +43,16 @@ for (const name of ['taffy', 'yoga'] as const) {
   });
 }
 
+/** A line as the candidate's pipe gives it: its text, and its bytes (by default the text's UTF-8). */
+const lineOf = (text: string, bytes: Uint8Array = Buffer.from(text)) => ({ text, bytes });
+const textOf = (bytes: Uint8Array | undefined) => (bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8'));
+
 test('the oracle keeps a reference candidate’s dump as it wrote it, and writes it again only for a line it cannot slice', async () => {
   const engine = await referenceEngine('taffy');
   const line = JSON.stringify(answerLine(engine, JSON.stringify({ id: 'c', html: CASE }), 'square'));
   const value = JSON.parse(line) as { dump: unknown; roots: number[] };
-  const kept = answerOutcome(value, 'taffy', line) as { text?: string };
-  assert.equal(kept.text, JSON.stringify(value.dump), 'the text between the id and the roots, as JSON.stringify writes it');
+  const kept = answerOutcome(value, 'taffy', lineOf(line)) as { text?: Uint8Array };
+  assert.equal(textOf(kept.text), JSON.stringify(value.dump), 'the text between the id and the roots, as JSON.stringify writes it');
   const dump = JSON.stringify(value.dump);
   for (const other of [
     `{"id":"c","dump":${dump},"dump":${dump},"roots":[3]}`, // a key twice: JSON.parse keeps the last
@@ -57,8 +61,30 @@ test('the oracle keeps a reference candidate’s dump as it wrote it, and writes
     `{"id":"c","dump":${dump},"dump" :${dump},"roots":[3]}`, // a key twice, the second spaced
     `{"id":"c","dump":${dump},"\\u0064ump":${dump},"roots":[3]}`, // a key twice, the second escaped
   ]) {
-    const outcome = answerOutcome(JSON.parse(other), 'taffy', other);
-    assert.equal((outcome as { text?: string }).text, undefined, other.slice(0, 40));
+    const outcome = answerOutcome(JSON.parse(other), 'taffy', lineOf(other));
+    assert.equal((outcome as { text?: Uint8Array }).text, undefined, other.slice(0, 40));
     assert.equal(outcome.kind, 'dump');
   }
+});
+
+test('the kept dump is the bytes the candidate wrote, whatever characters the line holds before it, and text when they were not UTF-8', async () => {
+  const engine = await referenceEngine('taffy');
+  // An id of characters of two, three and four bytes: the dump's bytes start after its bytes, not its characters.
+  const id = 'é€😀';
+  const line = JSON.stringify(answerLine(engine, JSON.stringify({ id, html: CASE }), 'square'));
+  const value = JSON.parse(line) as { dump: unknown };
+  const kept = answerOutcome(value, 'taffy', lineOf(line)) as { text?: Uint8Array };
+  assert.equal(textOf(kept.text), JSON.stringify(value.dump));
+  // The kept bytes are a copy: the pipe's chunk they came in is not held, nor changed under them.
+  const bytes = Buffer.from(line);
+  const copied = answerOutcome(value, 'taffy', lineOf(line, bytes)) as { text?: Uint8Array };
+  bytes.fill(0);
+  assert.equal(textOf(copied.text), JSON.stringify(value.dump));
+  // A byte that is not UTF-8 in the id: the line reads it as U+FFFD, and the dump is kept as that text says it.
+  const broken = Buffer.concat([Buffer.from('{"id":"'), Buffer.from([0xff]), Buffer.from(line.slice(line.indexOf('","dump"')))]);
+  const text = broken.toString('utf8');
+  const read = JSON.parse(text) as { id: string; dump: unknown };
+  assert.equal(read.id, '\ufffd');
+  const fromBroken = answerOutcome(read, 'taffy', lineOf(text, broken)) as { text?: Uint8Array };
+  assert.equal(textOf(fromBroken.text), JSON.stringify(value.dump));
 });

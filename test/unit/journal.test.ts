@@ -315,6 +315,38 @@ test("a reduced mutation case's candidate answer is stored with its fresh layout
   journal.close();
 });
 
+test("a candidate's dump given as its bytes is stored as text, and reads back as the text it was", async () => {
+  const db = join(temp(), 'run.sqlite');
+  await campaign(db, await corpusFile());
+  const journal = Journal.open(db);
+  journal.startRun(run);
+  const [item] = await itemsOf(CORPUS[0]!);
+  const json = '{"engine":"mine","tag":"é€😀"}';
+  const candidate: CandidateRecord = {
+    name: 'mine',
+    version: '1',
+    verdict: 'pass',
+    signature: null,
+    sidesWithOutlier: false,
+    subpixel: false,
+    unsupported: null,
+    error: null,
+    dump: Buffer.from(json),
+    roots: null,
+    against: {},
+    ms: 3,
+  };
+  assert.equal(journal.recordCandidate(item!, candidate), true);
+  assert.equal(journal.candidate(item!, candidate)?.dump, json);
+  assert.equal(journal.addReduction(item!, { ...reductionOf('<p>x</p>', null), candidate }), true);
+  assert.equal(journal.reduction(item!)?.candidate?.dump, json);
+  journal.close();
+  const sql = new Database(db, { readonly: true });
+  for (const table of ['candidate_outcomes', 'reduction_candidates'])
+    assert.deepEqual(sql.prepare(`SELECT typeof(dump) AS type, dump FROM ${table}`).all(), [{ type: 'text', dump: json }], table);
+  sql.close();
+});
+
 test('a recorded case reads back as it was recorded; a bucket gives its first case; runs and reports are listed', async () => {
   const db = join(temp(), 'run.sqlite');
   await campaign(db, await corpusFile());

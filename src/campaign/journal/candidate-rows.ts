@@ -23,8 +23,9 @@ export interface CandidateRow {
 
 export const CANDIDATE_COLUMNS =
   'name, version, verdict, signature, sides_with_outlier, subpixel, unsupported, error_code, error, dump, roots, placed, against, ms';
+// A dump's JSON comes as text or as its UTF-8 bytes (DumpJson): stored as text either way.
 export const CANDIDATE_VALUES = CANDIDATE_COLUMNS.split(', ')
-  .map(() => '?')
+  .map((column) => (column === 'dump' ? 'CAST(? AS TEXT)' : '?'))
   .join(', ');
 
 /** A candidate record as the values of CANDIDATE_COLUMNS, in order. */

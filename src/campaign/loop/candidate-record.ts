@@ -24,6 +24,14 @@ import { judgedOutcome, type SourceOutcome } from '../../candidate-client/source
 import { OPS } from '../../protocol/ops.js';
 import { opOf, type CaseRequest } from '../corpus/corpus.js';
 
+/** A dump's JSON: as text, or as its UTF-8 bytes (a candidate's dump as it wrote it); the journal stores either as text. */
+export type DumpJson = string | Uint8Array;
+
+const UTF8 = new TextDecoder();
+
+/** A dump's JSON as text. */
+export const dumpJsonText = (json: DumpJson): string => (typeof json === 'string' ? json : UTF8.decode(json));
+
 /** The candidate's outcome for one case, as the journal records it. */
 export interface CandidateRecord {
   /** The engine name its dumps carry, and its version, from its ping. */
@@ -39,7 +47,7 @@ export interface CandidateRecord {
   /** Its error, code first (verdict error). */
   error: string | null;
   /** Its dump as JSON; null when it gave none. */
-  dump: string | null;
+  dump: DumpJson | null;
   /** The nodes whose subtrees it laid out, when it said. */
   roots: number[] | null;
   /** With roots: false when it laid each root out alone, away from the page (docs/candidate.md, "Roots"). */
@@ -157,7 +165,7 @@ function judgeOn(judged: CandidateOutcome, outcomes: readonly RecordedOutcome[],
 export interface ReceivedOutcome {
   judged: CandidateOutcome;
   /** Its dump's JSON; null when it gave none. */
-  dump: string | null;
+  dump: DumpJson | null;
   roots: number[] | null;
   placed: boolean;
   /** Its fresh dump's JSON, when it gave one. */
@@ -251,7 +259,7 @@ export function rejudged(
   outcomes: readonly RecordedOutcome[],
 ): { result: CandidateResult; dump: ColumnarDump } | undefined {
   if (record.dump === null) return undefined;
-  const dump = columnarFromDump(JSON.parse(record.dump) as Dump, CANDIDATE_SCROLLBARS);
+  const dump = columnarFromDump(JSON.parse(dumpJsonText(record.dump)) as Dump, CANDIDATE_SCROLLBARS);
   const { roots, placed } = record;
   const fresh = record.fresh && columnarFromDump(JSON.parse(record.fresh.dump) as Dump, CANDIDATE_SCROLLBARS);
   const judged = {

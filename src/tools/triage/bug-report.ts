@@ -8,7 +8,7 @@ import { arch, release, type } from 'node:os';
 import type { FindingRecord } from '../../campaign/journal/findings.js';
 import type { Journal } from '../../campaign/journal/journal.js';
 import { findingName } from '../../campaign/journal/triage-summary.js';
-import { rejudged } from '../../campaign/loop/candidate-record.js';
+import { dumpJsonText, rejudged } from '../../campaign/loop/candidate-record.js';
 import { candidateFailingIndex } from '../../comparator/candidate-signature.js';
 import { geometryFirst } from '../../comparator/signature.js';
 import { FONT_SETS } from '../../fonts/font-sets.js';
@@ -48,7 +48,7 @@ function bugReportInput(f: FindingRecord, writtenAt: string): BugReportInput {
     columns.push({
       name: f.candidate.name,
       label: `${f.candidate.name} ${f.candidate.version}`,
-      dump: JSON.parse(f.candidate.dump) as Dump,
+      dump: JSON.parse(dumpJsonText(f.candidate.dump)) as Dump,
     });
   const failing = new Map<number, StyleProperty[]>((vote?.nodes ?? []).map((n) => [n.index, n.styles]));
   for (const compared of Object.values(judged?.result.compares ?? {}))
