@@ -5,10 +5,11 @@
 // new case; the cases in flight are finished and recorded, unless the run is abandoned, in which
 // case none of them is recorded (a later run does them).
 //
-// With an engine under test (`candidate`), each layout case is given to it beside the engines,
-// judged against their vote, and recorded in the case's own transaction. A case recorded before
-// without this candidate's answer (same name and version) is not run on the engines again: the
-// candidate alone is asked, and judged against the engines' recorded dumps.
+// With an engine under test (`candidate`), each layout case is given to it once the engines have
+// answered (the other cases in flight keep both busy), judged against their vote, and recorded in
+// the case's own transaction. A case recorded before without this candidate's answer (same name
+// and version) is not run on the engines again: the candidate alone is asked, and judged against
+// the engines' recorded dumps.
 import { performance } from 'node:perf_hooks';
 import PQueue from 'p-queue';
 import type { CaseService } from '../../coordinator/stdio.js';
@@ -203,21 +204,24 @@ class CampaignRun {
     await new Promise((resolve) => this.slots.once('next', resolve));
   }
 
-  /** A case run on the engines, and on the candidate beside them when there is one. */
+  /** A case run on the engines, then on the candidate when there is one. */
   private async send(item: Case): Promise<void> {
     const { candidate } = this.o;
     const startedAt = Date.now();
     const sent = performance.now();
     this.firstSent ??= sent;
-    const [answer, asked] = await Promise.all([
-      // With a candidate, the engines' walks come in columns too, to judge it on.
-      runSent(this.o.oracle, wireRequest(item.request), { columns: candidate !== undefined && isLayoutCase(item.request) }),
-      this.ask(item),
-    ]);
+    // With a candidate, the engines' walks come in columns too, to judge it on.
+    const answer = await runSent(this.o.oracle, wireRequest(item.request), {
+      columns: candidate !== undefined && isLayoutCase(item.request),
+    });
+    // The candidate is asked once the engines have answered, as the other cases in flight keep both
+    // busy: asked beside them, a candidate faster than the engines held its answer through their
+    // whole part of the case (the cases queued before it included), long enough to be promoted.
+    const answered = performance.now();
+    const asked = await this.ask(item);
     if (this.o.abandon?.aborted) return;
-    const now = performance.now();
     const voted = votedCase(item.request, answer);
-    const r = votedRecord(item, answer, { startedAt, elapsedMs: now - sent, attempts: 1 }, this.o.expectations, voted);
+    const r = votedRecord(item, answer, { startedAt, elapsedMs: answered - sent, attempts: 1 }, this.o.expectations, voted);
     const readings = readingsOf(r.outcomes);
     if (readings) r.authored = engineAuthored(readings, r.outcomes);
     // All three agree with each other and not with the test: a finding of its own where the vote found none.
@@ -231,7 +235,7 @@ class CampaignRun {
       });
     this.record(r);
     this.counts.ran++;
-    this.lastRecorded = now;
+    this.lastRecorded = performance.now();
   }
 
   /** A layout case recorded before, given to the candidate alone and judged against the engines' recorded outcomes. */
