@@ -254,6 +254,23 @@ class StandInCandidate implements DumpSource {
   async close(): Promise<void> {}
 }
 
+test('a candidate is asked a case once the engines have answered it, and the case is recorded with its answer', async () => {
+  const oracle = new FakeOracle(false, undefined, true);
+  const candidate = new StandInCandidate();
+  const journal = openJournal();
+  const running = runCampaign(options(journal, oracle, await ndjson(cases(3))(), { candidate }));
+  await oracle.waitingFor(3);
+  assert.deepEqual(candidate.asked, [], 'not while the engines run the cases');
+  oracle.release();
+  assert.deepEqual((await running).recorded, 3);
+  assert.deepEqual([...candidate.asked].sort(), ['c0', 'c1', 'c2']);
+  assert.deepEqual(
+    [...journal.caseLines()].map((c) => c.candidate?.verdict),
+    ['pass', 'pass', 'pass'],
+  );
+  journal.close();
+});
+
 test('a candidate answers every layout case in its transaction; resumed with it, a case recorded without its answer is judged alone, and then skipped', async () => {
   const path = join(root, 'candidate.sqlite');
   const oracle = new FakeOracle(true, undefined, true);
