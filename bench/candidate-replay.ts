@@ -2,7 +2,7 @@
 // answers recorded before (bench/candidate.ts records a reference candidate's on CORPUS): its ping
 // answer on the first line of ANSWERS, then one answer line per case of CORPUS. The oracle sends
 // each case under an id of its own, so a case's answer is found by its html and given that id.
-// With it beside the engines, what a campaign spends beyond a run without a candidate is the
+// With it in a campaign, what the campaign spends beyond a run without a candidate is the
 // oracle's own work per candidate case, and this process's, which it says on stderr as it ends
 // (its CPU in ms).
 import { readFileSync } from 'node:fs';

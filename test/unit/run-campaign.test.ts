@@ -271,6 +271,25 @@ test('a candidate is asked a case once the engines have answered it, and the cas
   journal.close();
 });
 
+test('abandoned while the engines run its cases, the candidate is not asked them when they answer', async () => {
+  const oracle = new FakeOracle(false, undefined, true);
+  const candidate = new StandInCandidate();
+  const journal = openJournal();
+  const stop = new AbortController();
+  const abandon = new AbortController();
+  const running = runCampaign(
+    options(journal, oracle, await ndjson(cases(3))(), { candidate, stop: stop.signal, abandon: abandon.signal }),
+  );
+  await oracle.waitingFor(3);
+  stop.abort();
+  abandon.abort();
+  assert.equal((await running).reason, 'abandoned');
+  oracle.release();
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(candidate.asked, []);
+  journal.close();
+});
+
 test('a candidate answers every layout case in its transaction; resumed with it, a case recorded without its answer is judged alone, and then skipped', async () => {
   const path = join(root, 'candidate.sqlite');
   const oracle = new FakeOracle(true, undefined, true);

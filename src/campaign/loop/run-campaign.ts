@@ -218,6 +218,7 @@ class CampaignRun {
     // busy: asked beside them, a candidate faster than the engines held its answer through their
     // whole part of the case (the cases queued before it included), long enough to be promoted.
     const answered = performance.now();
+    if (this.o.abandon?.aborted) return; // not recorded: the candidate is not asked either
     const asked = await this.ask(item);
     if (this.o.abandon?.aborted) return;
     const voted = votedCase(item.request, answer);
