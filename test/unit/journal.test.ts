@@ -286,26 +286,31 @@ test('a reduced case is stored beside the original, with its outcomes', async ()
   sql.close();
 });
 
+/** A candidate's passing answer with this dump. */
+const passing = (dump: CandidateRecord['dump'], extra: Partial<CandidateRecord> = {}): CandidateRecord => ({
+  name: 'mine',
+  version: '1',
+  verdict: 'pass',
+  signature: null,
+  sidesWithOutlier: false,
+  subpixel: false,
+  unsupported: null,
+  error: null,
+  dump,
+  roots: null,
+  against: {},
+  ms: 3,
+  ...extra,
+});
+
 test("a reduced mutation case's candidate answer is stored with its fresh layout, as the original's is; a later reduction replaces both", async () => {
   const db = join(temp(), 'run.sqlite');
   await campaign(db, await corpusFile());
   const journal = Journal.open(db);
   const [item] = await itemsOf(CORPUS[0]!);
-  const candidate: CandidateRecord = {
-    name: 'mine',
-    version: '1',
-    verdict: 'pass',
-    signature: null,
-    sidesWithOutlier: false,
-    subpixel: false,
-    unsupported: null,
-    error: null,
-    dump: '{"engine":"mine"}',
-    roots: null,
-    against: {},
-    ms: 3,
+  const candidate = passing('{"engine":"mine"}', {
     fresh: { verdict: 'pass', self: 'differs', signature: 'candidate mine | self | P | width', dump: '{"engine":"mine","fresh":1}' },
-  };
+  });
   const reduced = { ...reductionOf('<p>x</p>', 'outlier firefox | size | P | height'), candidate };
   assert.equal(journal.addReduction(item!, reduced), true);
   assert.deepEqual(journal.reduction(item!)?.candidate?.fresh, candidate.fresh);
@@ -322,20 +327,7 @@ test("a candidate's dump given as its bytes is stored as text, and reads back as
   journal.startRun(run);
   const [item] = await itemsOf(CORPUS[0]!);
   const json = '{"engine":"mine","tag":"é€😀"}';
-  const candidate: CandidateRecord = {
-    name: 'mine',
-    version: '1',
-    verdict: 'pass',
-    signature: null,
-    sidesWithOutlier: false,
-    subpixel: false,
-    unsupported: null,
-    error: null,
-    dump: Buffer.from(json),
-    roots: null,
-    against: {},
-    ms: 3,
-  };
+  const candidate = passing(Buffer.from(json));
   assert.equal(journal.recordCandidate(item!, candidate), true);
   assert.equal(journal.candidate(item!, candidate)?.dump, json);
   assert.equal(journal.addReduction(item!, { ...reductionOf('<p>x</p>', null), candidate }), true);
