@@ -339,6 +339,33 @@ test("a candidate's dump given as its bytes is stored as text, and reads back as
   sql.close();
 });
 
+test("a finding keeps its candidate's dump as text when it was given as bytes", async () => {
+  const db = join(temp(), 'run.sqlite');
+  await campaign(db, await corpusFile());
+  const sql = new Database(db, { readonly: true });
+  const caseSeq = sql.prepare('SELECT seq FROM cases LIMIT 1').pluck().get() as number;
+  sql.close();
+  const journal = Journal.open(db);
+  const json = '{"engine":"mine","tag":"é"}';
+  journal.findings().add({
+    subject: { name: 'mine', version: '1' },
+    template: '<p></p>',
+    signature: 'candidate mine | size | P | width',
+    enginesSignature: null,
+    outlier: null,
+    caseSeq,
+    reduced: '{}',
+    vote: null,
+    outcomes: [],
+    candidate: passing(Buffer.from(json)),
+    versions: {},
+    fonts: null,
+    elements: 1,
+  });
+  assert.equal(journal.findings().list()[0]!.candidate!.dump, json);
+  journal.close();
+});
+
 test('a recorded case reads back as it was recorded; a bucket gives its first case; runs and reports are listed', async () => {
   const db = join(temp(), 'run.sqlite');
   await campaign(db, await corpusFile());

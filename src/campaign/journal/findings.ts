@@ -13,7 +13,7 @@
 // Each write is its own statement (a finding and its first member one transaction), so a triage
 // stopped at any point is resumed from what it recorded.
 import type Database from 'better-sqlite3';
-import type { CandidateIdentity, CandidateRecord } from '../loop/candidate-record.js';
+import { dumpJsonText, type CandidateIdentity, type CandidateRecord } from '../loop/candidate-record.js';
 import { CANDIDATE_COLUMNS, candidateOfRow, type CandidateRow } from './candidate-rows.js';
 import type { CaseRecord, EngineOutcome } from './records.js';
 
@@ -165,7 +165,7 @@ export class Findings {
         f.reduced,
         f.vote,
         JSON.stringify(f.outcomes),
-        f.candidate && JSON.stringify(f.candidate),
+        f.candidate && JSON.stringify({ ...f.candidate, dump: f.candidate.dump && dumpJsonText(f.candidate.dump) }),
         JSON.stringify(f.versions),
         f.fonts,
         f.elements,
