@@ -20,13 +20,13 @@ import { ProcessTree } from '../system/process-tree.js';
 import { visible } from '../system/visible-text.js';
 import type { SourceOutcome } from './source.js';
 
-/** A case's answer line (parsed, and as written); its failure; or (no outcome) it was written behind a case the process failed on. */
 /** An answer line: its text, and the bytes it came as. */
 export interface AnswerLine {
   text: string;
   bytes: Uint8Array;
 }
 
+/** A case's answer line (parsed, and as written); its failure; or (no outcome) it was written behind a case the process failed on. */
 export type Answer = { ok: true; value: unknown; line: AnswerLine } | { ok: false; outcome: SourceOutcome | undefined };
 
 export const failure = (code: CandidateErrorCode, message: string): SourceOutcome => ({ kind: 'error', message: `${code}: ${message}` });
