@@ -1,5 +1,7 @@
 // Lines out of a byte stream, at a cost linear in its length: a chunk is scanned once for
-// newlines, the pieces of a line are kept apart and joined once, when it ends. A line longer than
+// newlines, the pieces of a line are kept apart and joined once, when it ends; a line that came in
+// one chunk is a view of it, not a copy (a candidate's 20 KB answer was copied twice a case), so
+// a line held keeps its chunk's memory: each caller takes what it keeps out of it at once. A line longer than
 // `maxLineBytes` is never held: its first bytes are kept, so that an id can still be read from it,
 // its length counted, and it is reported when it ends; the splitter resynchronizes at the next
 // newline. Empty lines are skipped, and a line's CR before its LF is dropped (a line of a CR
@@ -53,8 +55,8 @@ export class LineSplitter {
       this.onOverflow?.();
       return;
     }
-    // A copy: the chunk's memory is the stream's, and may be reused.
-    this.pending.push(Buffer.from(piece));
+    // A view, not a copy: the streams split here (a pipe's, stdin's) hand each chunk over for good.
+    this.pending.push(piece);
     this.pendingBytes += piece.length;
   }
 
