@@ -14,6 +14,7 @@ import { generateCases } from '../src/campaign/generator/generator.js';
 import { candidateRecord } from '../src/campaign/loop/candidate-record.js';
 import { layOutCase, STAGES, type StageRunner } from '../src/candidate-reference/engine.js';
 import { referenceEngine } from '../src/candidate-reference/serve.js';
+import { readAnswerLine } from '../src/candidate-client/answer-line.js';
 import { answerOutcome } from '../src/candidate-client/process-source.js';
 import type { ReferenceCandidate } from '../src/protocol/candidate-schema.js';
 import { ENGINE_NAMES } from '../src/protocol/schema.js';
@@ -64,8 +65,8 @@ for (let round = 0; round <= rounds; round++) {
     const answer = layOutCase(engine, { id: request.id, html: request.html }, 'square', stage);
     const line = time('answer line', () => JSON.stringify(answer));
     const bytes = Buffer.from(line); // as it comes over the pipe
-    const value = time('read line', () => JSON.parse(line) as unknown);
-    const outcome = time('check', () => answerOutcome(value, engine.name, { text: line, bytes }));
+    const read = time('read line', () => readAnswerLine(bytes));
+    const outcome = time('check', () => answerOutcome(read.value, engine.name, read.dump));
     if (outcome.kind !== 'dump') continue;
     dumps++;
     // The browsers' outcomes, as the journal records them (dump JSON per engine), and their walks'

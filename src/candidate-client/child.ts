@@ -15,19 +15,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CandidateErrorCode } from '../protocol/candidate-schema.js';
 import { formatSize } from '../protocol/sizes.js';
 import { LineSplitter, HEAD_BYTES, type InputLine } from '../system/line-splitter.js';
+import { readAnswerLine, type ReadLine } from './answer-line.js';
 import { log } from '../system/log.js';
 import { ProcessTree } from '../system/process-tree.js';
 import { visible } from '../system/visible-text.js';
 import type { SourceOutcome } from './source.js';
 
-/** An answer line: its text, and the bytes it came as. */
-export interface AnswerLine {
-  text: string;
-  bytes: Uint8Array;
-}
-
-/** A case's answer line (parsed, and as written); its failure; or (no outcome) it was written behind a case the process failed on. */
-export type Answer = { ok: true; value: unknown; line: AnswerLine } | { ok: false; outcome: SourceOutcome | undefined };
+/** A case's answer line, read (answer-line.ts); its failure; or (no outcome) it was written behind a case the process failed on. */
+export type Answer = ({ ok: true } & ReadLine) | { ok: false; outcome: SourceOutcome | undefined };
 
 export const failure = (code: CandidateErrorCode, message: string): SourceOutcome => ({ kind: 'error', message: `${code}: ${message}` });
 
@@ -183,22 +178,22 @@ export class Child {
 
   private onLine(line: InputLine): void {
     if (this.charge || 'tooLong' in line) return; // a line too long was a fault as it passed the limit
-    const text = line.bytes.toString('utf8');
-    if (!text.trim()) return;
-    let value: unknown;
+    const quoted = () => visible(line.bytes.toString('utf8'), QUOTED);
+    let read: ReadLine;
     try {
-      value = JSON.parse(text);
+      read = readAnswerLine(line.bytes);
     } catch {
-      this.fault(`a line that is not JSON: ${visible(text, QUOTED)}`);
+      if (line.bytes.toString('utf8').trim()) this.fault(`a line that is not JSON: ${quoted()}`); // a blank line is skipped
       return;
     }
+    const { value } = read;
     const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
     if (typeof id !== 'string') {
-      this.fault(`a line with no string "id": ${visible(text, QUOTED)}`);
+      this.fault(`a line with no string "id": ${quoted()}`);
       return;
     }
     const at = this.waiting.findIndex((w) => w.id === id);
-    if (at >= 0) this.settle(at, { ok: true, value, line: { text, bytes: line.bytes } });
+    if (at >= 0) this.settle(at, { ok: true, ...read });
     else this.stray(`an answer to ${visible(JSON.stringify(id), QUOTED)}, which no case is waiting for`);
   }
 
@@ -209,11 +204,11 @@ export class Child {
   private onLastLine(last: InputLine): string {
     if ('bytes' in last) {
       try {
-        const text = last.bytes.toString('utf8');
-        const value = JSON.parse(text) as { id?: unknown };
-        const at = this.waiting.findIndex((w) => w.id === value.id);
+        const read = readAnswerLine(last.bytes);
+        const id = (read.value as { id?: unknown } | null)?.id;
+        const at = this.waiting.findIndex((w) => w.id === id);
         if (at >= 0) {
-          this.settle(at, { ok: true, value, line: { text, bytes: last.bytes } });
+          this.settle(at, { ok: true, ...read });
           return '';
         }
       } catch {

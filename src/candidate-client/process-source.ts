@@ -11,7 +11,6 @@
 // is replaced, after a back-off that doubles with each failure in a row. Every case gets exactly
 // one outcome: none is lost, none is answered twice. One process is child.ts: it runs in a memory
 // cgroup of its own where one can be made, and nothing it starts outlives it.
-import { isUtf8 } from 'node:buffer';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
@@ -33,7 +32,7 @@ import type { FontSetName } from '../protocol/font-sets.js';
 import { describeValueError } from '../protocol/validate.js';
 import { log } from '../system/log.js';
 import { visible } from '../system/visible-text.js';
-import { type AnswerLine, Child, failure } from './child.js';
+import { Child, failure } from './child.js';
 import type { DumpSource, SourceOutcome } from './source.js';
 
 export interface CandidateProcessOptions {
@@ -164,7 +163,7 @@ export class CandidateProcess implements DumpSource {
         return answer.outcome;
       }
       this.failures = 0;
-      return answerOutcome(answer.value, this.name, answer.line, mutations !== undefined);
+      return answerOutcome(answer.value, this.name, answer.dump, mutations !== undefined);
     }
   }
 
@@ -224,8 +223,9 @@ export class CandidateProcess implements DumpSource {
 /**
  * An answer line's value, checked against the candidate schema, as the outcome of a case of the
  * candidate called `name`; a dump answers a case with `mutations` only with its `fresh` beside it.
+ * `dumpJson`: the dump's JSON as the line held it (answer-line.ts), kept as the outcome's text.
  */
-export function answerOutcome(value: unknown, name: string, line?: AnswerLine, mutated = false): SourceOutcome {
+export function answerOutcome(value: unknown, name: string, dumpJson?: Uint8Array, mutated = false): SourceOutcome {
   if (!checkAnswer.Check(value)) {
     const kind = typeof value === 'object' && value !== null ? ANSWER_KINDS.find(([field]) => field in value) : undefined;
     return failure(
@@ -245,48 +245,17 @@ export function answerOutcome(value: unknown, name: string, line?: AnswerLine, m
         'candidate_protocol',
         mutated ? 'a case with mutations answered without `fresh`' : '`fresh` answers a case without mutations',
       );
-    const text = line === undefined ? undefined : dumpText(line, value);
     return {
       kind: 'dump',
       dump,
       ...(roots ? { roots } : {}),
       ...(value.placed === false ? { placed: false } : {}),
       ...(fresh ? { fresh } : {}),
-      ...(text ? { text } : {}),
+      ...(dumpJson ? { text: dumpJson } : {}),
     };
   }
   if ('unsupported' in value) return { kind: 'unsupported', what: visible(value.unsupported, TEXT_MAX) };
   return { kind: 'error', message: visible(value.error, TEXT_MAX) };
-}
-
-/**
- * The dump's JSON as the candidate wrote it, when its line is exactly `{"id":…,"dump":…}` with
- * `"roots":…` last or not at all, and no key repeated: then the text between is the dump's, and
- * the journal keeps it rather than writing the dump again (16 KB a case, the largest part of the
- * oracle's own work on a candidate's answer after reading it). Any other line: undefined.
- *
- * It is kept as a copy of its bytes, off the JS heap, until the case is journaled: held as text
- * (a slice, which holds the whole line) it outlived young-generation collections while the
- * engines finished the case, and was copied by each and then promoted; and the journal binds bytes
- * without converting them to UTF-8 again.
- */
-const AGAIN = /"(?:id|dump|roots)"\s*:|\\u/g;
-
-function dumpText({ text: line, bytes }: AnswerLine, value: { id: string; dump: unknown; roots?: number[] }): Uint8Array | undefined {
-  const head = `{"id":${JSON.stringify(value.id)},"dump":`;
-  const tail = value.roots === undefined ? '}' : `,"roots":${JSON.stringify(value.roots)}}`;
-  if (Object.keys(value).length !== (value.roots === undefined ? 2 : 3) || !line.startsWith(head) || !line.endsWith(tail)) return undefined;
-  // With no other key, only a second id, dump or roots (JSON.parse keeps the last) can stand between
-  // the dump and the tail. Unescaped, such a key is one of these patterns (a quote inside a string is
-  // escaped, so none matches there); spelt with \u escapes, it is any \u: either way, another text.
-  const end = line.length - tail.length;
-  AGAIN.lastIndex = head.length;
-  const again = AGAIN.exec(line);
-  if (again && again.index < end) return undefined;
-  // Bytes that were not UTF-8 were read as U+FFFD: the text's offsets are then not the bytes'.
-  if (!isUtf8(bytes)) return Buffer.from(line.slice(head.length, end));
-  const from = Buffer.byteLength(head);
-  return Buffer.copyBytesFrom(bytes, from, bytes.length - Buffer.byteLength(tail) - from);
 }
 
 function problem(check: { Errors: typeof checkAnswer.Errors }, value: unknown): string {
