@@ -84,11 +84,8 @@ export function columnarFromDump(
 ): ColumnarDump {
   const nodes = dump.nodes;
   const count = nodes.length;
-  const tags = new Int32Array(count);
-  const parents = new Int32Array(count);
-  const depths = new Int32Array(count);
+  const { tags, parents, depths, anchors, fragmentStart } = intColumns(count);
   const bounding = new Float64Array(count * 4);
-  const fragmentStart = new Int32Array(count + 1);
   let fragmentTotal = 0;
   for (let i = 0; i < count; i++) fragmentTotal += nodes[i]!.rects.length;
   const fragments = new Float64Array(fragmentTotal * 4);
@@ -114,6 +111,7 @@ export function columnarFromDump(
     tags,
     parents,
     depths,
+    anchors,
     bounding,
     fragmentStart,
     fragments,
@@ -143,10 +141,8 @@ function fromColumns(
   expectEntries('rectCounts', raw.rectCounts.length, count);
   expectEntries('bounding', bounding.length, count * 4);
   expectEntries('styles', styles.length, count * STYLE_COUNT);
-  const tags = new Int32Array(count);
-  const parents = new Int32Array(raw.parents);
-  const depths = new Int32Array(count);
-  const fragmentStart = new Int32Array(count + 1);
+  const { tags, parents, depths, anchors, fragmentStart } = intColumns(count);
+  parents.set(raw.parents);
   for (let i = 0; i < count; i++) {
     tags[i] = TAGS.intern(raw.tags[i]!);
     const p = parents[i]!;
@@ -163,6 +159,7 @@ function fromColumns(
     tags,
     parents,
     depths,
+    anchors,
     bounding,
     fragmentStart,
     fragments,
@@ -208,12 +205,26 @@ function putRect(into: Float64Array, at: number, rect: { x: number; y: number; w
 }
 
 /**
+ * A dump's integer columns, as views of one buffer: each its own array, five allocations a dump
+ * (each with a store of its own past 64 bytes), and four dumps a candidate's case.
+ */
+function intColumns(count: number) {
+  const all = new Int32Array(5 * count + 1);
+  return {
+    tags: all.subarray(0, count),
+    parents: all.subarray(count, 2 * count),
+    depths: all.subarray(2 * count, 3 * count),
+    anchors: all.subarray(3 * count, 4 * count),
+    fragmentStart: all.subarray(4 * count),
+  };
+}
+
+/**
  * Checks the tree is well formed (every parent precedes its child, depths follow parents) —
  * the compare loop indexes parents without bounds checks — and resolves the anchors.
  */
-function finish(dump: Omit<ColumnarDump, 'tagTable' | 'anchors'>): ColumnarDump {
-  const { count, parents, depths, fragmentStart } = dump;
-  const anchors = new Int32Array(count);
+function finish(dump: Omit<ColumnarDump, 'tagTable'>): ColumnarDump {
+  const { count, parents, depths, anchors, fragmentStart } = dump;
   for (let i = 0; i < count; i++) {
     const p = parents[i]!;
     if (p < -1 || p >= i) throw new InvalidDumpError(`node ${i}: parent ${p} does not precede it`);

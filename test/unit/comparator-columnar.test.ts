@@ -65,6 +65,20 @@ test("a walk packed to cross from a worker (msgpack, as results travel) gives th
   }
 });
 
+test("a dump's integer columns are views of one buffer, in each form: one allocation a dump, not five", () => {
+  const recorded = dump('inline-wrap', 'chromium');
+  const raw = rawFromDump(recorded);
+  const packed = unpackResult<PackedColumns>(packResult(packColumns(raw)));
+  for (const d of [columnarFromDump(recorded), columnarFromRaw(raw, 'chromium'), columnarFromPacked(packed, 'chromium')]) {
+    const buffers = new Set([d.tags, d.parents, d.depths, d.anchors, d.fragmentStart].map((a) => a.buffer));
+    assert.equal(buffers.size, 1);
+    assert.deepEqual(
+      [d.tags.length, d.parents.length, d.depths.length, d.anchors.length, d.fragmentStart.length],
+      [d.count, d.count, d.count, d.count, d.count + 1],
+    );
+  }
+});
+
 test('each node measures from its nearest boxed ancestor, the root from the viewport', () => {
   // rigid-base: 0 HTML, 1 HEAD (no box), 2 STYLE (no box), 3 BODY, 4 DIV, 5 DIV#mover, 6 DIV,
   // 7 DIV display:none, 8 I inside it, 9 DIV display:contents, 10 U inside it, 11 DIV, 12 B, 13 DIV.
