@@ -1,6 +1,7 @@
 // `browser-oracle worker`: takes case jobs from the queue, has its own oracle answer each one
-// (the engines of this machine, in a child process), and posts the answer line, with this
-// machine's name and engine versions, to the submitter's results queue. The engines start first:
+// (the engines of this machine, in a child process), and, once the job is completed, posts the
+// answer line, with this machine's name and engine versions, to the submitter's results queue
+// (docs/queue.md, "Exactly once over at least once", says why in that order). The engines start first:
 // a worker whose engines do not launch never connects to the queue, so it takes no job.
 //
 // Exactly once over at-least-once: a worker that dies mid-case holds its jobs' locks no longer,
@@ -59,13 +60,18 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   const connection = connect(o.url, 'worker');
   const replies = new Replies(connection);
   const name = `${info.host}:${info.pid}`;
+  // A case's result is posted once its job is completed, not before. Posted first, a worker killed
+  // between the two left its job to be run again by another, whose second result, posted once the
+  // submitter had its first and had gone, stayed in Redis for good. Completed first, a worker killed
+  // between the two leaves a case with neither job nor result, which the submitter's audit adds again.
+  const answered = new Map<string, { reply: string; result: CaseReply }>();
+  const posting = new Set<Promise<void>>();
   const worker = new Worker(
     CASES_QUEUE,
     async (job) => {
       const data = checkCaseJob(job.data);
       if (typeof data === 'string') throw new UnrecoverableError(data);
-      const result: CaseReply = { worker: info, answer: await child.ask(data.request) };
-      await replies.post(data.reply, job.id!, result);
+      answered.set(job.id!, { reply: data.reply, result: { worker: info, answer: await child.ask(data.request) } });
     },
     {
       connection,
@@ -77,9 +83,22 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
       removeOnFail: { age: 24 * 3600 },
     },
   );
+  worker.on('completed', (job) => {
+    const done = answered.get(job.id!);
+    answered.delete(job.id!);
+    if (!done) return;
+    const post: Promise<void> = replies
+      .post(done.reply, job.id!, done.result)
+      .catch((error: Error) => log.warn(`worker: job ${job.id}: its result was not posted (${error.message}); the submitter adds it again`))
+      .finally(() => posting.delete(post));
+    posting.add(post);
+  });
   // The connection logs an outage once; BullMQ repeats it here for every command.
   worker.on('error', (error) => log.debug(`worker: ${error.message}`));
-  worker.on('failed', (job, error) => log.warn(`worker: job ${job?.id}: ${error.message}`));
+  worker.on('failed', (job, error) => {
+    if (job) answered.delete(job.id!);
+    log.warn(`worker: job ${job?.id}: ${error.message}`);
+  });
   log.info(
     `worker ${name}: taking cases from ${shown(o.url)}, ${o.concurrency} at a time; ` +
       `${setup.engines.map((e) => `${e} ${setup.versions[e]}`).join(', ')}; network: ${setup.network ?? 'proxy'}`,
@@ -101,6 +120,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
       `worker: the queue did not close within ${CLOSE_MS / 1000} s (is Redis away?); the cases in hand, if any, go back to the queue`,
     );
   await child.shutdown();
+  // The results of the jobs completed as it closed are posted before their queues close.
+  if (closed) await Promise.all(posting);
   if (closed) await replies.close();
   connection.disconnect();
   return why === 'died' ? 1 : 0;

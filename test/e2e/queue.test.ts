@@ -115,9 +115,9 @@ async function jobsInRedis(redis: Redis): Promise<Set<string>> {
 }
 
 /**
- * The jobs left in Redis once the campaign is done: none, or what is still there after 60 s. A
- * worker removes a case's job as it completes it, just after posting the result, so the campaign
- * can record the case and exit a moment before the job goes (a suite run saw three so).
+ * The jobs left in Redis once the campaign is done: none, or what is still there after 60 s. The
+ * last removals (a case's job as its worker completes it, its result as the collector takes it)
+ * can land a moment after the campaign has recorded the case and exited.
  */
 async function jobsLeft(redis: Redis): Promise<Set<string>> {
   let left = await jobsInRedis(redis);
