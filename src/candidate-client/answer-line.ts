@@ -20,6 +20,8 @@ export interface ReadLine {
 
 /** The id, when it is a string without escapes or quotes, and the key after it; checked on the line's first bytes. */
 const HEAD = /^\{"id":("[^"\\]*"),"dump":/;
+/** Where the id's JSON starts: after `{"id":`. */
+const ID_AT = '{"id":'.length;
 /** How much of the line the head is looked for in: an id longer than this is read the slow way. */
 const HEAD_BYTES = 256;
 const ROOTS = Buffer.from(',"roots":');
@@ -48,7 +50,7 @@ function sliced(bytes: Buffer): ReadLine | undefined {
   const text = bytes.toString('utf8', from, to);
   let value: { id: string; dump: unknown; roots?: unknown };
   try {
-    const id = JSON.parse(bytes.toString('utf8', 6, 6 + head[1]!.length)) as string;
+    const id = JSON.parse(bytes.toString('utf8', ID_AT, ID_AT + head[1]!.length)) as string;
     value = { id, dump: JSON.parse(text) as unknown, ...(roots === undefined ? {} : { roots: JSON.parse(roots) as unknown }) };
   } catch {
     return undefined; // a part that is not one value: the line is read whole

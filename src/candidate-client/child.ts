@@ -178,18 +178,19 @@ export class Child {
 
   private onLine(line: InputLine): void {
     if (this.charge || 'tooLong' in line) return; // a line too long was a fault as it passed the limit
-    const quoted = () => visible(line.bytes.toString('utf8'), QUOTED);
     let read: ReadLine;
     try {
       read = readAnswerLine(line.bytes);
     } catch {
-      if (line.bytes.toString('utf8').trim()) this.fault(`a line that is not JSON: ${quoted()}`); // a blank line is skipped
+      // Decoded again only here, to be quoted: a line that is no answer ends the process.
+      const text = line.bytes.toString('utf8');
+      if (text.trim()) this.fault(`a line that is not JSON: ${visible(text, QUOTED)}`); // a blank line is skipped
       return;
     }
     const { value } = read;
     const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
     if (typeof id !== 'string') {
-      this.fault(`a line with no string "id": ${quoted()}`);
+      this.fault(`a line with no string "id": ${visible(line.bytes.toString('utf8'), QUOTED)}`);
       return;
     }
     const at = this.waiting.findIndex((w) => w.id === id);

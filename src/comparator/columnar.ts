@@ -205,8 +205,8 @@ function putRect(into: Float64Array, at: number, rect: { x: number; y: number; w
 }
 
 /**
- * A dump's integer columns, as views of one buffer: each its own array, five allocations a dump
- * (each with a store of its own past 64 bytes), and four dumps a candidate's case.
+ * A dump's integer columns, as views of one buffer: one allocation, where an array each made five
+ * (each with a store of its own past 64 bytes), and a candidate's case builds four dumps.
  */
 function intColumns(count: number) {
   const all = new Int32Array(5 * count + 1);

@@ -120,9 +120,11 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
       `worker: the queue did not close within ${CLOSE_MS / 1000} s (is Redis away?); the cases in hand, if any, go back to the queue`,
     );
   await child.shutdown();
-  // The results of the jobs completed as it closed are posted before their queues close.
-  if (closed) await Promise.all(posting);
-  if (closed) await replies.close();
+  if (closed) {
+    // The results of the jobs completed as it closed are posted before their queues close.
+    await Promise.all(posting);
+    await replies.close();
+  }
   connection.disconnect();
   return why === 'died' ? 1 : 0;
 }
